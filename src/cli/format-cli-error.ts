@@ -1,0 +1,23 @@
+/**
+ * Turns any error thrown by a command into one line for stderr and an exit code:
+ * known input errors → their message and exit 2; anything else → its message and exit 1.
+ * Never a stack trace (set BENCHTOP_DEBUG=1 to get one).
+ */
+import { BenchtopError } from '../core/errors';
+import { EXIT_BAD_INPUT, EXIT_FAILURE } from './cli-io';
+
+export function formatCliError(error: unknown): { message: string; exitCode: number } {
+	if (process.env.BENCHTOP_DEBUG && error instanceof Error && error.stack) {
+		return { message: error.stack, exitCode: EXIT_FAILURE };
+	}
+	if (
+		error instanceof BenchtopError ||
+		(error instanceof Error && error.name === 'CliInputError')
+	) {
+		return { message: error.message, exitCode: EXIT_BAD_INPUT };
+	}
+	if (error instanceof Error) {
+		return { message: `unexpected error: ${error.message}`, exitCode: EXIT_FAILURE };
+	}
+	return { message: `unexpected error: ${String(error)}`, exitCode: EXIT_FAILURE };
+}

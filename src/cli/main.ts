@@ -1,0 +1,74 @@
+/**
+ * `npm run cli -- <command> ...`: the headless Benchtop, over the same core as the app.
+ * Bad input gives one clear message on stderr and exit code 2, never a stack trace.
+ */
+import { readFile } from 'node:fs/promises';
+import { CliInputError, EXIT_BAD_INPUT, type CliCommand, type CliIo } from './cli-io';
+import { formatCliError } from './format-cli-error';
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
+	validate: {
+		summary: 'validate <suite.json> [--strict]: check a suite, list warnings or located errors',
+		load: async () => (await import('./commands/validate')).validateCommand,
+	},
+	regions: {
+		summary: 'regions <suite.json> --surprisals <lm-zoo.tsv>: region metric table (TSV)',
+		load: async () => (await import('./commands/regions')).regionsCommand,
+	},
+	evaluate: {
+		summary:
+			'evaluate <suite.json> (--surprisals <lm-zoo.tsv> | --regions <regions.tsv>): prediction results (TSV)',
+		load: async () => (await import('./commands/evaluate')).evaluateCommand,
+	},
+	surprisals: {
+		summary: 'surprisals <sentences.txt> [--model ...] [--convention ...]: lm-zoo surprisal TSV',
+		load: async () => (await import('./commands/surprisals')).surprisalsCommand,
+	},
+	run: {
+		summary: 'run <suite.json> [--model ...] [--convention ...]: score a suite with a model',
+		load: async () => (await import('./commands/run')).runCommand,
+	},
+};
+
+const io: CliIo = {
+	stdout: (text) => process.stdout.write(text),
+	stderr: (text) => process.stderr.write(text),
+	readText: async (path) => {
+		try {
+			return await readFile(path, 'utf8');
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code;
+			throw new CliInputError(`${path}: cannot read file (${why ?? 'unknown error'})`);
+		}
+	},
+};
+
+function usage(): string {
+	const lines = Object.entries(COMMANDS).map(([, c]) => `  ${c.summary}`);
+	return `usage: npm run cli -- <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+	const [name, ...rest] = argv;
+	if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+		io.stdout(usage());
+		return name === undefined ? EXIT_BAD_INPUT : 0;
+	}
+	const command = COMMANDS[name];
+	if (!command) {
+		io.stderr(`benchtop: unknown command '${name}'\n\n${usage()}`);
+		return EXIT_BAD_INPUT;
+	}
+	try {
+		return await (
+			await command.load()
+		)(rest, io);
+	} catch (error) {
+		const { message, exitCode } = formatCliError(error);
+		io.stderr(`benchtop ${name}: ${message}\n`);
+		return exitCode;
+	}
+}
+
+process.exitCode = await main(process.argv.slice(2));

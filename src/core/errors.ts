@@ -1,0 +1,69 @@
+/**
+ * Named errors of the core. Each message says what is wrong and how to fix it; each carries the
+ * location it knows (JSON pointer, formula column, sentence/token, file line). Errors cross the
+ * worker boundary as `{ name, message }` and are rebuilt by name.
+ */
+import type { Diagnostic } from './suite/types';
+
+export class BenchtopError extends Error {
+	override name = 'BenchtopError';
+}
+
+/** A suite that cannot be used. `diagnostics` holds every located error (and the warnings). */
+export class SuiteValidationError extends BenchtopError {
+	override name = 'SuiteValidationError';
+	constructor(
+		message: string,
+		readonly diagnostics: readonly Diagnostic[],
+	) {
+		super(message);
+	}
+}
+
+/** A formula that does not parse. `column` is 1-based within the formula string. */
+export class FormulaSyntaxError extends BenchtopError {
+	override name = 'FormulaSyntaxError';
+	constructor(
+		message: string,
+		readonly column: number,
+	) {
+		super(message);
+	}
+}
+
+/** A formula that parses but cannot be evaluated (missing condition or region value). */
+export class FormulaEvaluationError extends BenchtopError {
+	override name = 'FormulaEvaluationError';
+	constructor(
+		message: string,
+		readonly column: number,
+	) {
+		super(message);
+	}
+}
+
+/** Tokens that cannot be matched to the regions of a sentence. Never a partial result. */
+export class AlignmentError extends BenchtopError {
+	override name = 'AlignmentError';
+	constructor(
+		message: string,
+		readonly location: { readonly sentenceIndex?: number; readonly tokenIndex?: number },
+	) {
+		super(message);
+	}
+}
+
+/** A malformed input file (TSV, text). `line`/`column` are 1-based. */
+export class InputFormatError extends BenchtopError {
+	override name = 'InputFormatError';
+	constructor(
+		message: string,
+		readonly location: {
+			readonly source?: string;
+			readonly line?: number;
+			readonly column?: number;
+		},
+	) {
+		super(message);
+	}
+}

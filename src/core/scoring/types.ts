@@ -1,0 +1,46 @@
+/**
+ * Types of the scoring pipeline: token surprisals → region values → prediction outcomes.
+ * Produced by core functions, stored by storage, shown by ui. Plain data.
+ */
+import type { MetricName } from '../suite/types';
+
+/**
+ * One token of one sentence with its surprisal in bits (-log2 p). `start`/`end` are UTF-16
+ * offsets into the sentence ([start, end)); engines always give them, imported lm-zoo files
+ * (token strings only) do not. A token with no left context has surprisalBits 0 (reference).
+ */
+export interface ScoredToken {
+	readonly token: string;
+	readonly surprisalBits: number;
+	readonly start?: number;
+	readonly end?: number;
+	/** BOS/EOS and other special tokens that are not text of the sentence. */
+	readonly special?: boolean;
+}
+
+/** The value of one region under one metric; `null` = undefined (range/max/min of an empty region). */
+export type MetricValue = number | null;
+
+export interface RegionValue {
+	readonly itemNumber: number;
+	readonly conditionName: string;
+	readonly regionNumber: number;
+	readonly content: string;
+	/** The model tokens assigned to this region, in order. */
+	readonly tokens: readonly string[];
+	readonly surprisalsBits: readonly number[];
+	/** Tokens skipped as out-of-vocabulary (`<unk>` look-ahead of the heuristic alignment). */
+	readonly oovs: readonly string[];
+	readonly values: Readonly<Partial<Record<MetricName, MetricValue>>>;
+}
+
+/** The outcome of one prediction on one item under one metric. */
+export interface PredictionOutcome {
+	readonly itemNumber: number;
+	readonly predictionId: number;
+	readonly metric: MetricName;
+	/** What the formula evaluated to (a boolean for comparisons). */
+	readonly value: number | boolean;
+	/** Python truthiness of `value`: the `True`/`False` of syntaxgym-core's result TSV. */
+	readonly result: boolean;
+}

@@ -1,0 +1,60 @@
+/// <reference types="vitest/config" />
+// Vite + Vitest configuration. The app is a static site (no backend); cross-origin isolation
+// headers are sent in dev and preview so onnxruntime-web can use threaded WASM.
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+/** Headers that make the page cross-origin isolated (SharedArrayBuffer => WASM threads). */
+export const CROSS_ORIGIN_ISOLATION_HEADERS = {
+	'Cross-Origin-Opener-Policy': 'same-origin',
+	'Cross-Origin-Embedder-Policy': 'require-corp',
+	'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export default defineConfig({
+	plugins: [svelte()],
+	appType: 'mpa',
+	worker: { format: 'es' },
+	server: { headers: CROSS_ORIGIN_ISOLATION_HEADERS },
+	preview: { headers: CROSS_ORIGIN_ISOLATION_HEADERS },
+	build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
+	test: {
+		projects: [
+			{
+				extends: true,
+				test: { name: 'core', include: ['tests/core/**/*.test.ts'], environment: 'node' },
+			},
+			{
+				extends: true,
+				test: { name: 'worker', include: ['tests/worker/**/*.test.ts'], environment: 'node' },
+			},
+			{
+				extends: true,
+				test: {
+					name: 'storage',
+					include: ['tests/storage/**/*.test.ts'],
+					environment: 'node',
+					setupFiles: ['fake-indexeddb/auto'],
+				},
+			},
+			{
+				extends: true,
+				test: {
+					name: 'ui',
+					include: ['tests/ui/**/*.test.ts'],
+					environment: 'happy-dom',
+					setupFiles: ['fake-indexeddb/auto'],
+				},
+			},
+			{
+				extends: true,
+				test: {
+					name: 'cli',
+					include: ['tests/cli/**/*.test.ts', 'tests/parity/**/*.test.ts'],
+					environment: 'node',
+					testTimeout: 120_000,
+				},
+			},
+		],
+	},
+});
