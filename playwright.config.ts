@@ -2,7 +2,9 @@
 // Playwright cannot download browsers here: CHROMIUM_PATH or /usr/bin/chromium is used.
 import { defineConfig } from '@playwright/test';
 
-const PORT = 4173;
+// BENCHTOP_E2E_PORT / BENCHTOP_E2E_OUT_DIR let several checkouts (or helpers) test side by side.
+const PORT = Number(process.env.BENCHTOP_E2E_PORT ?? 4173);
+const OUT_DIR = process.env.BENCHTOP_E2E_OUT_DIR ?? 'dist';
 
 export default defineConfig({
 	testDir: 'tests/e2e',
@@ -12,7 +14,7 @@ export default defineConfig({
 	retries: 0,
 	reporter: process.env.CI ? [['list']] : [['list']],
 	webServer: {
-		command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+		command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${OUT_DIR}`,
 		url: `http://127.0.0.1:${PORT}`,
 		reuseExistingServer: !process.env.CI,
 		timeout: 120_000,
