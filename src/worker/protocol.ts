@@ -1,0 +1,154 @@
+/**
+ * The worker protocol: types only, imported by both sides (inference.worker.ts / handler.ts and
+ * inference-client.ts). One map ties each request kind to its params and result, so neither side
+ * casts. Messages are plain data (structured clone): no classes, no functions.
+ */
+import type { ScoredToken } from '../core/scoring/types';
+import type { ModelSpec, SurprisalConvention } from '../core/model/model-spec';
+
+/** A file of a user-picked local model folder, with its path relative to the folder root
+ * (`config.json`, `tokenizer.json`, `onnx/model.onnx`, ...). */
+export interface LocalModelFile {
+	readonly path: string;
+	readonly file: Blob;
+}
+
+export interface LoadModelParams {
+	readonly spec: ModelSpec;
+	/** Required when `spec.source === 'local'`. */
+	readonly localFiles?: readonly LocalModelFile[];
+}
+
+/** What the worker knows about a loaded model. `modelKey` names it in later requests. */
+export interface ModelInfo {
+	readonly modelKey: string;
+	/** The spec as actually run: `backend` may differ from the request (WebGPU → WASM fallback),
+	 * `revision` is resolved to a commit hash for hub models when the hub tells us. */
+	readonly spec: ModelSpec;
+	/** Why the backend differs from the one requested, in words for the user. */
+	readonly fallbackReason?: string;
+	readonly modelType: string;
+	readonly vocabSize: number;
+	readonly maxPositions: number;
+	readonly bosTokenId?: number;
+	readonly eosTokenId?: number;
+	/** How character offsets are reconstructed for this tokenizer. */
+	readonly tokenizerKind: 'byte-level-bpe' | 'sentencepiece' | 'generic';
+	/** Whether batches may mix sentences (false for dtypes whose numbers depend on the batch, e.g. q8). */
+	readonly batchInvariant: boolean;
+	readonly loadMs: number;
+}
+
+export interface ScoreTextsParams {
+	readonly modelKey: string;
+	/** Sentences exactly as they are to be scored (SyntaxGym: regions joined by one space). */
+	readonly texts: readonly string[];
+	readonly convention: SurprisalConvention;
+	/** Upper bound on sentences per forward pass; the engine may use fewer. */
+	readonly maxBatchSize?: number;
+}
+
+export interface ScoredText {
+	/** Index into `ScoreTextsParams.texts`. */
+	readonly index: number;
+	/** Every model token, special ones included, with UTF-16 offsets into the text and bits. */
+	readonly tokens: readonly ScoredToken[];
+}
+
+export interface ScoreTextsResult {
+	readonly texts: readonly ScoredText[];
+	readonly tokenCount: number;
+	readonly elapsedMs: number;
+}
+
+export interface TokenizeParams {
+	readonly modelKey: string;
+	readonly text: string;
+	readonly convention: SurprisalConvention;
+}
+
+export interface TokenizeResult {
+	/** Tokens with offsets; `surprisalBits` is NaN (not scored). */
+	readonly tokens: readonly ScoredToken[];
+}
+
+export interface CachedModel {
+	readonly id: string;
+	readonly source: 'bundled' | 'hub' | 'local';
+	readonly bytes: number;
+	readonly files: number;
+}
+
+/** The request map: kind → params and result. */
+export interface Calls {
+	loadModel: { params: LoadModelParams; result: ModelInfo };
+	scoreTexts: { params: ScoreTextsParams; result: ScoreTextsResult };
+	tokenize: { params: TokenizeParams; result: TokenizeResult };
+	disposeModel: { params: { readonly modelKey: string }; result: null };
+	listCachedModels: { params: Record<string, never>; result: readonly CachedModel[] };
+	deleteCachedModel: { params: { readonly id: string }; result: { readonly filesDeleted: number } };
+}
+export type CallKind = keyof Calls;
+
+/** Main → worker. `cancel` stops the request `id` within one batch; it then rejects with
+ * an error named `CancelledError`. */
+export type WorkerRequest =
+	| {
+			[K in CallKind]: {
+				readonly type: 'call';
+				readonly id: number;
+				readonly kind: K;
+				readonly params: Calls[K]['params'];
+			};
+	  }[CallKind]
+	| { readonly type: 'cancel'; readonly id: number };
+
+/** Model download/load progress: transformers.js's `ProgressInfo`, forwarded as-is. */
+export interface LoadProgress {
+	readonly status: string;
+	readonly name?: string;
+	readonly file?: string;
+	/** 0–100 */
+	readonly progress?: number;
+	readonly loaded?: number;
+	readonly total?: number;
+}
+
+/** Scoring progress: sentences finished so far, with the ones finished since the last event. */
+export interface ScoreProgress {
+	readonly done: number;
+	readonly total: number;
+	readonly tokensPerSecond: number;
+	readonly texts: readonly ScoredText[];
+}
+
+/** An error as it crosses the boundary; the client rebuilds named errors from `name`. */
+export interface SerializedError {
+	readonly name: string;
+	readonly message: string;
+}
+
+/** Worker → main. */
+export type WorkerEvent =
+	| { readonly type: 'result'; readonly id: number; readonly result: Calls[CallKind]['result'] }
+	| { readonly type: 'error'; readonly id: number; readonly error: SerializedError }
+	| { readonly type: 'load-progress'; readonly id: number; readonly progress: LoadProgress }
+	| { readonly type: 'score-progress'; readonly id: number; readonly progress: ScoreProgress }
+	| { readonly type: 'log'; readonly level: 'info' | 'warn'; readonly message: string };
+
+/** Per-call options of the client. */
+export interface CallOptions {
+	readonly signal?: AbortSignal;
+	readonly onLoadProgress?: (progress: LoadProgress) => void;
+	readonly onScoreProgress?: (progress: ScoreProgress) => void;
+}
+
+/** What the UI sees of inference, wherever it runs (worker, in-thread fake, Node). */
+export interface InferenceClientApi {
+	call<K extends CallKind>(
+		kind: K,
+		params: Calls[K]['params'],
+		options?: CallOptions,
+	): Promise<Calls[K]['result']>;
+	dispose(): void;
+}
