@@ -1,0 +1,50 @@
+/**
+ * The inference engine interface the worker handler drives: TransformersEngine (real models,
+ * browser and Node) and FakeEngine (tests) implement it. No message passing here.
+ */
+import { CancelledError } from './engine-errors';
+import type {
+	CachedModel,
+	LoadModelParams,
+	LoadProgress,
+	ModelInfo,
+	ScoreProgress,
+	ScoreTextsParams,
+	ScoreTextsResult,
+	TokenizeParams,
+	TokenizeResult,
+} from './protocol';
+
+export interface LoadModelOptions {
+	/** Checked before and after the load; a download in flight is not interrupted. */
+	readonly signal?: AbortSignal;
+	readonly onProgress?: (progress: LoadProgress) => void;
+}
+
+export interface ScoreTextsOptions {
+	/** Checked between batches: an aborted request rejects with CancelledError within one batch. */
+	readonly signal?: AbortSignal;
+	/** Called after every batch with the sentences it finished. */
+	readonly onProgress?: (progress: ScoreProgress) => void;
+}
+
+export interface InferenceEngine {
+	/** Loads (or returns the already loaded) model; `ModelInfo.modelKey` names it afterwards. */
+	loadModel(params: LoadModelParams, options?: LoadModelOptions): Promise<ModelInfo>;
+	/**
+	 * Scores every text. Result `texts` are in input order, each with every model token (special
+	 * ones included), UTF-16 offsets and surprisal in bits; a token without left context has 0.
+	 */
+	scoreTexts(params: ScoreTextsParams, options?: ScoreTextsOptions): Promise<ScoreTextsResult>;
+	/** Tokens and offsets under a convention, without running the model (surprisals are NaN). */
+	tokenize(params: TokenizeParams): Promise<TokenizeResult>;
+	disposeModel(modelKey: string): Promise<void>;
+	/** Models whose files are in a persistent cache (browser Cache API); bundled ones excluded. */
+	listCachedModels(): Promise<readonly CachedModel[]>;
+	deleteCachedModel(id: string): Promise<{ readonly filesDeleted: number }>;
+}
+
+/** Throws CancelledError when `signal` is aborted. */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+	if (signal?.aborted) throw new CancelledError('The request was cancelled.');
+}
