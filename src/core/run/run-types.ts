@@ -1,0 +1,64 @@
+/**
+ * Types of a run as it is kept and exported: the record (suite, model, convention, app version,
+ * status) and the scored sentences of each finished item. Plain, structured-cloneable data.
+ */
+import type { ModelSpec, SurprisalConvention } from '../model/model-spec';
+import type { ScoredToken } from '../scoring/types';
+
+/**
+ * `running`: items are being scored (or the tab closed while they were: resumable);
+ * `cancelled`: the user stopped it (resumable); `done`: every item scored; `failed`: see
+ * `errorMessage` (resumable when the cause is gone).
+ */
+export type RunStatus = 'running' | 'cancelled' | 'done' | 'failed';
+
+export const RUN_STATUSES: readonly RunStatus[] = ['running', 'cancelled', 'done', 'failed'];
+
+/** What a new run is started with; storage adds the id and the bookkeeping fields. */
+export interface RunDraft {
+	/** SHA-256 (lowercase hex) of the suite text exactly as loaded. */
+	readonly suiteSha256: string;
+	/** `meta.name` of the suite. */
+	readonly suiteName: string;
+	/** The model as requested; `backend` is what the run used once the model is loaded. */
+	readonly model: ModelSpec;
+	readonly convention: SurprisalConvention;
+	/** Items in the suite: the run is done when this many items are stored. */
+	readonly itemCount: number;
+	/** `version` of package.json of the app (or CLI) that made the run. */
+	readonly appVersion: string;
+	/** Milliseconds since the Unix epoch. */
+	readonly createdAt: number;
+}
+
+export interface RunRecord extends RunDraft {
+	readonly id: number;
+	readonly status: RunStatus;
+	/** Items whose every condition is scored and stored. */
+	readonly itemsDone: number;
+	/** Milliseconds since the Unix epoch of the last status or progress change. */
+	readonly updatedAt: number;
+	/** Time spent scoring, summed over sessions (resumes), in milliseconds. */
+	readonly scoringMs: number;
+	/** Tokens scored, summed over sessions. */
+	readonly tokenCount: number;
+	/** Why the run failed, in words for the user (status `failed`). */
+	readonly errorMessage?: string;
+	/** Why the backend differs from the one requested (e.g. WebGPU unavailable → WASM). */
+	readonly fallbackReason?: string;
+}
+
+/** One condition's sentence of one item, as scored: the model's tokens with bits and offsets. */
+export interface ScoredSentence {
+	readonly conditionName: string;
+	/** The sentence exactly as scored (regions joined by one space). */
+	readonly text: string;
+	readonly tokens: readonly ScoredToken[];
+}
+
+/** Every condition of one item, scored. Stored as soon as the item's last condition is done. */
+export interface ItemResult {
+	readonly itemNumber: number;
+	/** One per condition, in the suite's condition order for that item. */
+	readonly sentences: readonly ScoredSentence[];
+}

@@ -1,0 +1,104 @@
+/**
+ * Per-item results of a run in IndexedDB, keyed [runId+itemNumber]: every finished item is saved
+ * at once, so a reload loses none and a run can resume. Token surprisals are kept column-wise.
+ */
+import type { ItemResult, ScoredSentence } from '../core/run/run-types';
+import type { ScoredToken } from '../core/scoring/types';
+import { db, type ItemResultRow, type SentenceRow } from './db';
+import { guardQuota } from './storage-errors';
+
+/**
+ * Saves (or replaces) one item's scored sentences and updates the run's `itemsDone`, in one
+ * transaction. Returns the number of items of the run now stored.
+ */
+export async function saveItemResult(
+	runId: number,
+	result: ItemResult,
+	now = Date.now(),
+): Promise<number> {
+	const row: ItemResultRow = {
+		runId,
+		itemNumber: result.itemNumber,
+		sentences: result.sentences.map(toSentenceRow),
+		savedAt: now,
+	};
+	return guardQuota(() =>
+		db.transaction('rw', db.itemResults, db.runs, async () => {
+			await db.itemResults.put(row);
+			const itemsDone = await db.itemResults.where('runId').equals(runId).count();
+			await db.runs.update(runId, { itemsDone, updatedAt: now });
+			return itemsDone;
+		}),
+	);
+}
+
+/** Every stored item of a run, in item-number order. */
+export async function listItemResults(runId: number): Promise<ItemResult[]> {
+	const rows = await db.itemResults
+		.where('[runId+itemNumber]')
+		.between([runId, -Infinity], [runId, Infinity])
+		.toArray();
+	return rows.map(toItemResult);
+}
+
+/** One stored item of a run. */
+export async function getItemResult(
+	runId: number,
+	itemNumber: number,
+): Promise<ItemResult | undefined> {
+	const row = await db.itemResults.get([runId, itemNumber]);
+	return row && toItemResult(row);
+}
+
+/** The item numbers of a run that are already stored (what a resume skips), ascending. */
+export async function listFinishedItemNumbers(runId: number): Promise<number[]> {
+	const keys = await db.itemResults
+		.where('[runId+itemNumber]')
+		.between([runId, -Infinity], [runId, Infinity])
+		.primaryKeys();
+	return keys.map(([, itemNumber]) => itemNumber);
+}
+
+function toSentenceRow(sentence: ScoredSentence): SentenceRow {
+	const count = sentence.tokens.length;
+	const row: SentenceRow = {
+		conditionName: sentence.conditionName,
+		text: sentence.text,
+		tokens: new Array<string>(count),
+		surprisalsBits: new Float64Array(count),
+		starts: new Int32Array(count),
+		ends: new Int32Array(count),
+		special: new Uint8Array(count),
+	};
+	sentence.tokens.forEach((token, index) => {
+		row.tokens[index] = token.token;
+		row.surprisalsBits[index] = token.surprisalBits;
+		row.starts[index] = token.start ?? -1;
+		row.ends[index] = token.end ?? -1;
+		row.special[index] = token.special ? 1 : 0;
+	});
+	return row;
+}
+
+function toScoredToken(row: SentenceRow, index: number): ScoredToken {
+	const start = row.starts[index] ?? -1;
+	const end = row.ends[index] ?? -1;
+	return {
+		token: row.tokens[index] ?? '',
+		surprisalBits: row.surprisalsBits[index] ?? Number.NaN,
+		...(start >= 0 ? { start } : {}),
+		...(end >= 0 ? { end } : {}),
+		...(row.special[index] === 1 ? { special: true } : {}),
+	};
+}
+
+function toItemResult(row: ItemResultRow): ItemResult {
+	return {
+		itemNumber: row.itemNumber,
+		sentences: row.sentences.map((sentence) => ({
+			conditionName: sentence.conditionName,
+			text: sentence.text,
+			tokens: sentence.tokens.map((_, index) => toScoredToken(sentence, index)),
+		})),
+	};
+}

@@ -1,0 +1,138 @@
+/**
+ * Runs in IndexedDB: create, update progress and status, history, delete (with their item
+ * results), and import of a whole run. Returns the core's RunRecord; no Dexie type leaks out.
+ */
+import type { ItemResult, RunDraft, RunRecord, RunStatus } from '../core/run/run-types';
+import { db, type RunRow } from './db';
+import { saveItemResult } from './results-repository';
+import { guardQuota } from './storage-errors';
+import { saveSuite, type SuiteToSave } from './suites-repository';
+
+/** Fields of a run that change while it is scored. `errorMessage: undefined` clears it. */
+export interface RunUpdate {
+	readonly status?: RunStatus;
+	readonly model?: RunDraft['model'];
+	readonly scoringMs?: number;
+	readonly tokenCount?: number;
+	readonly errorMessage?: string | undefined;
+	readonly fallbackReason?: string | undefined;
+}
+
+/** Stores a new run with status `running` and no items done. */
+export async function createRun(draft: RunDraft): Promise<RunRecord> {
+	const row: RunRow = {
+		...draft,
+		status: 'running',
+		itemsDone: 0,
+		updatedAt: draft.createdAt,
+		scoringMs: 0,
+		tokenCount: 0,
+	};
+	const id = await guardQuota(() => db.runs.add(row));
+	return toRunRecord({ ...row, id });
+}
+
+/** Updates a run's status or counters; returns the updated record (undefined if deleted). */
+export async function updateRun(
+	id: number,
+	update: RunUpdate,
+	now = Date.now(),
+): Promise<RunRecord | undefined> {
+	await guardQuota(() =>
+		db.runs.update(id, (row) => {
+			for (const [key, value] of Object.entries(update) as [keyof RunUpdate, unknown][]) {
+				if (value === undefined) delete row[key];
+				else Object.assign(row, { [key]: value });
+			}
+			row.updatedAt = now;
+		}),
+	);
+	return getRun(id);
+}
+
+export async function getRun(id: number): Promise<RunRecord | undefined> {
+	const row = await db.runs.get(id);
+	return row && toRunRecord(row);
+}
+
+/** The run history, newest first. */
+export async function listRuns(): Promise<RunRecord[]> {
+	const rows = await db.runs.orderBy('createdAt').reverse().toArray();
+	return rows.map(toRunRecord);
+}
+
+/** Runs of one suite (by the SHA-256 of its text), newest first: what "compare" offers. */
+export async function listRunsForSuite(suiteSha256: string): Promise<RunRecord[]> {
+	const rows = await db.runs.where('suiteSha256').equals(suiteSha256).toArray();
+	return rows.sort((a, b) => b.createdAt - a.createdAt).map(toRunRecord);
+}
+
+/**
+ * Runs left with status `running` (the tab was closed or reloaded while scoring) or
+ * `cancelled`/`failed` with items missing: the ones the app offers to resume, newest first.
+ */
+export async function listResumableRuns(): Promise<RunRecord[]> {
+	const rows = await db.runs.where('status').anyOf('running', 'cancelled', 'failed').toArray();
+	return rows
+		.filter((row) => row.itemsDone < row.itemCount)
+		.sort((a, b) => b.createdAt - a.createdAt)
+		.map(toRunRecord);
+}
+
+/** Deletes a run, its item results, and its suite when that is unlisted and no longer used. */
+export async function deleteRun(id: number): Promise<void> {
+	await db.transaction('rw', db.runs, db.itemResults, db.suites, async () => {
+		const run = await db.runs.get(id);
+		await db.itemResults
+			.where('[runId+itemNumber]')
+			.between([id, -Infinity], [id, Infinity])
+			.delete();
+		await db.runs.delete(id);
+		if (!run) return;
+		const suite = await db.suites.get(run.suiteSha256);
+		const stillUsed = await db.runs.where('suiteSha256').equals(run.suiteSha256).count();
+		if (suite && suite.listed === 0 && stillUsed === 0) await db.suites.delete(suite.sha256);
+	});
+}
+
+/** A whole run to import (from a JSON bundle): its record, suite text and items. */
+export interface RunToImport {
+	readonly run: Omit<RunRecord, 'id' | 'itemsDone'>;
+	readonly suite: SuiteToSave;
+	readonly items: readonly ItemResult[];
+}
+
+/**
+ * Imports a run as a new run of this browser (a new id), saving its suite to the library.
+ * All or nothing: a failure (e.g. a full quota) leaves no partial run behind.
+ */
+export async function importRun(imported: RunToImport): Promise<RunRecord> {
+	const id = await guardQuota(() =>
+		db.transaction('rw', db.runs, db.itemResults, db.suites, async () => {
+			const suite = await saveSuite(imported.suite, imported.run.createdAt);
+			const row: RunRow = {
+				...imported.run,
+				suiteSha256: suite.sha256,
+				itemsDone: 0,
+			};
+			const runId = await db.runs.add(row);
+			for (const item of imported.items) await saveItemResult(runId, item, imported.run.updatedAt);
+			await db.runs.update(runId, { updatedAt: imported.run.updatedAt });
+			return runId;
+		}),
+	);
+	const record = await getRun(id);
+	if (!record) throw new Error(`imported run ${id} vanished`);
+	return record;
+}
+
+function toRunRecord(row: RunRow): RunRecord {
+	if (row.id === undefined) throw new Error('a stored run has no id');
+	const { id, errorMessage, fallbackReason, ...rest } = row;
+	return {
+		...rest,
+		id,
+		...(errorMessage === undefined ? {} : { errorMessage }),
+		...(fallbackReason === undefined ? {} : { fallbackReason }),
+	};
+}

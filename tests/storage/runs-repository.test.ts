@@ -1,0 +1,106 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/core/hash/sha256';
+import {
+	getItemResult,
+	listFinishedItemNumbers,
+	saveItemResult,
+} from '../../src/storage/results-repository';
+import {
+	createRun,
+	deleteRun,
+	getRun,
+	importRun,
+	listResumableRuns,
+	listRuns,
+	listRunsForSuite,
+	updateRun,
+} from '../../src/storage/runs-repository';
+import { getSuite, listSuites } from '../../src/storage/suites-repository';
+import { clearDatabase } from './clear-database';
+import { SUITE_TEXT, itemResult, runDraft } from './fixtures';
+
+beforeEach(clearDatabase);
+
+describe('runs repository', () => {
+	it('creates a running run with the history fields', async () => {
+		const run = await createRun(runDraft());
+		expect(run).toEqual({
+			...runDraft(),
+			id: run.id,
+			status: 'running',
+			itemsDone: 0,
+			updatedAt: runDraft().createdAt,
+			scoringMs: 0,
+			tokenCount: 0,
+		});
+		expect(await getRun(run.id)).toEqual(run);
+	});
+
+	it('updates status and counters, and clears an error message', async () => {
+		const run = await createRun(runDraft());
+		const failed = await updateRun(run.id, { status: 'failed', errorMessage: 'boom' }, 10);
+		expect(failed).toMatchObject({ status: 'failed', errorMessage: 'boom', updatedAt: 10 });
+		const resumed = await updateRun(
+			run.id,
+			{ status: 'running', errorMessage: undefined, scoringMs: 1500, tokenCount: 42 },
+			20,
+		);
+		expect(resumed).toMatchObject({ status: 'running', scoringMs: 1500, tokenCount: 42 });
+		expect(resumed).not.toHaveProperty('errorMessage');
+	});
+
+	it('lists the history newest first and by suite', async () => {
+		const a = await createRun(runDraft({ createdAt: 1, suiteSha256: 'a'.repeat(64) }));
+		const b = await createRun(runDraft({ createdAt: 3, suiteSha256: 'b'.repeat(64) }));
+		const c = await createRun(runDraft({ createdAt: 2, suiteSha256: 'a'.repeat(64) }));
+		expect((await listRuns()).map((run) => run.id)).toEqual([b.id, c.id, a.id]);
+		expect((await listRunsForSuite('a'.repeat(64))).map((run) => run.id)).toEqual([c.id, a.id]);
+	});
+
+	it('offers unfinished runs for resume, not finished ones', async () => {
+		const interrupted = await createRun(runDraft({ createdAt: 1 }));
+		await saveItemResult(interrupted.id, itemResult(1));
+		const cancelled = await createRun(runDraft({ createdAt: 2 }));
+		await updateRun(cancelled.id, { status: 'cancelled' });
+		const done = await createRun(runDraft({ createdAt: 3, itemCount: 1 }));
+		await saveItemResult(done.id, itemResult(1));
+		await updateRun(done.id, { status: 'done' });
+		expect((await listResumableRuns()).map((run) => [run.id, run.itemsDone])).toEqual([
+			[cancelled.id, 0],
+			[interrupted.id, 1],
+		]);
+	});
+
+	it('deletes a run with its item results only', async () => {
+		const kept = await createRun(runDraft());
+		const gone = await createRun(runDraft());
+		await saveItemResult(kept.id, itemResult(1));
+		await saveItemResult(gone.id, itemResult(1));
+		await deleteRun(gone.id);
+		expect(await getRun(gone.id)).toBeUndefined();
+		expect(await listFinishedItemNumbers(gone.id)).toEqual([]);
+		expect(await listFinishedItemNumbers(kept.id)).toEqual([1]);
+	});
+
+	it('imports a whole run as a new run with its suite', async () => {
+		const {
+			id: _ignored,
+			itemsDone: _done,
+			...exported
+		} = {
+			...(await createRun(runDraft({ suiteSha256: sha256Hex(SUITE_TEXT) }))),
+			status: 'done' as const,
+			updatedAt: 99,
+		};
+		const imported = await importRun({
+			run: exported,
+			suite: { text: SUITE_TEXT, name: 'tiny agreement', origin: 'import' },
+			items: [itemResult(1), itemResult(2)],
+		});
+		expect(imported).toMatchObject({ status: 'done', itemsDone: 2, updatedAt: 99 });
+		expect(imported.suiteSha256).toBe(sha256Hex(SUITE_TEXT));
+		expect(await getItemResult(imported.id, 2)).toEqual(itemResult(2));
+		expect((await getSuite(imported.suiteSha256))?.origin).toBe('import');
+		expect((await listSuites()).length).toBe(1);
+	});
+});
