@@ -67,3 +67,31 @@ export class InputFormatError extends BenchtopError {
 		super(message);
 	}
 }
+
+/**
+ * Token character offsets that cannot be reconstructed: the tokens do not reassemble the text.
+ * `tokenIndex` is the first token that does not fit, `charIndex` the UTF-16 offset in the text
+ * where it should have started. Never accompanied by partial offsets.
+ */
+export class TokenOffsetError extends BenchtopError {
+	override name = 'TokenOffsetError';
+	constructor(
+		message: string,
+		readonly location: { readonly tokenIndex?: number; readonly charIndex?: number },
+	) {
+		super(message);
+	}
+}
+
+/** A text whose model input (special tokens included) is longer than the model's positions. */
+export class SequenceLengthError extends BenchtopError {
+	override name = 'SequenceLengthError';
+	constructor(
+		message: string,
+		readonly textIndex: number,
+		readonly tokenCount: number,
+		readonly maxPositions: number,
+	) {
+		super(message);
+	}
+}
