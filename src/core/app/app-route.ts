@@ -1,0 +1,55 @@
+/**
+ * The app's views as URL hashes (`#/results/12/item/3`), both ways. Pure: the UI state class
+ * reads and writes `location.hash`; the query string (`?suite=`, `?engine=`) is not touched.
+ */
+
+export type AppRoute =
+	| { readonly view: 'run' }
+	| { readonly view: 'results'; readonly runId: number; readonly itemNumber?: number }
+	| { readonly view: 'compare'; readonly suiteSha256?: string }
+	| { readonly view: 'history' };
+
+export const DEFAULT_ROUTE: AppRoute = { view: 'run' };
+
+const POSITIVE_INTEGER = /^[1-9]\d{0,15}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Reads a hash (with or without `#`); anything unknown is the default route. */
+export function parseAppRoute(hash: string): AppRoute {
+	const parts = hash.replace(/^#/, '').replace(/^\//, '').split('/');
+	const [view, first, second, third] = parts;
+	switch (view) {
+		case 'results': {
+			if (first === undefined || !POSITIVE_INTEGER.test(first)) return DEFAULT_ROUTE;
+			const runId = Number(first);
+			if (second === 'item' && third !== undefined && /^-?\d{1,15}$/.test(third)) {
+				return { view: 'results', runId, itemNumber: Number(third) };
+			}
+			return { view: 'results', runId };
+		}
+		case 'compare':
+			return first !== undefined && SHA256_HEX.test(first)
+				? { view: 'compare', suiteSha256: first }
+				: { view: 'compare' };
+		case 'history':
+			return { view: 'history' };
+		default:
+			return DEFAULT_ROUTE;
+	}
+}
+
+/** Writes a route as a hash starting with `#/`; parseAppRoute(formatAppRoute(r)) equals r. */
+export function formatAppRoute(route: AppRoute): string {
+	switch (route.view) {
+		case 'run':
+			return '#/';
+		case 'results':
+			return route.itemNumber === undefined
+				? `#/results/${route.runId}`
+				: `#/results/${route.runId}/item/${route.itemNumber}`;
+		case 'compare':
+			return route.suiteSha256 === undefined ? '#/compare' : `#/compare/${route.suiteSha256}`;
+		case 'history':
+			return '#/history';
+	}
+}

@@ -1,0 +1,36 @@
+/**
+ * The app's Content-Security-Policy, injected as a <meta> tag into the built index.html (so it
+ * travels with the static files to any host). Only what the app needs: itself, WebAssembly, its
+ * module workers, and the Hugging Face hub for user-chosen hub models.
+ */
+
+/** Origins model files are fetched from when the user picks a hub model (files redirect to CDNs). */
+export const MODEL_HUB_ORIGINS = [
+	'https://huggingface.co',
+	'https://*.huggingface.co',
+	'https://*.hf.co',
+] as const;
+
+export const CONTENT_SECURITY_POLICY_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
+	'default-src': ["'self'"],
+	// 'wasm-unsafe-eval' compiles onnxruntime's WebAssembly; no 'unsafe-eval', no inline script.
+	'script-src': ["'self'", "'wasm-unsafe-eval'"],
+	// onnxruntime may start its thread workers from blob: URLs.
+	'worker-src': ["'self'", 'blob:'],
+	'connect-src': ["'self'", 'blob:', 'data:', ...MODEL_HUB_ORIGINS],
+	'img-src': ["'self'", 'data:', 'blob:'],
+	'style-src': ["'self'"],
+	'font-src': ["'self'"],
+	'object-src': ["'none'"],
+	'base-uri': ["'self'"],
+	'form-action': ["'none'"],
+};
+
+/** The policy as one header/meta value. */
+export function formatContentSecurityPolicy(
+	directives: Readonly<Record<string, readonly string[]>> = CONTENT_SECURITY_POLICY_DIRECTIVES,
+): string {
+	return Object.entries(directives)
+		.map(([name, sources]) => `${name} ${sources.join(' ')}`)
+		.join('; ');
+}

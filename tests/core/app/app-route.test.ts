@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { formatAppRoute, parseAppRoute, type AppRoute } from '../../../src/core/app/app-route';
+
+const SHA = 'ab'.repeat(32);
+
+describe('parseAppRoute', () => {
+	it.each<[string, AppRoute]>([
+		['', { view: 'run' }],
+		['#/', { view: 'run' }],
+		['#/history', { view: 'history' }],
+		['#/results/12', { view: 'results', runId: 12 }],
+		['#/results/12/item/3', { view: 'results', runId: 12, itemNumber: 3 }],
+		['#/results/0', { view: 'run' }],
+		['#/results/abc', { view: 'run' }],
+		['#/results/12/item/x', { view: 'results', runId: 12 }],
+		['#/compare', { view: 'compare' }],
+		[`#/compare/${SHA}`, { view: 'compare', suiteSha256: SHA }],
+		['#/compare/not-a-hash', { view: 'compare' }],
+		['#/nowhere', { view: 'run' }],
+	])('%j -> %j', (hash, expected) => {
+		expect(parseAppRoute(hash)).toEqual(expected);
+	});
+});
+
+describe('formatAppRoute', () => {
+	it.each<AppRoute>([
+		{ view: 'run' },
+		{ view: 'history' },
+		{ view: 'results', runId: 7 },
+		{ view: 'results', runId: 7, itemNumber: 12 },
+		{ view: 'compare' },
+		{ view: 'compare', suiteSha256: SHA },
+	])('round-trips %j', (route) => {
+		expect(parseAppRoute(formatAppRoute(route))).toEqual(route);
+	});
+});

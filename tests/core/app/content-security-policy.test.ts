@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { formatContentSecurityPolicy } from '../../../src/core/app/content-security-policy';
+
+describe('formatContentSecurityPolicy', () => {
+	it('joins directives with semicolons', () => {
+		expect(formatContentSecurityPolicy({ 'default-src': ["'self'"], 'img-src': ['data:'] })).toBe(
+			"default-src 'self'; img-src data:",
+		);
+	});
+
+	it('allows wasm but never eval or inline script', () => {
+		const policy = formatContentSecurityPolicy();
+		const scriptSrc = policy.split('; ').find((d) => d.startsWith('script-src '));
+		expect(scriptSrc).toBe("script-src 'self' 'wasm-unsafe-eval'");
+		expect(policy).not.toContain("'unsafe-eval'");
+		expect(policy).not.toContain("'unsafe-inline'");
+		expect(policy).toContain('connect-src ');
+		expect(policy).toContain('https://huggingface.co');
+	});
+});
