@@ -95,3 +95,24 @@ export class SequenceLengthError extends BenchtopError {
 		super(message);
 	}
 }
+
+/** Why a share link cannot be made or opened; `kind` says which case, the message what to do. */
+export type ShareLinkErrorKind =
+	| 'not-a-share-link'
+	| 'too-large'
+	| 'newer-version'
+	| 'truncated'
+	| 'tampered'
+	| 'malformed'
+	| 'invalid-payload';
+
+/** A share link that cannot be made (`too-large`, `invalid-payload`) or opened (the others). */
+export class ShareLinkError extends BenchtopError {
+	override name = 'ShareLinkError';
+	constructor(
+		readonly kind: ShareLinkErrorKind,
+		message: string,
+	) {
+		super(message);
+	}
+}
