@@ -1,0 +1,308 @@
+/**
+ * Rewrites a causal LM's ONNX graph so it returns only the log-probability of each position's
+ * target token ([B,S,1] float32, nats) instead of full logits [B,S,V]: the log-softmax is
+ * reduced where the model runs. Splices protobuf bytes; never decodes weights. Pure.
+ */
+import {
+	concatBytes,
+	encodeBytesField,
+	encodeMessageField,
+	encodeStringField,
+	encodeVarint,
+	encodeVarintField,
+	readFields,
+	readString,
+	WIRE_LEN,
+	WIRE_VARINT,
+	type WireField,
+} from './protobuf-wire';
+
+/** Name of the added int64 input [B,S,1]: at position t, the id of the token at t+1 (any valid
+ * id, e.g. 0, where nothing is scored). */
+export const TARGETS_INPUT_NAME = 'benchtop_targets';
+/** Name of the single output [B,S,1] float32: log p(target | prefix) in nats. */
+export const LOG_PROBS_OUTPUT_NAME = 'benchtop_log_probs';
+
+/**
+ * `log-softmax`: LogSoftmax + GatherElements (CPU/WASM kernels exist; fastest there).
+ * `decomposed`: ReduceMax/Sub/Exp/ReduceSum/Log/GatherElements/Sub (WebGPU has no LogSoftmax).
+ */
+export type LogProbTailVariant = 'log-softmax' | 'decomposed';
+
+export type AppendLogProbTailResult =
+	| {
+			readonly ok: true;
+			readonly bytes: Uint8Array;
+			/** Default-domain opset of the model (decides where Reduce* axes go). */
+			readonly opsetVersion: number;
+			/** ONNX elem type of the logits (1 float32, 10 float16, 16 bfloat16). */
+			readonly logitsElemType: number;
+			/** Graph outputs dropped (logits, present.*): they no longer leave the runtime. */
+			readonly removedOutputs: readonly string[];
+	  }
+	| { readonly ok: false; readonly reason: string };
+
+// ONNX field numbers (onnx.proto3).
+const MODEL_GRAPH = 7;
+const MODEL_OPSET_IMPORT = 8;
+const OPSET_DOMAIN = 1;
+const OPSET_VERSION = 2;
+const GRAPH_NODE = 1;
+const GRAPH_INITIALIZER = 5;
+const GRAPH_INPUT = 11;
+const GRAPH_OUTPUT = 12;
+const VALUE_INFO_NAME = 1;
+const VALUE_INFO_TYPE = 2;
+const TYPE_TENSOR = 1;
+const TENSOR_TYPE_ELEM = 1;
+const TENSOR_TYPE_SHAPE = 2;
+const SHAPE_DIM = 1;
+const DIM_VALUE = 1;
+const DIM_PARAM = 2;
+const NODE_INPUT = 1;
+const NODE_OUTPUT = 2;
+const NODE_NAME = 3;
+const NODE_OP_TYPE = 4;
+const NODE_ATTRIBUTE = 5;
+const ATTR_NAME = 1;
+const ATTR_I = 3;
+const ATTR_INTS = 8;
+const ATTR_TYPE = 20;
+const ATTR_TYPE_INT = 2;
+const ATTR_TYPE_INTS = 7;
+const TENSOR_DIMS = 1;
+const TENSOR_DATA_TYPE = 2;
+const TENSOR_NAME = 8;
+const TENSOR_RAW_DATA = 9;
+const ELEM_FLOAT = 1;
+const ELEM_INT64 = 7;
+
+const LOGITS = 'logits';
+const VOCAB_AXIS = 2;
+const AXES_INITIALIZER = 'benchtop_vocab_axis';
+const PREFIX = 'benchtop_';
+
+type Attribute = Uint8Array;
+
+function intAttribute(name: string, value: number): Attribute {
+	return encodeMessageField(NODE_ATTRIBUTE, [
+		encodeStringField(ATTR_NAME, name),
+		encodeVarintField(ATTR_I, value),
+		encodeVarintField(ATTR_TYPE, ATTR_TYPE_INT),
+	]);
+}
+
+function intsAttribute(name: string, values: readonly number[]): Attribute {
+	return encodeMessageField(NODE_ATTRIBUTE, [
+		encodeStringField(ATTR_NAME, name),
+		...values.map((v) => encodeVarintField(ATTR_INTS, v)),
+		encodeVarintField(ATTR_TYPE, ATTR_TYPE_INTS),
+	]);
+}
+
+function node(
+	opType: string,
+	inputs: readonly string[],
+	output: string,
+	attributes: readonly Attribute[] = [],
+): Uint8Array {
+	return encodeMessageField(GRAPH_NODE, [
+		...inputs.map((name) => encodeStringField(NODE_INPUT, name)),
+		encodeStringField(NODE_OUTPUT, output),
+		encodeStringField(NODE_NAME, `${output}_node`),
+		encodeStringField(NODE_OP_TYPE, opType),
+		...attributes,
+	]);
+}
+
+function valueInfo(
+	field: number,
+	name: string,
+	elemType: number,
+	dims: readonly (string | number)[],
+): Uint8Array {
+	const shape = dims.map((d) =>
+		encodeMessageField(SHAPE_DIM, [
+			typeof d === 'number' ? encodeVarintField(DIM_VALUE, d) : encodeStringField(DIM_PARAM, d),
+		]),
+	);
+	const tensorType = encodeMessageField(TYPE_TENSOR, [
+		encodeVarintField(TENSOR_TYPE_ELEM, elemType),
+		encodeMessageField(TENSOR_TYPE_SHAPE, shape),
+	]);
+	return encodeMessageField(field, [
+		encodeStringField(VALUE_INFO_NAME, name),
+		encodeMessageField(VALUE_INFO_TYPE, [tensorType]),
+	]);
+}
+
+function int64Initializer(name: string, values: readonly number[]): Uint8Array {
+	const raw = new Uint8Array(values.length * 8);
+	const view = new DataView(raw.buffer);
+	values.forEach((v, i) => view.setBigInt64(i * 8, BigInt(v), true));
+	return encodeMessageField(GRAPH_INITIALIZER, [
+		encodeVarintField(TENSOR_DIMS, values.length),
+		encodeVarintField(TENSOR_DATA_TYPE, ELEM_INT64),
+		encodeStringField(TENSOR_NAME, name),
+		encodeBytesField(TENSOR_RAW_DATA, raw),
+	]);
+}
+
+/** Name and elem type of a ValueInfoProto payload. */
+function readValueInfo(bytes: Uint8Array, field: WireField): { name: string; elemType: number } {
+	let name = '';
+	let elemType = 0;
+	for (const f of readFields(bytes, field.valueStart, field.valueEnd)) {
+		if (f.field === VALUE_INFO_NAME && f.wireType === WIRE_LEN) name = readString(bytes, f);
+		if (f.field === VALUE_INFO_TYPE && f.wireType === WIRE_LEN) {
+			for (const t of readFields(bytes, f.valueStart, f.valueEnd)) {
+				if (t.field !== TYPE_TENSOR || t.wireType !== WIRE_LEN) continue;
+				for (const e of readFields(bytes, t.valueStart, t.valueEnd)) {
+					if (e.field === TENSOR_TYPE_ELEM && e.wireType === WIRE_VARINT) elemType = e.varint;
+				}
+			}
+		}
+	}
+	return { name, elemType };
+}
+
+function readOpsetVersion(
+	bytes: Uint8Array,
+	modelFields: readonly WireField[],
+): number | undefined {
+	for (const f of modelFields) {
+		if (f.field !== MODEL_OPSET_IMPORT || f.wireType !== WIRE_LEN) continue;
+		let domain = '';
+		let version = 0;
+		for (const o of readFields(bytes, f.valueStart, f.valueEnd)) {
+			if (o.field === OPSET_DOMAIN && o.wireType === WIRE_LEN) domain = readString(bytes, o);
+			if (o.field === OPSET_VERSION && o.wireType === WIRE_VARINT) version = o.varint;
+		}
+		if (domain === '' || domain === 'ai.onnx') return version;
+	}
+	return undefined;
+}
+
+/** The tail nodes (and an axes initializer when the opset wants axes as an input). */
+function buildTail(
+	variant: LogProbTailVariant,
+	opsetVersion: number,
+	logitsElemType: number,
+): { nodes: Uint8Array[]; initializers: Uint8Array[] } {
+	const nodes: Uint8Array[] = [];
+	const initializers: Uint8Array[] = [];
+	let x = LOGITS;
+	if (logitsElemType !== ELEM_FLOAT) {
+		nodes.push(node('Cast', [x], `${PREFIX}logits_f32`, [intAttribute('to', ELEM_FLOAT)]));
+		x = `${PREFIX}logits_f32`;
+	}
+	const gatherAxis = [intAttribute('axis', VOCAB_AXIS)];
+	if (variant === 'log-softmax') {
+		nodes.push(node('LogSoftmax', [x], `${PREFIX}log_softmax`, [intAttribute('axis', VOCAB_AXIS)]));
+		nodes.push(
+			node(
+				'GatherElements',
+				[`${PREFIX}log_softmax`, TARGETS_INPUT_NAME],
+				LOG_PROBS_OUTPUT_NAME,
+				gatherAxis,
+			),
+		);
+		return { nodes, initializers };
+	}
+	const reduce = (
+		opType: string,
+		input: string,
+		output: string,
+		axesAsInputSince: number,
+	): Uint8Array => {
+		if (opsetVersion >= axesAsInputSince) {
+			if (initializers.length === 0)
+				initializers.push(int64Initializer(AXES_INITIALIZER, [VOCAB_AXIS]));
+			return node(opType, [input, AXES_INITIALIZER], output, [intAttribute('keepdims', 1)]);
+		}
+		return node(opType, [input], output, [
+			intsAttribute('axes', [VOCAB_AXIS]),
+			intAttribute('keepdims', 1),
+		]);
+	};
+	nodes.push(reduce('ReduceMax', x, `${PREFIX}max`, 18));
+	nodes.push(node('Sub', [x, `${PREFIX}max`], `${PREFIX}shifted`));
+	nodes.push(node('Exp', [`${PREFIX}shifted`], `${PREFIX}exp`));
+	nodes.push(reduce('ReduceSum', `${PREFIX}exp`, `${PREFIX}sum`, 13));
+	nodes.push(node('Log', [`${PREFIX}sum`], `${PREFIX}log_sum`));
+	nodes.push(
+		node(
+			'GatherElements',
+			[`${PREFIX}shifted`, TARGETS_INPUT_NAME],
+			`${PREFIX}target_shifted`,
+			gatherAxis,
+		),
+	);
+	nodes.push(node('Sub', [`${PREFIX}target_shifted`, `${PREFIX}log_sum`], LOG_PROBS_OUTPUT_NAME));
+	return { nodes, initializers };
+}
+
+/**
+ * Appends the log-prob tail to `model` (a serialized ModelProto whose graph has a rank-3 output
+ * named `logits`). All other graph outputs are dropped. The input bytes are not modified.
+ */
+export function appendLogProbTail(
+	model: Uint8Array,
+	variant: LogProbTailVariant,
+): AppendLogProbTailResult {
+	let modelFields: WireField[];
+	try {
+		modelFields = readFields(model);
+	} catch (error) {
+		return { ok: false, reason: `not an ONNX model (${(error as Error).message})` };
+	}
+	const graphs = modelFields.filter((f) => f.field === MODEL_GRAPH && f.wireType === WIRE_LEN);
+	const graph = graphs[0];
+	if (!graph || graphs.length > 1) return { ok: false, reason: 'the model has no single graph' };
+	const opsetVersion = readOpsetVersion(model, modelFields);
+	if (opsetVersion === undefined)
+		return { ok: false, reason: 'the model imports no default-domain opset' };
+	if (opsetVersion < 13) return { ok: false, reason: `opset ${opsetVersion} is older than 13` };
+
+	const graphFields = readFields(model, graph.valueStart, graph.valueEnd);
+	const removedOutputs: string[] = [];
+	let logitsElemType: number | undefined;
+	for (const f of graphFields) {
+		if (f.field === GRAPH_INPUT && readValueInfo(model, f).name === TARGETS_INPUT_NAME) {
+			return { ok: false, reason: `the graph already has an input named ${TARGETS_INPUT_NAME}` };
+		}
+		if (f.field !== GRAPH_OUTPUT) continue;
+		const { name, elemType } = readValueInfo(model, f);
+		removedOutputs.push(name);
+		if (name === LOGITS) logitsElemType = elemType;
+	}
+	if (logitsElemType === undefined) {
+		return { ok: false, reason: "the graph has no output named 'logits' (not a causal LM export)" };
+	}
+
+	const { nodes, initializers } = buildTail(variant, opsetVersion, logitsElemType);
+	const kept = graphFields
+		.filter((f) => f.field !== GRAPH_OUTPUT)
+		.map((f) => model.subarray(f.start, f.end));
+	// NOTE: written into one buffer: the weights are copied once (models can be gigabytes).
+	const graphParts = [
+		...kept,
+		...nodes,
+		...initializers,
+		valueInfo(GRAPH_INPUT, TARGETS_INPUT_NAME, ELEM_INT64, ['batch_size', 'sequence_length', 1]),
+		valueInfo(GRAPH_OUTPUT, LOG_PROBS_OUTPUT_NAME, ELEM_FLOAT, [
+			'batch_size',
+			'sequence_length',
+			1,
+		]),
+	];
+	const graphLength = graphParts.reduce((sum, part) => sum + part.length, 0);
+	const graphHeader = concatBytes([
+		encodeVarint(MODEL_GRAPH * 8 + WIRE_LEN),
+		encodeVarint(graphLength),
+	]);
+	const parts = modelFields.flatMap((f) =>
+		f === graph ? [graphHeader, ...graphParts] : [model.subarray(f.start, f.end)],
+	);
+	return { ok: true, bytes: concatBytes(parts), opsetVersion, logitsElemType, removedOutputs };
+}
