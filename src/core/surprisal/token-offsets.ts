@@ -293,10 +293,11 @@ function byteAlignedSpans(
 		const token = tokens[i] ?? '';
 		const id = input.ids?.[i];
 		const added = id !== undefined ? addedById.get(id) : addedByContent.get(token);
+		const tokenStart = cursor;
 		const mismatch = (what: string): TokenOffsetError =>
 			new TokenOffsetError(
-				`token ${i} (${JSON.stringify(token)}) ${what} at character ${positionAt(cursor)} (${quoteExcerpt(text, positionAt(cursor))}).`,
-				{ tokenIndex: i, charIndex: positionAt(cursor) },
+				`token ${i} (${JSON.stringify(token)}) ${what} at character ${positionAt(tokenStart)} (${quoteExcerpt(text, positionAt(tokenStart))}).`,
+				{ tokenIndex: i, charIndex: positionAt(tokenStart) },
 			);
 		if (added !== undefined) {
 			const literal = encodeUtf8(added.content);
@@ -375,7 +376,7 @@ function genericSpans(text: string, input: TokenOffsetsInput): TokenSpan[] {
 	const spans: TokenSpan[] = [];
 	const prefix: number[] = [];
 	let committed = 0;
-	let dropLeadingSpace: boolean | undefined;
+	let leadingSpace: LeadingSpaceMode | undefined;
 	for (let i = 0; i < ids.length; i++) {
 		const id = ids[i] ?? -1;
 		if (specialIds.has(id)) {
@@ -383,18 +384,27 @@ function genericSpans(text: string, input: TokenOffsetsInput): TokenSpan[] {
 			continue;
 		}
 		prefix.push(id);
-		let decoded = decode(prefix);
-		if (dropLeadingSpace === undefined && decoded.length > 0) {
-			dropLeadingSpace =
-				!text.startsWith(decoded) && decoded.startsWith(' ') && !text.startsWith(' ');
+		const raw = decode(prefix);
+		const modes = leadingSpace === undefined ? LEADING_SPACE_MODES : [leadingSpace];
+		let decoded = raw;
+		let complete: string | undefined;
+		// The first mode that explains a non-empty prefix is kept for the rest of the text.
+		for (const mode of modes) {
+			const candidate = applyLeadingSpaceMode(mode, raw, text);
+			const match = longestMatchingPrefix(candidate, text);
+			if (match === undefined) continue;
+			if (complete === undefined || (complete.length === 0 && match.length > 0)) {
+				decoded = candidate;
+				complete = match;
+			}
+			if (match.length > 0) {
+				leadingSpace = mode;
+				break;
+			}
 		}
-		if (dropLeadingSpace === true) decoded = decoded.slice(1);
-		let complete = decoded;
-		while (!text.startsWith(complete) && complete.endsWith('\uFFFD'))
-			complete = complete.slice(0, -1);
-		if (!text.startsWith(complete) || complete.length < committed) {
+		if (complete === undefined || complete.length < committed) {
 			throw new TokenOffsetError(
-				`token ${i} (id ${id}): the first ${i + 1} tokens decode to ${JSON.stringify(decoded.slice(-40))}, which is not how the text continues at character ${committed} (${quoteExcerpt(text, committed)}).`,
+				`token ${i} (id ${id}): the first ${i + 1} tokens decode to ${JSON.stringify(raw.slice(-40))}, which is not how the text continues at character ${committed} (${quoteExcerpt(text, committed)}).`,
 				{ tokenIndex: i, charIndex: committed },
 			);
 		}
@@ -412,6 +422,28 @@ function genericSpans(text: string, input: TokenOffsetsInput): TokenSpan[] {
 		committed = complete.length;
 	}
 	return spans;
+}
+
+/**
+ * How decoded text relates to the text at its start: as is; with a dummy-prefix space the text
+ * lacks (RoBERTa-style `add_prefix_space`); or without a real leading space that the decoder
+ * strips (Llama's `Strip` decoder after a `▁` that stood for the text's own space).
+ */
+type LeadingSpaceMode = 'as-is' | 'drop-space' | 'add-space';
+const LEADING_SPACE_MODES: readonly LeadingSpaceMode[] = ['as-is', 'drop-space', 'add-space'];
+
+function applyLeadingSpaceMode(mode: LeadingSpaceMode, decoded: string, text: string): string {
+	if (mode === 'drop-space') return decoded.startsWith(' ') ? decoded.slice(1) : decoded;
+	if (mode === 'add-space') return text.startsWith(' ') ? ` ${decoded}` : decoded;
+	return decoded;
+}
+
+/** `decoded` without the U+FFFD of a trailing partial character, if the text starts with it. */
+function longestMatchingPrefix(decoded: string, text: string): string | undefined {
+	let complete = decoded;
+	while (!text.startsWith(complete) && complete.endsWith('\uFFFD'))
+		complete = complete.slice(0, -1);
+	return text.startsWith(complete) ? complete : undefined;
 }
 
 // ----------------------------------------------------------------------------- normalization
