@@ -30,6 +30,10 @@ export default defineConfig({
 			},
 			{
 				extends: true,
+				test: { name: 'suites', include: ['tests/suites/**/*.test.ts'], environment: 'node' },
+			},
+			{
+				extends: true,
 				test: {
 					name: 'storage',
 					include: ['tests/storage/**/*.test.ts'],
