@@ -7,7 +7,11 @@ export type AppRoute =
 	| { readonly view: 'run' }
 	| { readonly view: 'results'; readonly runId: number; readonly itemNumber?: number }
 	| { readonly view: 'compare'; readonly suiteSha256?: string }
-	| { readonly view: 'history' };
+	| { readonly view: 'history' }
+	/** The suite editor: a new suite, or a copy of a library suite (by its SHA-256) to edit. */
+	| { readonly view: 'editor'; readonly suiteSha256?: string }
+	/** A share link: the whole fragment after `#`, decoded by `src/core/share` (not here). */
+	| { readonly view: 'share'; readonly fragment: string };
 
 export const DEFAULT_ROUTE: AppRoute = { view: 'run' };
 
@@ -33,6 +37,12 @@ export function parseAppRoute(hash: string): AppRoute {
 				: { view: 'compare' };
 		case 'history':
 			return { view: 'history' };
+		case 'editor':
+			return first !== undefined && SHA256_HEX.test(first)
+				? { view: 'editor', suiteSha256: first }
+				: { view: 'editor' };
+		case 'share':
+			return { view: 'share', fragment: hash.replace(/^#/, '') };
 		default:
 			return DEFAULT_ROUTE;
 	}
@@ -51,5 +61,9 @@ export function formatAppRoute(route: AppRoute): string {
 			return route.suiteSha256 === undefined ? '#/compare' : `#/compare/${route.suiteSha256}`;
 		case 'history':
 			return '#/history';
+		case 'editor':
+			return route.suiteSha256 === undefined ? '#/editor' : `#/editor/${route.suiteSha256}`;
+		case 'share':
+			return `#${route.fragment}`;
 	}
 }
