@@ -1,0 +1,833 @@
+/**
+ * The real InferenceEngine: transformers.js 4 loads tokenizers and model files (bundled, hub,
+ * local folder; progress; browser cache), onnxruntime runs a graph whose log-softmax tail is fused
+ * in at load time, so only one log-prob per token leaves the runtime. The only module importing
+ * @huggingface/transformers. Pure steps (offsets, conventions, batches, bits) come from src/core.
+ */
+import {
+	AutoConfig,
+	AutoModelForCausalLM,
+	AutoTokenizer,
+	env,
+	type PreTrainedModel,
+	type PreTrainedTokenizer,
+} from '@huggingface/transformers';
+import type { InferenceBackend, ModelSpec, SurprisalConvention } from '../core/model/model-spec';
+import {
+	appendLogProbTail,
+	LOG_PROBS_OUTPUT_NAME,
+	TARGETS_INPUT_NAME,
+	type LogProbTailVariant,
+} from '../core/onnx/append-log-prob-tail';
+import {
+	assembleScoredTokens,
+	planModelInput,
+	type ModelInputPlan,
+	type SpecialTokenBehaviour,
+} from '../core/surprisal/conventions';
+import { buildBatchInputs, planBatches, type BatchInputs } from '../core/surprisal/plan-batches';
+import { readReducedLogProbs, surprisalsBitsForRow } from '../core/surprisal/surprisal-from-logits';
+import {
+	computeTokenOffsets,
+	readTokenizerFacts,
+	type TokenizerFacts,
+	type TokenSpan,
+} from '../core/surprisal/token-offsets';
+import type { ScoredToken } from '../core/scoring/types';
+import {
+	throwIfCancelled,
+	type InferenceEngine,
+	type LoadModelOptions,
+	type ScoreTextsOptions,
+} from './engine';
+import {
+	BackendError,
+	CancelledError,
+	ModelFileMissingError,
+	ModelNotLoadedError,
+	NetworkUnavailableError,
+	OutOfMemoryError,
+	UnsupportedModelError,
+} from './engine-errors';
+import type { OrtModelSource, OrtRuntime, OrtSession, OrtTensor } from './ort-runtime';
+import type {
+	CachedModel,
+	LoadModelParams,
+	LoadProgress,
+	ModelInfo,
+	ScoredText,
+	ScoreTextsParams,
+	ScoreTextsResult,
+	TokenizeParams,
+	TokenizeResult,
+} from './protocol';
+
+export interface TransformersEngineOptions {
+	readonly runtime: OrtRuntime;
+	/** Where bundled models live: a URL path (`/models/`) in the browser, a folder in Node. */
+	readonly bundledModelsPath: string;
+	readonly onLog?: (level: 'info' | 'warn', message: string) => void;
+	/** Upper bound on B × S (padded tokens) per forward pass. Default 2048. */
+	readonly maxTokensPerBatch?: number;
+	/** Upper bound on B × S × vocab × 4 bytes of logits inside the graph. Default 96 MiB. */
+	readonly maxLogitsBytesPerBatch?: number;
+	/** Sentences per batch when a request names no `maxBatchSize`. Default 64. */
+	readonly defaultMaxBatchSize?: number;
+}
+
+/** Hub files are cached by transformers.js under this Cache Storage name (browser). */
+export const MODEL_CACHE_NAME = 'transformers-cache';
+const HUB_HOST = 'https://huggingface.co/';
+const LOCAL_ID_PREFIX = 'benchtop-local';
+const PROBE_TEXT = 'The probe.';
+
+interface PastInput {
+	readonly name: string;
+	readonly type: 'float32' | 'float16';
+	readonly heads: number;
+	readonly headDim: number;
+}
+
+interface LoadedModel {
+	info: ModelInfo;
+	backend: InferenceBackend;
+	model: PreTrainedModel;
+	session: OrtSession;
+	readonly tokenizer: PreTrainedTokenizer;
+	readonly idToToken: readonly string[];
+	readonly facts: TokenizerFacts;
+	readonly behaviour: SpecialTokenBehaviour;
+	readonly padTokenId: number;
+	readonly vocabSize: number;
+	readonly maxPositions: number;
+	readonly config: ModelConfigLike;
+	pastInputs: readonly PastInput[];
+	hasPositionIds: boolean;
+	hasLogitsToKeep: boolean;
+	hasCacheBranch: boolean;
+	/** Set when WebGPU reported its device lost: the next batch reloads on the fallback. */
+	lostReason?: string;
+}
+
+/** A text ready for the model: its plan, every position's token string and the text spans. */
+interface PreparedText {
+	readonly text: string;
+	readonly plan: ModelInputPlan;
+	readonly tokens: readonly string[];
+	readonly spans: readonly TokenSpan[];
+}
+
+interface ModelConfigLike {
+	readonly model_type?: string;
+	readonly vocab_size?: number;
+	readonly max_position_embeddings?: number;
+	readonly n_positions?: number;
+	readonly n_ctx?: number;
+	readonly bos_token_id?: number | null;
+	readonly eos_token_id?: number | readonly number[] | null;
+	readonly num_attention_heads?: number;
+	readonly n_head?: number;
+	readonly num_key_value_heads?: number;
+	readonly hidden_size?: number;
+	readonly n_embd?: number;
+	readonly head_dim?: number;
+}
+
+interface TokenizerInternals {
+	readonly _tokenizerJSON?: unknown;
+	readonly bos_token_id?: number | null;
+	readonly eos_token_id?: number | null;
+	readonly pad_token_id?: number | null;
+	readonly model_max_length?: number;
+	get_vocab(): Map<string, number> | Record<string, number>;
+	encode(text: string, options: { add_special_tokens: boolean }): number[];
+	decode(
+		ids: number[],
+		options: { skip_special_tokens: boolean; clean_up_tokenization_spaces: boolean },
+	): string;
+}
+
+/** `${source}:${id}@${revision}:${dtype}:${backend}`: one loaded model per requested spec. */
+export function modelKeyOf(spec: ModelSpec): string {
+	return `${spec.source}:${spec.id}@${spec.revision ?? ''}:${spec.dtype}:${spec.backend}`;
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** Our named error for a failed load, by what transformers.js / ORT / fetch said. */
+function classifyLoadError(
+	error: unknown,
+	spec: ModelSpec,
+	networkFailure: string | undefined,
+): Error {
+	if (error instanceof CancelledError || error instanceof UnsupportedModelError) return error;
+	if (error instanceof ModelFileMissingError || error instanceof OutOfMemoryError) return error;
+	const message = messageOf(error);
+	const name = error instanceof Error ? error.name : '';
+	const what = `${spec.source} model '${spec.id}'`;
+	if (
+		/out of memory|bad_alloc|allocation failed|Failed to allocate|Cannot enlarge memory|RangeError: Array buffer/i.test(
+			`${name}: ${message}`,
+		)
+	) {
+		return new OutOfMemoryError(
+			`Out of memory while loading the ${what} (${message}). Try a smaller model or dtype, or close other tabs.`,
+		);
+	}
+	// NOTE: transformers.js reports a request that never got an answer as a missing file
+	// ("Could not locate file"), so a failed fetch seen by our env.fetch decides first.
+	if (
+		spec.source === 'hub' &&
+		(networkFailure !== undefined ||
+			/fetch failed|Failed to fetch|NetworkError|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/i.test(message))
+	) {
+		return new NetworkUnavailableError(
+			`Cannot download the ${what} from the Hugging Face Hub (${networkFailure ?? message}). Hub models need a network connection the first time.`,
+		);
+	}
+	if (
+		name === 'ModelFileNotFoundError' ||
+		/Could not locate|not found|404|ENOENT|no such file|Could not find/i.test(message)
+	) {
+		return new ModelFileMissingError(`A file of the ${what} is missing: ${message}`);
+	}
+	if (/Unsupported model type|not a causal|AutoModelForCausalLM/i.test(message)) {
+		return new UnsupportedModelError(
+			`The ${what} cannot be scored: it is not a causal language model transformers.js knows (${message}).`,
+		);
+	}
+	return new BackendError(`Loading the ${what} failed: ${message}`);
+}
+
+function classifyRunError(error: unknown): Error {
+	if (error instanceof CancelledError) return error;
+	const message = messageOf(error);
+	if (
+		/out of memory|bad_alloc|allocation failed|Failed to allocate|Cannot enlarge memory/i.test(
+			message,
+		)
+	) {
+		return new OutOfMemoryError(
+			`Out of memory while scoring (${message}). Use smaller batches (maxBatchSize) or a smaller model.`,
+		);
+	}
+	return new BackendError(`The model failed while scoring: ${message}`);
+}
+
+/** Every length 1…maxPositions: padding to the longest sequence of a batch, no further. */
+function exactBuckets(maxPositions: number): number[] {
+	return Array.from({ length: maxPositions }, (_, i) => i + 1);
+}
+
+/** Elapsed milliseconds on a monotonic clock. */
+function now(): number {
+	return globalThis.performance?.now() ?? Date.now();
+}
+
+export class TransformersEngine implements InferenceEngine {
+	readonly #options: TransformersEngineOptions;
+	readonly #runtime: OrtRuntime;
+	readonly #models = new Map<string, Promise<LoadedModel>>();
+	#loadChain: Promise<unknown> = Promise.resolve();
+	#localFiles = new Map<string, Blob>();
+	#deviceLostListening = false;
+	/** The last fetch that failed without a response during the current load. */
+	#networkFailure: string | undefined;
+
+	constructor(options: TransformersEngineOptions) {
+		this.#options = options;
+		this.#runtime = options.runtime;
+		env.logLevel = 40;
+		const web = options.runtime.kind === 'web';
+		// NOTE: no-store (browser) avoids a Chromium cache-write race on the first load
+		// (browser-inference.md §1.8 pitfall 1) and a second copy of every model in the HTTP cache.
+		// A request that fails outright is remembered: it tells "offline" apart from "no such file".
+		env.fetch = async (url: string | URL, init?: RequestInit) => {
+			try {
+				return await fetch(url, web ? { ...init, cache: 'no-store' } : init);
+			} catch (error) {
+				this.#networkFailure = messageOf(error);
+				throw error;
+			}
+		};
+	}
+
+	async loadModel(params: LoadModelParams, options: LoadModelOptions = {}): Promise<ModelInfo> {
+		throwIfCancelled(options.signal);
+		const key = modelKeyOf(params.spec);
+		let pending = this.#models.get(key);
+		if (!pending) {
+			// Loads run one at a time: they set transformers.js's global `env`.
+			pending = this.#loadChain.then(() => this.#load(params, key, options.onProgress));
+			this.#loadChain = pending.catch(() => undefined);
+			this.#models.set(key, pending);
+			pending.catch(() => this.#models.delete(key));
+		}
+		const loaded = await pending;
+		throwIfCancelled(options.signal);
+		return loaded.info;
+	}
+
+	async scoreTexts(
+		params: ScoreTextsParams,
+		options: ScoreTextsOptions = {},
+	): Promise<ScoreTextsResult> {
+		const model = await this.#require(params.modelKey);
+		const started = now();
+		const prepared = params.texts.map((text) => this.#prepare(model, text, params.convention));
+		const sequences = prepared.map((p) => p.plan.inputIds);
+		const groups = planBatches(
+			sequences.map((ids) => ids.length),
+			{
+				maxPositions: model.maxPositions,
+				maxTokens: this.#options.maxTokensPerBatch ?? 2048,
+				maxLogitsBytes: this.#options.maxLogitsBytesPerBatch ?? 96 * 1024 * 1024,
+				logitsWidth: model.vocabSize,
+				maxBatchSize: params.maxBatchSize ?? this.#options.defaultMaxBatchSize ?? 64,
+				batchInvariant: model.info.batchInvariant,
+				// CPU and WASM kernels take any shape at no cost: pad only to the batch's longest
+				// sequence. WebGPU keeps the default buckets so compiled shaders are reused.
+				...(model.backend === 'webgpu' ? {} : { buckets: exactBuckets(model.maxPositions) }),
+			},
+		);
+		const results: (ScoredText | undefined)[] = new Array(prepared.length);
+		// Texts with no model input (empty text, reference convention) have nothing to score.
+		prepared.forEach((p, index) => {
+			if (p.plan.inputIds.length === 0) results[index] = { index, tokens: [] };
+		});
+		let done = results.filter(Boolean).length;
+		let tokenCount = 0;
+		let logProbs = new Float64Array(0);
+		for (const group of groups) {
+			throwIfCancelled(options.signal);
+			const inputs = buildBatchInputs(group, sequences, model.padTokenId);
+			const reduced = await this.#runBatch(model, inputs);
+			const rows = inputs.batchSize * inputs.sequenceLength;
+			if (logProbs.length < rows) logProbs = new Float64Array(rows);
+			readReducedLogProbs(reduced, inputs, inputs.lengths, logProbs);
+			const batch: ScoredText[] = [];
+			inputs.sequenceIndices.forEach((index, row) => {
+				const p = prepared[index] as PreparedText;
+				const bits = surprisalsBitsForRow(
+					logProbs,
+					row,
+					inputs.sequenceLength,
+					inputs.lengths[row] ?? 0,
+				);
+				const tokens = assembleScoredTokens({
+					text: p.text,
+					plan: p.plan,
+					tokens: p.tokens,
+					textSpans: p.spans,
+					surprisalsBits: bits,
+				});
+				const scored = { index, tokens };
+				results[index] = scored;
+				batch.push(scored);
+			});
+			done += batch.length;
+			tokenCount += inputs.tokenCount;
+			const seconds = Math.max(now() - started, 1) / 1000;
+			options.onProgress?.({
+				done,
+				total: prepared.length,
+				tokensPerSecond: tokenCount / seconds,
+				texts: batch,
+			});
+		}
+		throwIfCancelled(options.signal);
+		return {
+			texts: results.map((r, index) => r ?? { index, tokens: [] }),
+			tokenCount,
+			elapsedMs: now() - started,
+		};
+	}
+
+	async tokenize(params: TokenizeParams): Promise<TokenizeResult> {
+		const model = await this.#require(params.modelKey);
+		const p = this.#prepare(model, params.text, params.convention);
+		const tokens: ScoredToken[] = assembleScoredTokens({
+			text: p.text,
+			plan: p.plan,
+			tokens: p.tokens,
+			textSpans: p.spans,
+			surprisalsBits: new Float64Array(p.plan.inputIds.length).fill(Number.NaN),
+		});
+		return { tokens };
+	}
+
+	async disposeModel(modelKey: string): Promise<void> {
+		const pending = this.#models.get(modelKey);
+		if (!pending) return;
+		this.#models.delete(modelKey);
+		const loaded = await pending.catch(() => undefined);
+		await loaded?.model.dispose();
+	}
+
+	async listCachedModels(): Promise<readonly CachedModel[]> {
+		const cache = await this.#openBrowserCache();
+		if (!cache) return [];
+		const byId = new Map<string, { source: CachedModel['source']; bytes: number; files: number }>();
+		for (const request of await cache.keys()) {
+			const owner = this.#cacheOwner(request.url);
+			if (!owner) continue;
+			const response = await cache.match(request);
+			const bytes = Number(response?.headers.get('content-length') ?? 0) || 0;
+			const entry = byId.get(owner.id) ?? { source: owner.source, bytes: 0, files: 0 };
+			entry.bytes += bytes;
+			entry.files += 1;
+			byId.set(owner.id, entry);
+		}
+		return [...byId].map(([id, e]) => ({ id, source: e.source, bytes: e.bytes, files: e.files }));
+	}
+
+	async deleteCachedModel(id: string): Promise<{ readonly filesDeleted: number }> {
+		const cache = await this.#openBrowserCache();
+		if (!cache) return { filesDeleted: 0 };
+		let filesDeleted = 0;
+		for (const request of await cache.keys()) {
+			if (this.#cacheOwner(request.url)?.id === id && (await cache.delete(request))) filesDeleted++;
+		}
+		return { filesDeleted };
+	}
+
+	// --- loading ---
+
+	async #load(
+		params: LoadModelParams,
+		modelKey: string,
+		onProgress?: (p: LoadProgress) => void,
+	): Promise<LoadedModel> {
+		const started = now();
+		const { spec } = params;
+		this.#networkFailure = undefined;
+		let backend = spec.backend;
+		let fallbackReason = await this.#runtime.unavailableReason(backend);
+		if (fallbackReason !== undefined) {
+			backend = this.#runtime.fallbackBackend;
+			this.#log('warn', `${spec.id}: ${fallbackReason}; running on ${backend}.`);
+		}
+		const modelId = this.#configureSource(params);
+		const revision = spec.source === 'hub' ? (spec.revision ?? 'main') : 'main';
+		const progress_callback = onProgress
+			? (info: Record<string, unknown>) => onProgress(pickProgress(info))
+			: undefined;
+		const common = { revision, ...(progress_callback ? { progress_callback } : {}) };
+		try {
+			const config = (await AutoConfig.from_pretrained(
+				modelId,
+				common,
+			)) as unknown as ModelConfigLike;
+			const tokenizer = await AutoTokenizer.from_pretrained(modelId, common);
+			let created: { model: PreTrainedModel; session: OrtSession };
+			try {
+				created = await this.#createModel(modelId, spec, backend, common);
+			} catch (error) {
+				if (backend !== 'webgpu') throw error;
+				fallbackReason = `WebGPU could not run this model (${messageOf(error)})`;
+				backend = this.#runtime.fallbackBackend;
+				this.#log('warn', `${spec.id}: ${fallbackReason}; running on ${backend}.`);
+				created = await this.#createModel(modelId, spec, backend, common);
+			}
+			const loaded = this.#describe(
+				spec,
+				modelKey,
+				config,
+				tokenizer,
+				created,
+				backend,
+				fallbackReason,
+				started,
+			);
+			if (backend === 'webgpu') this.#watchDeviceLoss(loaded);
+			// Run once: compiles kernels and proves the graph works before the first real request.
+			await this.#runBatch(
+				loaded,
+				buildBatchInputs(
+					{ sequenceIndices: [0], sequenceLength: 8 },
+					[this.#prepare(loaded, PROBE_TEXT, 'reference').plan.inputIds.slice(0, 8)],
+					loaded.padTokenId,
+				),
+			);
+			loaded.info = { ...loaded.info, loadMs: now() - started };
+			return loaded;
+		} catch (error) {
+			throw classifyLoadError(error, spec, this.#networkFailure);
+		} finally {
+			env.useCustomCache = false;
+		}
+	}
+
+	/** Sets transformers.js's env for the model's source; returns the id to load it by. */
+	#configureSource(params: LoadModelParams): string {
+		const { spec } = params;
+		env.useCustomCache = false;
+		switch (spec.source) {
+			case 'bundled':
+				env.localModelPath = this.#options.bundledModelsPath;
+				env.allowLocalModels = true;
+				env.allowRemoteModels = false;
+				return spec.id;
+			case 'hub':
+				env.allowLocalModels = false;
+				env.allowRemoteModels = true;
+				return spec.id;
+			case 'local': {
+				env.allowRemoteModels = false;
+				if (!params.localFiles) {
+					// Node: `id` is a model folder path, read directly from disk.
+					env.allowLocalModels = true;
+					return spec.id;
+				}
+				const localId = `${LOCAL_ID_PREFIX}/${spec.id.replace(/[^\w.-]+/g, '-') || 'model'}`;
+				for (const file of params.localFiles) {
+					this.#localFiles.set(`${localId}/${file.path.replace(/^\.?\/+/, '')}`, file.file);
+				}
+				env.allowLocalModels = true;
+				env.useCustomCache = true;
+				env.customCache = {
+					match: async (key: string) => {
+						// Keys are `<localModelPath>/<localId>/<file>` or the would-be hub URL
+						// `…/<localId>/resolve/<revision>/<file>`.
+						const at = key.indexOf(`${localId}/`);
+						const file =
+							at >= 0 ? key.slice(at + localId.length + 1).replace(/^resolve\/[^/]+\//, '') : '';
+						const blob = at >= 0 ? this.#localFiles.get(`${localId}/${file}`) : undefined;
+						return blob
+							? new Response(blob, { headers: { 'content-length': String(blob.size) } })
+							: undefined;
+					},
+					put: async () => undefined,
+				};
+				return localId;
+			}
+		}
+	}
+
+	/** AutoModelForCausalLM with our session factory: the tail is fused into the ONNX bytes. */
+	async #createModel(
+		modelId: string,
+		spec: ModelSpec,
+		backend: InferenceBackend,
+		common: Record<string, unknown>,
+	): Promise<{ model: PreTrainedModel; session: OrtSession }> {
+		const sessionClass = this.#runtime.InferenceSession;
+		const originalCreate = sessionClass.create;
+		const variant: LogProbTailVariant = backend === 'webgpu' ? 'decomposed' : 'log-softmax';
+		const runtime = this.#runtime;
+		let created: OrtSession | undefined;
+		// NOTE: transformers.js creates sessions through the InferenceSession class it shares with
+		// us; during this load its `create` adds the log-prob tail and our session options.
+		sessionClass.create = async (source: OrtModelSource, options?: Record<string, unknown>) => {
+			const bytes = typeof source === 'string' ? await runtime.readModelFile(source) : source;
+			const fused = appendLogProbTail(bytes, variant);
+			if (!fused.ok) {
+				throw new UnsupportedModelError(
+					`The model '${spec.id}' cannot be scored: ${fused.reason}.`,
+				);
+			}
+			const { preferredOutputLocation: _dropped, ...rest } = options ?? {};
+			created = await originalCreate.call(sessionClass, fused.bytes, {
+				...rest,
+				...runtime.sessionOptions(backend),
+			});
+			return created;
+		};
+		try {
+			const model = await AutoModelForCausalLM.from_pretrained(modelId, {
+				...common,
+				dtype: spec.dtype,
+				device: runtime.deviceName(backend) as 'wasm',
+				session_options: runtime.sessionOptions(backend),
+			});
+			if (!created)
+				throw new UnsupportedModelError(`The model '${spec.id}' created no ONNX session.`);
+			return { model, session: created };
+		} finally {
+			sessionClass.create = originalCreate;
+		}
+	}
+
+	#describe(
+		spec: ModelSpec,
+		modelKey: string,
+		config: ModelConfigLike,
+		tokenizer: PreTrainedTokenizer,
+		created: { model: PreTrainedModel; session: OrtSession },
+		backend: InferenceBackend,
+		fallbackReason: string | undefined,
+		started: number,
+	): LoadedModel {
+		const internals = tokenizer as unknown as TokenizerInternals;
+		const facts = readTokenizerFacts(internals._tokenizerJSON);
+		const vocab = internals.get_vocab();
+		const idToToken: string[] = [];
+		for (const [token, id] of vocab instanceof Map ? vocab : Object.entries(vocab))
+			idToToken[id] = token;
+		const behaviour = this.#specialTokenBehaviour(internals, config);
+		const vocabSize = config.vocab_size ?? idToToken.length;
+		const maxPositions =
+			config.max_position_embeddings ??
+			config.n_positions ??
+			config.n_ctx ??
+			internals.model_max_length ??
+			2048;
+		const io = this.#sessionInputs(created.session, config, spec);
+		const info: ModelInfo = {
+			modelKey,
+			spec: { ...spec, backend },
+			...(fallbackReason !== undefined ? { fallbackReason } : {}),
+			modelType: config.model_type ?? 'unknown',
+			vocabSize,
+			maxPositions,
+			...(behaviour.bosTokenId !== undefined ? { bosTokenId: behaviour.bosTokenId } : {}),
+			...(behaviour.eosTokenId !== undefined ? { eosTokenId: behaviour.eosTokenId } : {}),
+			tokenizerKind: facts.kind,
+			batchInvariant: spec.dtype !== 'q8',
+			loadMs: now() - started,
+		};
+		return {
+			info,
+			backend,
+			model: created.model,
+			session: created.session,
+			tokenizer,
+			idToToken,
+			facts,
+			behaviour,
+			padTokenId: internals.pad_token_id ?? behaviour.eosTokenId ?? 0,
+			vocabSize,
+			maxPositions,
+			config,
+			...io,
+		};
+	}
+
+	/** What the tokenizer adds by itself (probed by encoding with and without special tokens). */
+	#specialTokenBehaviour(
+		tokenizer: TokenizerInternals,
+		config: ModelConfigLike,
+	): SpecialTokenBehaviour {
+		const plain = tokenizer.encode('a', { add_special_tokens: false });
+		const full = tokenizer.encode('a', { add_special_tokens: true });
+		const addsBos = full.length > plain.length && full[0] !== plain[0];
+		const addsEos = full.length > plain.length && full.at(-1) !== plain.at(-1);
+		const configEos = Array.isArray(config.eos_token_id)
+			? config.eos_token_id[0]
+			: config.eos_token_id;
+		const bos =
+			(addsBos ? full[0] : undefined) ?? tokenizer.bos_token_id ?? config.bos_token_id ?? undefined;
+		const eos =
+			(addsEos ? full.at(-1) : undefined) ?? tokenizer.eos_token_id ?? configEos ?? undefined;
+		return {
+			addsBos,
+			addsEos,
+			...(bos !== undefined && bos !== null ? { bosTokenId: bos } : {}),
+			...(eos !== undefined && eos !== null ? { eosTokenId: eos } : {}),
+		};
+	}
+
+	/** The inputs the graph declares besides ids/mask/targets, and how to feed them. */
+	#sessionInputs(session: OrtSession, config: ModelConfigLike, spec: ModelSpec) {
+		const known = new Set([
+			'input_ids',
+			'attention_mask',
+			TARGETS_INPUT_NAME,
+			'position_ids',
+			'num_logits_to_keep',
+			'use_cache_branch',
+		]);
+		const metadata = new Map((session.inputMetadata ?? []).map((m) => [m.name, m]));
+		const heads = config.num_key_value_heads ?? config.num_attention_heads ?? config.n_head ?? 1;
+		const hidden = config.hidden_size ?? config.n_embd ?? 0;
+		const headDimFallback =
+			config.head_dim ?? Math.floor(hidden / (config.num_attention_heads ?? config.n_head ?? 1));
+		const pastInputs: PastInput[] = [];
+		for (const name of session.inputNames) {
+			if (known.has(name)) continue;
+			if (!name.startsWith('past_key_values')) {
+				throw new UnsupportedModelError(
+					`The model '${spec.id}' needs an input '${name}' that a plain forward pass cannot give.`,
+				);
+			}
+			const shape = metadata.get(name)?.shape ?? [];
+			const type = metadata.get(name)?.type === 'float16' ? 'float16' : 'float32';
+			pastInputs.push({
+				name,
+				type,
+				heads: typeof shape[1] === 'number' ? shape[1] : heads,
+				headDim: typeof shape[3] === 'number' ? shape[3] : headDimFallback,
+			});
+		}
+		for (const required of ['input_ids', 'attention_mask', TARGETS_INPUT_NAME]) {
+			if (!session.inputNames.includes(required)) {
+				throw new UnsupportedModelError(`The model '${spec.id}' has no '${required}' input.`);
+			}
+		}
+		return {
+			pastInputs,
+			hasPositionIds: session.inputNames.includes('position_ids'),
+			hasLogitsToKeep: session.inputNames.includes('num_logits_to_keep'),
+			hasCacheBranch: session.inputNames.includes('use_cache_branch'),
+		};
+	}
+
+	#watchDeviceLoss(loaded: LoadedModel): void {
+		if (this.#deviceLostListening) return;
+		this.#deviceLostListening = true;
+		this.#runtime.onDeviceLost((reason) => {
+			this.#log('warn', reason);
+			void Promise.all([...this.#models.values()].map((p) => p.catch(() => undefined))).then(
+				(models) => {
+					for (const m of models) if (m?.backend === 'webgpu') m.lostReason = reason;
+				},
+			);
+			loaded.lostReason = reason;
+		});
+	}
+
+	// --- scoring ---
+
+	#prepare(model: LoadedModel, text: string, convention: SurprisalConvention): PreparedText {
+		const tokenizer = model.tokenizer as unknown as TokenizerInternals;
+		const textIds = tokenizer.encode(text, { add_special_tokens: false });
+		const textTokens = textIds.map((id) => model.idToToken[id] ?? '');
+		const spans = computeTokenOffsets({
+			text,
+			kind: model.facts.kind,
+			tokens: textTokens,
+			ids: textIds,
+			addedTokens: model.facts.addedTokens,
+			...(model.facts.normalization ? { normalization: model.facts.normalization } : {}),
+			decode: (ids) =>
+				tokenizer.decode([...ids], {
+					skip_special_tokens: true,
+					clean_up_tokenization_spaces: false,
+				}),
+		});
+		const plan = planModelInput(textIds, model.behaviour, convention);
+		const tokens = plan.inputIds.map((id) => model.idToToken[id] ?? '');
+		return { text, plan, tokens, spans };
+	}
+
+	/** One forward pass; returns log p(target) per position ([B·S], nats). Reloads on the
+	 * fallback backend once if WebGPU fails or lost its device. */
+	async #runBatch(model: LoadedModel, inputs: BatchInputs): Promise<Float32Array> {
+		if (model.lostReason !== undefined && model.backend === 'webgpu')
+			await this.#fallBack(model, model.lostReason);
+		try {
+			return await this.#forward(model, inputs);
+		} catch (error) {
+			if (model.backend !== 'webgpu') throw classifyRunError(error);
+			await this.#fallBack(model, `WebGPU failed while scoring (${messageOf(error)})`);
+			try {
+				return await this.#forward(model, inputs);
+			} catch (retryError) {
+				throw classifyRunError(retryError);
+			}
+		}
+	}
+
+	async #forward(model: LoadedModel, inputs: BatchInputs): Promise<Float32Array> {
+		const { Tensor } = this.#runtime;
+		const { batchSize: b, sequenceLength: s } = inputs;
+		const feeds: Record<string, OrtTensor> = {
+			input_ids: new Tensor('int64', inputs.inputIds, [b, s]),
+			attention_mask: new Tensor('int64', inputs.attentionMask, [b, s]),
+			[TARGETS_INPUT_NAME]: new Tensor('int64', inputs.targets, [b, s, 1]),
+		};
+		if (model.hasPositionIds)
+			feeds['position_ids'] = new Tensor('int64', inputs.positionIds, [b, s]);
+		if (model.hasLogitsToKeep)
+			feeds['num_logits_to_keep'] = new Tensor('int64', new BigInt64Array(1), []);
+		if (model.hasCacheBranch) feeds['use_cache_branch'] = new Tensor('bool', [false], [1]);
+		for (const past of model.pastInputs) {
+			const empty = past.type === 'float16' ? new Uint16Array(0) : new Float32Array(0);
+			feeds[past.name] = new Tensor(past.type, empty, [b, past.heads, 0, past.headDim]);
+		}
+		const outputs = await model.session.run(feeds, [LOG_PROBS_OUTPUT_NAME]);
+		const result = outputs[LOG_PROBS_OUTPUT_NAME];
+		if (!result || !(result.data instanceof Float32Array)) {
+			throw new BackendError(`The model returned no float32 '${LOG_PROBS_OUTPUT_NAME}' output.`);
+		}
+		const data = result.data;
+		result.dispose?.();
+		return data;
+	}
+
+	/** Reloads `model` on the runtime's fallback backend (WebGPU → WASM) and says so. */
+	async #fallBack(model: LoadedModel, reason: string): Promise<void> {
+		const backend = this.#runtime.fallbackBackend;
+		this.#log('warn', `${model.info.spec.id}: ${reason}; reloading on ${backend}.`);
+		await model.model.dispose().catch(() => undefined);
+		const params: LoadModelParams = { spec: model.info.spec };
+		const modelId = this.#configureSource(params);
+		const revision =
+			model.info.spec.source === 'hub' ? (model.info.spec.revision ?? 'main') : 'main';
+		const created = await this.#createModel(modelId, model.info.spec, backend, { revision });
+		const io = this.#sessionInputs(created.session, model.config, model.info.spec);
+		Object.assign(model, created, io, { backend, lostReason: undefined });
+		model.info = { ...model.info, spec: { ...model.info.spec, backend }, fallbackReason: reason };
+	}
+
+	async #require(modelKey: string): Promise<LoadedModel> {
+		const pending = this.#models.get(modelKey);
+		if (!pending)
+			throw new ModelNotLoadedError(`No model is loaded as '${modelKey}': load it first.`);
+		return pending;
+	}
+
+	// --- cache ---
+
+	async #openBrowserCache(): Promise<Cache | undefined> {
+		if (typeof caches === 'undefined') return undefined;
+		try {
+			return await caches.open(MODEL_CACHE_NAME);
+		} catch {
+			return undefined;
+		}
+	}
+
+	/** Which model a cached URL belongs to: hub `https://huggingface.co/<id>/resolve/...`, or a
+	 * bundled `<bundledModelsPath><id>/...`. Other entries (ORT wasm) belong to none. */
+	#cacheOwner(url: string): { id: string; source: CachedModel['source'] } | undefined {
+		if (url.startsWith(HUB_HOST)) {
+			const rest = url.slice(HUB_HOST.length);
+			const at = rest.indexOf('/resolve/');
+			return at > 0 ? { id: decodeURIComponent(rest.slice(0, at)), source: 'hub' } : undefined;
+		}
+		const base = new URL(
+			this.#options.bundledModelsPath,
+			globalThis.location?.href ?? 'http://localhost/',
+		).pathname;
+		const path = new URL(url, 'http://localhost/').pathname;
+		if (!path.startsWith(base)) return undefined;
+		const id = path.slice(base.length).split('/')[0];
+		return id ? { id, source: 'bundled' } : undefined;
+	}
+
+	#log(level: 'info' | 'warn', message: string): void {
+		this.#options.onLog?.(level, message);
+	}
+}
+
+/** transformers.js's ProgressInfo, reduced to the protocol's plain LoadProgress. */
+function pickProgress(info: Record<string, unknown>): LoadProgress {
+	const pick = <T>(key: string, type: string): T | undefined =>
+		typeof info[key] === type ? (info[key] as T) : undefined;
+	const name = pick<string>('name', 'string');
+	const file = pick<string>('file', 'string');
+	const progress = pick<number>('progress', 'number');
+	const loaded = pick<number>('loaded', 'number');
+	const total = pick<number>('total', 'number');
+	return {
+		status: pick<string>('status', 'string') ?? 'progress',
+		...(name !== undefined ? { name } : {}),
+		...(file !== undefined ? { file } : {}),
+		...(progress !== undefined ? { progress } : {}),
+		...(loaded !== undefined ? { loaded } : {}),
+		...(total !== undefined ? { total } : {}),
+	};
+}
