@@ -1,10 +1,11 @@
 /**
  * The module worker: wires handler.ts to `self`, with the engine named by the worker's `name`
- * (see engine-choice.ts). Nothing else belongs here.
+ * (see engine-choice.ts): the real transformers.js engine by default, FakeEngine on request.
+ * Nothing else belongs here.
  */
 import type { InferenceEngine } from './engine';
 import { engineChoiceFromWorkerName } from './engine-choice';
-import { BackendError, serializeError } from './engine-errors';
+import { serializeError } from './engine-errors';
 import { FakeEngine } from './fake-engine';
 import { createRequestHandler } from './handler';
 import type { WorkerEvent, WorkerRequest } from './protocol';
@@ -14,9 +15,17 @@ const post = (event: WorkerEvent): void => self.postMessage(event);
 async function createEngine(): Promise<InferenceEngine> {
 	const choice = engineChoiceFromWorkerName(self.name);
 	if (choice.kind === 'fake') return new FakeEngine(choice.fake);
-	throw new BackendError(
-		'The real inference engine is not wired in yet (issue 3, in progress); open the app with ?engine=fake.',
-	);
+	// Loaded on demand: the fake engine never pulls in transformers.js and onnxruntime-web.
+	const [{ TransformersEngine }, { createWebOrtRuntime }] = await Promise.all([
+		import('./transformers-engine'),
+		import('./ort-web'),
+	]);
+	return new TransformersEngine({
+		runtime: createWebOrtRuntime(),
+		// Bundled models are served by the app itself (public/models/ → <base>models/).
+		bundledModelsPath: `${import.meta.env.BASE_URL}models/`,
+		onLog: (level, message) => post({ type: 'log', level, message }),
+	});
 }
 
 const handlerReady = createEngine().then((engine) => createRequestHandler(engine, post));
