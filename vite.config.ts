@@ -1,8 +1,9 @@
 /// <reference types="vitest/config" />
 // Vite + Vitest configuration. The app is a static site (no backend); cross-origin isolation
 // headers are sent in dev and preview so onnxruntime-web can use threaded WASM.
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { formatContentSecurityPolicy } from './src/core/app/content-security-policy';
 
 /** Headers that make the page cross-origin isolated (SharedArrayBuffer => WASM threads). */
 export const CROSS_ORIGIN_ISOLATION_HEADERS = {
@@ -11,13 +12,45 @@ export const CROSS_ORIGIN_ISOLATION_HEADERS = {
 	'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
+/**
+ * Puts the app's Content-Security-Policy into the built index.html as a <meta> tag, so it travels
+ * with the static files to any host. Build only: the dev server injects inline styles.
+ */
+function contentSecurityPolicy(): Plugin {
+	return {
+		name: 'benchtop-content-security-policy',
+		apply: 'build',
+		transformIndexHtml: {
+			order: 'post',
+			handler: (_html, context) =>
+				context.path === '/index.html'
+					? [
+							{
+								tag: 'meta',
+								attrs: {
+									'http-equiv': 'Content-Security-Policy',
+									content: formatContentSecurityPolicy(),
+								},
+								injectTo: 'head-prepend',
+							},
+						]
+					: undefined,
+		},
+	};
+}
+
 export default defineConfig({
-	plugins: [svelte()],
+	plugins: [svelte(), contentSecurityPolicy()],
 	appType: 'mpa',
 	worker: { format: 'es' },
 	server: { headers: CROSS_ORIGIN_ISOLATION_HEADERS },
 	preview: { headers: CROSS_ORIGIN_ISOLATION_HEADERS },
-	build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
+	build: {
+		target: 'es2022',
+		chunkSizeWarningLimit: 2000,
+		// harness/engine.html: a page for engine parity checks and the bench, not linked from the app.
+		rollupOptions: { input: { main: 'index.html', engine: 'harness/engine.html' } },
+	},
 	test: {
 		projects: [
 			{
