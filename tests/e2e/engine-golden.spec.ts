@@ -1,0 +1,58 @@
+// Golden parity in Chromium: the real inference worker (WASM, fp32, `bos` convention), driven by
+// harness/engine.html, against the PyTorch surprisals and offsets in tests/fixtures/golden.
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import type { EngineHarness } from '../../src/worker/engine-harness';
+
+interface GoldenSentence {
+	readonly id: number;
+	readonly text: string;
+	readonly tokens: readonly string[];
+	readonly offsets: readonly (readonly [number, number])[];
+	readonly surprisal_bits: readonly (number | null)[];
+}
+
+const TOLERANCE_BITS = 1e-3;
+
+for (const id of ['gpt2-en-small', 'gpt2-random-tiny']) {
+	test(`golden parity in Chromium (WASM, fp32, bos): ${id}, all 60 sentences`, async ({ page }) => {
+		const url = new URL(`../fixtures/golden/surprisals-${id}.json`, import.meta.url);
+		const golden = JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
+		expect(golden.sentences).toHaveLength(60);
+		await page.goto('/harness/engine.html');
+		await expect(page.locator('#status')).toHaveText('ready');
+		const result = await page.evaluate(
+			async ({ id, texts }) => {
+				const harness = window.benchtopEngine as EngineHarness;
+				const info = await harness.load({ source: 'bundled', id, dtype: 'fp32', backend: 'wasm' });
+				const scored = await harness.score(info.modelKey, texts, 'bos');
+				return { info, texts: scored.texts, isolated: harness.crossOriginIsolated };
+			},
+			{ id, texts: golden.sentences.map((s) => s.text) },
+		);
+		expect(result.isolated).toBe(true);
+		expect(result.info.spec.backend).toBe('wasm');
+		let maxDifference = 0;
+		golden.sentences.forEach((sentence, i) => {
+			const tokens = result.texts[i]?.tokens ?? [];
+			expect(
+				tokens.map((t) => t.token),
+				`sentence ${sentence.id}`,
+			).toEqual(sentence.tokens);
+			expect(
+				tokens.map((t) => [t.start, t.end]),
+				`sentence ${sentence.id}`,
+			).toEqual(sentence.offsets);
+			sentence.surprisal_bits.forEach((expected, k) => {
+				if (expected === null) return expect(tokens[k]?.surprisalBits).toBe(0);
+				maxDifference = Math.max(
+					maxDifference,
+					Math.abs((tokens[k]?.surprisalBits ?? NaN) - expected),
+				);
+			});
+		});
+		test.info().annotations.push({ type: 'max |Δ| bits', description: String(maxDifference) });
+		console.log(`${id}: Chromium WASM max |Δ| = ${maxDifference} bits`);
+		expect(maxDifference).toBeLessThanOrEqual(TOLERANCE_BITS);
+	});
+}
