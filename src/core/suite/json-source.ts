@@ -50,7 +50,42 @@ export function readJsonText(text: string, maxProblems = 20): ReadJsonResult {
 }
 
 function findSyntaxProblems(text: string, maxProblems: number): JsonSyntaxProblem[] {
+	// A number with a leading zero (`01`) makes the scanner see `0` and a stray `1`, and every
+	// error after it is a consequence. So report it, blank the zeros out (same length, so offsets
+	// hold) and scan again.
+	const leadingZeros: JsonSyntaxProblem[] = [];
+	let scanned = text;
+	for (;;) {
+		const { problems, leadingZero } = scanSyntaxProblems(scanned, maxProblems);
+		if (leadingZero === undefined || leadingZeros.length >= maxProblems) {
+			return [...leadingZeros, ...problems]
+				.sort((a, b) => a.offset - b.offset)
+				.slice(0, maxProblems);
+		}
+		leadingZeros.push(leadingZero.problem);
+		const { start, written, fixed } = leadingZero;
+		scanned =
+			scanned.slice(0, start) +
+			fixed.padStart(written.length) +
+			scanned.slice(start + written.length);
+	}
+}
+
+interface LeadingZero {
+	readonly problem: JsonSyntaxProblem;
+	/** Offset of the number as written (`-007`) and the same number without leading zeros. */
+	readonly start: number;
+	readonly written: string;
+	readonly fixed: string;
+}
+
+function scanSyntaxProblems(
+	text: string,
+	maxProblems: number,
+): { problems: JsonSyntaxProblem[]; leadingZero?: LeadingZero } {
 	const problems: JsonSyntaxProblem[] = [];
+	let leadingZero: LeadingZero | undefined;
+	class FoundLeadingZero extends Error {}
 	try {
 		visit(
 			text,
@@ -58,16 +93,53 @@ function findSyntaxProblems(text: string, maxProblems: number): JsonSyntaxProble
 				onError: (code, offset, length, startLine, startCharacter) => {
 					if (problems.length >= maxProblems) return;
 					if (problems[problems.length - 1]?.offset === offset) return;
-					const { message, hint } = describeSyntaxError(code, text, offset, length);
-					problems.push({ offset, line: startLine + 1, column: startCharacter + 1, message, hint });
+					const zero = findLeadingZero(code, text, offset);
+					if (zero !== undefined) {
+						leadingZero = {
+							...zero,
+							problem: {
+								...locateBefore(text, zero.start, offset, startLine, startCharacter),
+								message: `numbers must not start with a zero (found '${zero.written}')`,
+								hint: `write ${zero.fixed} without the leading zero`,
+							},
+						};
+						throw new FoundLeadingZero();
+					}
+					const problem = describeSyntaxError(code, text, offset, length);
+					const at = problem.offset ?? offset;
+					if (at !== offset && problems[problems.length - 1]?.offset === at) return;
+					problems.push({
+						...locateBefore(text, at, offset, startLine, startCharacter),
+						message: problem.message,
+						hint: problem.hint,
+					});
 				},
 			},
 			STRICT_JSON,
 		);
-	} catch {
-		// A recursion limit in the scanner: keep what was found before it.
+	} catch (error) {
+		// FoundLeadingZero, or a recursion limit in the scanner: keep what was found before it.
+		if (!(error instanceof FoundLeadingZero) && !(error instanceof RangeError)) throw error;
 	}
-	return problems;
+	return leadingZero === undefined ? { problems } : { problems, leadingZero };
+}
+
+/** The scanner stops a number after a leading `0`; the error then sits on the next digit. */
+function findLeadingZero(
+	code: ParseErrorCode,
+	text: string,
+	offset: number,
+): Omit<LeadingZero, 'problem'> | undefined {
+	if (code !== 6 && code !== 9 && code !== 3) return undefined;
+	const zero = /(?:^|[^0-9.eE+-])(-?0)$/.exec(text.slice(Math.max(0, offset - 3), offset))?.[1];
+	const digits = /^[0-9]+/.exec(text.slice(offset, offset + 400))?.[0];
+	if (zero === undefined || digits === undefined) return undefined;
+	const written = `${zero}${digits}`;
+	return {
+		start: offset - zero.length,
+		written,
+		fixed: written.replace(/^(-?)0+(?=[0-9])/, '$1'),
+	};
 }
 
 /** jsonc-parser ParseErrorCode values (a const enum there, so repeated here by value). */
@@ -102,12 +174,35 @@ const SYNTAX_ERRORS: Readonly<Record<number, { message: string; hint: string }>>
 	},
 };
 
+/**
+ * The location of `at` (<= `offset`), given that `offset` is at 0-based `line`/`character`.
+ * Line breaks are `\r\n`, `\r` or `\n`, as jsonc-parser's scanner counts them.
+ */
+function locateBefore(
+	text: string,
+	at: number,
+	offset: number,
+	line: number,
+	character: number,
+): TextLocation {
+	if (at === offset) return { offset, line: line + 1, column: character + 1 };
+	const between = text.slice(at, offset);
+	const breaks = between.match(/\r\n|\r|\n/g)?.length ?? 0;
+	if (breaks === 0) return { offset: at, line: line + 1, column: character - (offset - at) + 1 };
+	const lineStart = Math.max(text.lastIndexOf('\n', at - 1), text.lastIndexOf('\r', at - 1)) + 1;
+	return { offset: at, line: line + 1 - breaks, column: at - lineStart + 1 };
+}
+
+/**
+ * Message and hint for one scanner error; `offset` is set when the problem is better shown
+ * elsewhere (at a trailing comma rather than the bracket after it).
+ */
 function describeSyntaxError(
 	code: ParseErrorCode,
 	text: string,
 	offset: number,
 	length: number,
-): { message: string; hint: string } {
+): { message: string; hint: string; offset?: number } {
 	const known = SYNTAX_ERRORS[code] ?? {
 		message: 'syntax error',
 		hint: 'the file must be strict JSON',
@@ -115,10 +210,12 @@ function describeSyntaxError(
 	const found = length > 0 ? text.slice(offset, offset + Math.min(length, 20)) : '';
 	const foundText =
 		offset >= text.length ? ' (found end of file)' : found ? ` (found '${found}')` : '';
-	if ((code === 3 || code === 4) && /^[}\]]/.test(found) && /,\s*$/.test(text.slice(0, offset))) {
+	const before = text.slice(Math.max(0, offset - 200), offset);
+	if ((code === 3 || code === 4) && /^[}\]]/.test(found) && /,\s*$/.test(before)) {
 		return {
 			message: `trailing comma before '${found[0]}'`,
 			hint: 'remove the comma after the last element',
+			offset: text.lastIndexOf(',', offset - 1),
 		};
 	}
 	return { message: `${known.message}${foundText}`, hint: known.hint };

@@ -133,7 +133,8 @@ function readSuite(
 		reportedNames: new Set(),
 	};
 	const items = readItems(ownValue(value, 'items'), context);
-	const predictions = readPredictions(ownValue(value, 'predictions'), {
+	const predictionsValue = ownValue(value, 'predictions');
+	const predictions = readPredictions(predictionsValue, {
 		mode,
 		chainedComparisons: options.chainedComparisons ?? 'error',
 		conditionNames: items?.conditionNames === undefined ? undefined : new Set(items.conditionNames),
@@ -143,7 +144,9 @@ function readSuite(
 	if (
 		mode === 'strict' &&
 		meta !== undefined &&
-		predictions.length > 0 &&
+		// the raw list: a prediction that fails to parse still needs a single-metric suite
+		Array.isArray(predictionsValue) &&
+		predictionsValue.length > 0 &&
 		(typeof meta.metricAsWritten !== 'string' || meta.metricAsWritten === 'all')
 	) {
 		diagnostics.error({
@@ -350,6 +353,8 @@ function readRegionMeta(value: unknown, diagnostics: DiagnosticCollector): strin
 		return undefined;
 	}
 	const names = new Map<number, string>();
+	/** Every well-formed region number, also those whose name is invalid (no gap then). */
+	const numbers = new Set<number>();
 	let ok = true;
 	for (const key of Object.keys(value)) {
 		const name = value[key];
@@ -361,7 +366,10 @@ function readRegionMeta(value: unknown, diagnostics: DiagnosticCollector): strin
 				pointer: jsonPointer('region_meta', key),
 			});
 			ok = false;
-		} else if (typeof name !== 'string') {
+			continue;
+		}
+		numbers.add(Number(key));
+		if (typeof name !== 'string') {
 			diagnostics.error({
 				code: 'invalid-type',
 				message: `the name of region ${key} in region_meta must be a string, found ${describeJsonType(name)}`,
@@ -371,7 +379,7 @@ function readRegionMeta(value: unknown, diagnostics: DiagnosticCollector): strin
 			ok = false;
 		} else names.set(Number(key), name);
 	}
-	if (names.size === 0 && ok) {
+	if (numbers.size === 0 && ok) {
 		diagnostics.error({
 			code: 'region-meta-gap',
 			message: 'region_meta is empty',
@@ -382,9 +390,9 @@ function readRegionMeta(value: unknown, diagnostics: DiagnosticCollector): strin
 	}
 	const missing: number[] = [];
 	let highest = 0;
-	for (const number of names.keys()) highest = Math.max(highest, number);
+	for (const number of numbers) highest = Math.max(highest, number);
 	for (let number = 1; number <= highest && missing.length < 10; number++) {
-		if (!names.has(number)) missing.push(number);
+		if (!numbers.has(number)) missing.push(number);
 	}
 	if (missing.length > 0) {
 		diagnostics.error({
@@ -444,8 +452,8 @@ function readItems(
 				});
 			} else itemIndexByNumber.set(item.itemNumber, index);
 		}
-		if (item.complete) {
-			const names = item.conditions.map((condition) => condition.conditionName);
+		if (item.names !== undefined) {
+			const { names } = item;
 			if (reference === undefined) reference = { names, set: new Set(names), label: item.label };
 			else compareConditionSets(reference, names, item.label, index, diagnostics);
 		}
@@ -538,40 +546,58 @@ function readItem(entry: unknown, index: number, context: ReadContext): ItemRead
 		return {
 			itemNumber: validNumber ? itemNumber : undefined,
 			label,
+			names: undefined,
 			conditions: [],
 			complete: false,
 		};
 	}
 	const conditions: Condition[] = [];
 	const firstByName = new Map<string, number>();
+	let namesOk = true;
 	let complete = true;
 	conditionsValue.forEach((conditionEntry: unknown, conditionIndex) => {
-		const condition = readCondition(conditionEntry, index, conditionIndex, label, context);
-		if (condition === undefined) {
-			complete = false;
+		const { name, condition } = readCondition(
+			conditionEntry,
+			index,
+			conditionIndex,
+			label,
+			context,
+		);
+		if (condition === undefined) complete = false;
+		if (name === undefined) {
+			namesOk = false;
 			return;
 		}
-		const first = firstByName.get(condition.conditionName);
+		const first = firstByName.get(name);
 		if (first !== undefined) {
 			diagnostics.error({
 				code: 'duplicate-condition-name',
-				message: `${label} has condition '${condition.conditionName}' twice (at positions ${first} and ${conditionIndex})`,
+				message: `${label} has condition '${name}' twice (at positions ${first} and ${conditionIndex})`,
 				hint: 'condition names must be unique within an item',
 				pointer: jsonPointer('items', index, 'conditions', conditionIndex, 'condition_name'),
 			});
+			namesOk = false;
 			complete = false;
 			return;
 		}
-		firstByName.set(condition.conditionName, conditionIndex);
-		conditions.push(condition);
+		firstByName.set(name, conditionIndex);
+		if (condition !== undefined) conditions.push(condition);
 	});
-	return { itemNumber: validNumber ? itemNumber : undefined, label, conditions, complete };
+	return {
+		itemNumber: validNumber ? itemNumber : undefined,
+		label,
+		names: namesOk ? [...firstByName.keys()] : undefined,
+		conditions,
+		complete,
+	};
 }
 
 interface ItemRead {
 	readonly itemNumber: number | undefined;
 	/** `item 4` (its item_number) or `the item at /items/3`, for messages. */
 	readonly label: string;
+	/** The condition names in file order, or undefined if some name is missing or repeated. */
+	readonly names: string[] | undefined;
 	readonly conditions: Condition[];
 	/** Every condition was read without error. */
 	readonly complete: boolean;
@@ -583,7 +609,7 @@ function readCondition(
 	conditionIndex: number,
 	itemLabel: string,
 	context: ReadContext,
-): Condition | undefined {
+): { name: string | undefined; condition: Condition | undefined } {
 	const { diagnostics } = context;
 	const pointer = jsonPointer('items', itemIndex, 'conditions', conditionIndex);
 	const rawName = isJsonObject(entry) ? ownValue(entry, 'condition_name') : undefined;
@@ -598,7 +624,7 @@ function readCondition(
 			hint: 'write {"condition_name": "...", "regions": [...]}',
 			pointer,
 		});
-		return undefined;
+		return { name: undefined, condition: undefined };
 	}
 	reportUnknownFields(entry, CONDITION_FIELDS, pointer, where, diagnostics);
 	let ok = true;
@@ -634,7 +660,10 @@ function readCondition(
 			hint: 'write "regions": [{"region_number": 1, "content": "..."}, ...]',
 			pointer: `${pointer}/regions`,
 		});
-		return undefined;
+		return {
+			name: typeof name === 'string' && name !== '' ? name : undefined,
+			condition: undefined,
+		};
 	}
 	const regions: Region[] = [];
 	regionsValue.forEach((regionEntry: unknown, regionIndex) => {
@@ -660,8 +689,9 @@ function readCondition(
 			pointer: `${pointer}/regions`,
 		});
 	}
-	if (!ok || typeof name !== 'string') return undefined;
-	return { conditionName: name, regions };
+	const validName = typeof name === 'string' && name !== '' ? name : undefined;
+	if (!ok || validName === undefined) return { name: validName, condition: undefined };
+	return { name: validName, condition: { conditionName: validName, regions } };
 }
 
 function readRegion(
