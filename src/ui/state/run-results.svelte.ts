@@ -1,0 +1,463 @@
+/**
+ * One stored run's results as the results view shows them: accuracies, item grid, region chart,
+ * drill-down and the export files. Reads storage through repositories, scores with the core;
+ * picks up items as the run session stores them (push, or polling while the run is running).
+ */
+import { buildRegionChartSpec, type ChartSpec } from '../../core/app/chart-spec';
+import { describeError } from '../../core/app/describe-error';
+import { writeRegionTableCsv } from '../../core/app/region-table-csv';
+import {
+	buildItemGrid,
+	groupTokensByRegion,
+	type ItemGridRow,
+	type RegionTokens,
+} from '../../core/app/results-tables';
+import { heatScaleBits } from '../../core/app/surprisal-heat';
+import { summarizeConditionMeans } from '../../core/aggregation/condition-means';
+import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
+import { writeResultsTsv } from '../../core/formats/results-tsv';
+import { formatFormula } from '../../core/formula/format-formula';
+import {
+	addScoredItems,
+	assembleStoredRunScore,
+	collectLmZooSentences,
+	EMPTY_RUN_SCORES,
+	orderStoredItems,
+	type StoredRunScores,
+} from '../../core/app/stored-run-scores';
+import { serializeRunBundle } from '../../core/run/run-bundle';
+import type { ItemResult, RunRecord } from '../../core/run/run-types';
+import {
+	ITEM_RULES,
+	type ItemRule,
+	type OutcomeSummary,
+} from '../../core/scoring/summarize-outcomes';
+import { buildSentence } from '../../core/suite/build-sentences';
+import { parseSuite } from '../../core/suite/parse-suite';
+import { METRIC_NAMES, type MetricName, type Suite } from '../../core/suite/types';
+import { getItemResult, listItemResults } from '../../storage/results-repository';
+import { getRun } from '../../storage/runs-repository';
+import { getSuite } from '../../storage/suites-repository';
+
+export type RunResultsStatus = 'idle' | 'loading' | 'ready' | 'failed';
+
+/** One prediction's accuracy under one metric, with its formula pretty-printed. */
+export interface PredictionRow {
+	readonly predictionId: number;
+	readonly formula: string;
+	readonly correct: number;
+	readonly total: number;
+	/** correct / total; NaN when no item has an outcome yet. */
+	readonly accuracy: number;
+}
+
+/** Item accuracy under one of the two item rules, named as in ITEM_RULES. */
+export interface ItemRuleRow {
+	readonly rule: ItemRule;
+	readonly label: string;
+	readonly description: string;
+	readonly correct: number;
+	readonly total: number;
+	readonly accuracy: number;
+}
+
+/** One condition's sentence of the drilled-down item, tokens grouped by region. */
+export interface DrillDownSentence {
+	readonly conditionName: string;
+	readonly text: string;
+	readonly regions: readonly RegionTokens[];
+	/** Why the tokens could not be placed in regions, if they could not. */
+	readonly problem?: string;
+}
+
+export interface DrillDown {
+	readonly itemNumber: number;
+	readonly sentences: readonly DrillDownSentence[];
+	/** Bits at which the heat strip saturates; shared by the item's sentences. */
+	readonly scaleBits: number;
+}
+
+/** A file to download: name, MIME type and text. */
+export interface ExportFile {
+	readonly fileName: string;
+	readonly mimeType: string;
+	readonly text: string;
+}
+
+/** A file-name-safe stem from a suite name (`Subject-verb agreement` → `subject-verb-agreement`). */
+function fileStem(name: string): string {
+	const stem = name
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-+|-+$/g, '');
+	return stem === '' ? 'suite' : stem.slice(0, 60);
+}
+
+export class RunResults {
+	#run = $state.raw<RunRecord | null>(null);
+	#suite = $state.raw<Suite | null>(null);
+	#suiteText = '';
+	#stored = $state.raw<StoredRunScores>(EMPTY_RUN_SCORES);
+	#status = $state<RunResultsStatus>('idle');
+	#message = $state<string | null>(null);
+	#metric = $state<MetricName | null>(null);
+	#selectedItem = $state<number | null>(null);
+	/** Increases with every open/close, so a slow load of an older run is dropped. */
+	#generation = 0;
+	#timer: ReturnType<typeof setTimeout> | null = null;
+
+	/** How often a running run is re-read from storage (milliseconds). */
+	pollIntervalMs = 1000;
+
+	#score = $derived.by(() => {
+		const suite = this.#suite;
+		return suite ? assembleStoredRunScore(suite, this.#stored) : null;
+	});
+
+	#summary = $derived.by((): OutcomeSummary | null => this.#score?.summary ?? null);
+
+	#grid = $derived.by((): readonly ItemGridRow[] => {
+		const suite = this.#suite;
+		const metric = this.metric;
+		if (!suite || !metric) return [];
+		return buildItemGrid(suite, this.#stored.scores, metric, this.#stored.problems);
+	});
+
+	#chart = $derived.by((): ChartSpec | null => {
+		const suite = this.#suite;
+		const metric = this.metric;
+		if (!suite || !metric) return null;
+		const regionValues = this.#score?.regionValues ?? [];
+		if (regionValues.length === 0) return null;
+		return buildRegionChartSpec(
+			summarizeConditionMeans(regionValues, metric),
+			suite.regionNames,
+			suite.conditionNames,
+			metric,
+		);
+	});
+
+	#drillDown = $derived.by((): DrillDown | null => {
+		const suite = this.#suite;
+		const itemNumber = this.#selectedItem;
+		if (!suite || itemNumber === null) return null;
+		const item = suite.items.find((candidate) => candidate.itemNumber === itemNumber);
+		const stored = this.#stored.items.get(itemNumber);
+		if (!item || !stored) return null;
+		const sentences = item.conditions.map((condition): DrillDownSentence => {
+			const sentence = buildSentence(item.itemNumber, condition);
+			const scored = stored.sentences.find((s) => s.conditionName === condition.conditionName);
+			if (!scored) {
+				return {
+					conditionName: condition.conditionName,
+					text: sentence.text,
+					regions: [],
+					problem: 'This sentence has no stored tokens.',
+				};
+			}
+			try {
+				return {
+					conditionName: condition.conditionName,
+					text: sentence.text,
+					regions: groupTokensByRegion(sentence, scored.tokens, suite.regionNames),
+				};
+			} catch (error) {
+				return {
+					conditionName: condition.conditionName,
+					text: sentence.text,
+					regions: [],
+					problem: describeError(error),
+				};
+			}
+		});
+		const bits = stored.sentences.flatMap((s) =>
+			s.tokens.filter((t) => !t.special).map((t) => t.surprisalBits),
+		);
+		return { itemNumber, sentences, scaleBits: heatScaleBits(bits) };
+	});
+
+	get status(): RunResultsStatus {
+		return this.#status;
+	}
+
+	/** What went wrong while loading, or null. */
+	get message(): string | null {
+		return this.#message;
+	}
+
+	get run(): RunRecord | null {
+		return this.#run;
+	}
+
+	get suite(): Suite | null {
+		return this.#suite;
+	}
+
+	/** Items stored so far (finished items). */
+	get itemsDone(): number {
+		return this.#stored.items.size;
+	}
+
+	/** The metric the tables and the chart show: the chosen one, else the suite's first. */
+	get metric(): MetricName | null {
+		const suite = this.#suite;
+		if (!suite) return null;
+		const chosen = this.#metric;
+		return chosen !== null && this.metrics.includes(chosen)
+			? chosen
+			: (suite.meta.metrics[0] ?? null);
+	}
+
+	set metric(metric: MetricName) {
+		this.#metric = metric;
+	}
+
+	/** Metrics with prediction outcomes: the suite's own. */
+	get metrics(): readonly MetricName[] {
+		return this.#suite?.meta.metrics ?? [];
+	}
+
+	/** Metrics the region chart can show (all six are computed). */
+	get chartMetrics(): readonly MetricName[] {
+		return METRIC_NAMES;
+	}
+
+	get summary(): OutcomeSummary | null {
+		return this.#summary;
+	}
+
+	/** Accuracy of each prediction under the current metric, formulas pretty-printed. */
+	get predictionRows(): readonly PredictionRow[] {
+		const suite = this.#suite;
+		const summary = this.#summary;
+		const metric = this.metric;
+		if (!suite || !metric) return [];
+		return suite.predictions.map((prediction) => {
+			const accuracy = summary?.predictions.find(
+				(p) => p.metric === metric && p.predictionId === prediction.predictionId,
+			);
+			return {
+				predictionId: prediction.predictionId,
+				formula: formatFormula(prediction.ast),
+				correct: accuracy?.correct ?? 0,
+				total: accuracy?.total ?? 0,
+				accuracy: accuracy?.accuracy ?? Number.NaN,
+			};
+		});
+	}
+
+	/** Item accuracy under both item rules (current metric), in ITEM_RULES order. */
+	get itemRuleRows(): readonly ItemRuleRow[] {
+		const summary = this.#summary;
+		const metric = this.metric;
+		return ITEM_RULES.map(({ rule, label, description }) => {
+			const accuracy = summary?.items.find((i) => i.metric === metric && i.rule === rule);
+			return {
+				rule,
+				label,
+				description,
+				correct: accuracy?.correct ?? 0,
+				total: accuracy?.total ?? 0,
+				accuracy: accuracy?.accuracy ?? Number.NaN,
+			};
+		});
+	}
+
+	/** One row per suite item: pass/fail by prediction and each condition's sentence. */
+	get itemGrid(): readonly ItemGridRow[] {
+		return this.#grid;
+	}
+
+	/** Items that could not be scored, with the reason. */
+	get problems(): ReadonlyMap<number, string> {
+		return this.#stored.problems;
+	}
+
+	/** Region-by-condition mean surprisal with 95% CI under the current metric; null before data. */
+	get chart(): ChartSpec | null {
+		return this.#chart;
+	}
+
+	get selectedItem(): number | null {
+		return this.#selectedItem;
+	}
+
+	/** The selected item's sentences with tokens by region, or null (none selected or not stored). */
+	get drillDown(): DrillDown | null {
+		return this.#drillDown;
+	}
+
+	/** Chooses the item to drill into (null closes the drill-down). */
+	selectItem(itemNumber: number | null): void {
+		this.#selectedItem = itemNumber;
+	}
+
+	/**
+	 * Shows run `runId`: reads its record, suite and stored items, then keeps reading new items
+	 * while the run is `running`. Opening the run already shown only refreshes it. Never throws.
+	 */
+	async open(runId: number): Promise<void> {
+		if (this.#run?.id === runId && this.#status !== 'failed') {
+			await this.refresh();
+			return;
+		}
+		this.#stopPolling();
+		const generation = ++this.#generation;
+		this.#status = 'loading';
+		this.#message = null;
+		this.#run = null;
+		this.#suite = null;
+		this.#stored = EMPTY_RUN_SCORES;
+		this.#metric = null;
+		try {
+			const run = await getRun(runId);
+			if (generation !== this.#generation) return;
+			if (!run) throw new Error(`There is no run ${runId} in this browser (deleted?).`);
+			const saved = await getSuite(run.suiteSha256);
+			if (generation !== this.#generation) return;
+			if (!saved) throw new Error(`The suite of run ${runId} is no longer stored.`);
+			const parsed = parseSuite(saved.text);
+			if (!parsed.ok) {
+				const first = parsed.diagnostics.find((d) => d.severity === 'error');
+				throw new Error(
+					`The suite of run ${runId} no longer parses${first ? `: ${first.message}` : ''}.`,
+				);
+			}
+			const items = await listItemResults(runId);
+			if (generation !== this.#generation) return;
+			this.#suiteText = saved.text;
+			this.#suite = parsed.suite;
+			this.#run = run;
+			this.#addItems(items);
+			this.#status = 'ready';
+			this.#schedulePoll();
+		} catch (error) {
+			if (generation !== this.#generation) return;
+			this.#status = 'failed';
+			this.#message = describeError(error);
+		}
+	}
+
+	/** Re-reads the open run's record and any items stored since. Never throws. */
+	async refresh(): Promise<void> {
+		const current = this.#run;
+		if (!current) return;
+		const generation = this.#generation;
+		try {
+			const run = await getRun(current.id);
+			if (generation !== this.#generation) return;
+			if (!run) {
+				this.#stopPolling();
+				this.#status = 'failed';
+				this.#message = `Run ${current.id} was deleted.`;
+				return;
+			}
+			this.#run = run;
+			if (run.itemsDone !== this.#stored.items.size) {
+				const items = await listItemResults(run.id);
+				if (generation !== this.#generation) return;
+				this.#addItems(items.filter((item) => !this.#stored.items.has(item.itemNumber)));
+			}
+		} catch (error) {
+			if (generation === this.#generation) this.#message = describeError(error);
+		}
+		if (generation === this.#generation) this.#schedulePoll();
+	}
+
+	/**
+	 * Takes an item the run session has just stored (results appear at once, without waiting
+	 * for the next poll). Items of other runs are ignored.
+	 */
+	async notifyItemSaved(runId: number, itemNumber: number): Promise<void> {
+		if (this.#run?.id !== runId) return;
+		const generation = this.#generation;
+		const item = await getItemResult(runId, itemNumber);
+		if (item && generation === this.#generation) this.#addItems([item]);
+	}
+
+	/** Stops showing the run and polling. */
+	close(): void {
+		this.#generation++;
+		this.#stopPolling();
+		this.#run = null;
+		this.#suite = null;
+		this.#stored = EMPTY_RUN_SCORES;
+		this.#status = 'idle';
+		this.#message = null;
+		this.#selectedItem = null;
+	}
+
+	/** syntaxgym-core's result TSV (the CLI's `run` output for the same tokens). */
+	exportResultsTsv(): ExportFile | null {
+		const suite = this.#suite;
+		const run = this.#run;
+		if (!suite || !run) return null;
+		const score = assembleStoredRunScore(suite, this.#stored);
+		return {
+			fileName: `${fileStem(suite.meta.name)}-run${run.id}-results.tsv`,
+			mimeType: 'text/tab-separated-values',
+			text: writeResultsTsv(suite.meta.name, score.outcomes, suite.meta.metrics),
+		};
+	}
+
+	/** Every region value (all six metrics) as CSV, items in suite order. */
+	exportRegionTableCsv(): ExportFile | null {
+		const suite = this.#suite;
+		const run = this.#run;
+		if (!suite || !run) return null;
+		const { regionValues } = assembleStoredRunScore(suite, this.#stored);
+		return {
+			fileName: `${fileStem(suite.meta.name)}-run${run.id}-regions.csv`,
+			mimeType: 'text/csv',
+			text: writeRegionTableCsv(regionValues, METRIC_NAMES),
+		};
+	}
+
+	/**
+	 * Token surprisals in lm-zoo's TSV, one sentence per stored item and condition in suite
+	 * order (items in file order, conditions in file order), special tokens included.
+	 */
+	exportSurprisalsTsv(): ExportFile | null {
+		const suite = this.#suite;
+		const run = this.#run;
+		if (!suite || !run) return null;
+		return {
+			fileName: `${fileStem(suite.meta.name)}-run${run.id}-surprisals.tsv`,
+			mimeType: 'text/tab-separated-values',
+			text: writeLmZooSurprisals(collectLmZooSentences(suite, this.#stored)),
+		};
+	}
+
+	/** The whole run (record, suite text, every token) as a JSON bundle that imports back. */
+	exportBundle(): ExportFile | null {
+		const suite = this.#suite;
+		const run = this.#run;
+		if (!suite || !run) return null;
+		const { id: _id, itemsDone: _itemsDone, ...portable } = run;
+		const items = orderStoredItems(suite, this.#stored);
+		return {
+			fileName: `${fileStem(suite.meta.name)}-run${run.id}.benchtop-run.json`,
+			mimeType: 'application/json',
+			text: serializeRunBundle({ run: portable, suiteText: this.#suiteText, items }),
+		};
+	}
+
+	#addItems(items: readonly ItemResult[]): void {
+		const suite = this.#suite;
+		if (suite) this.#stored = addScoredItems(suite, this.#stored, items);
+	}
+
+	#schedulePoll(): void {
+		this.#stopPolling();
+		if (this.#run?.status !== 'running' || typeof setTimeout === 'undefined') return;
+		this.#timer = setTimeout(() => {
+			this.#timer = null;
+			void this.refresh();
+		}, this.pollIntervalMs);
+	}
+
+	#stopPolling(): void {
+		if (this.#timer !== null) clearTimeout(this.#timer);
+		this.#timer = null;
+	}
+}
