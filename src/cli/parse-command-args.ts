@@ -1,0 +1,26 @@
+/**
+ * Command-line options of a CLI command through node:util parseArgs (strict, with positionals);
+ * a bad option becomes a CliInputError followed by the command's usage line. No defaults here.
+ */
+import { parseArgs } from 'node:util';
+import { CliInputError } from './cli-io';
+
+export type OptionSpec = Record<string, { type: 'string' | 'boolean' }>;
+
+/** Parses `args` against `options`: string and boolean flags, any number of positionals. */
+export function parseCommandArgs<T extends OptionSpec>(
+	args: readonly string[],
+	usage: string,
+	options: T,
+): { positionals: string[]; values: Partial<Record<keyof T, string | boolean>> } {
+	try {
+		const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+		return {
+			positionals: parsed.positionals,
+			values: parsed.values as Partial<Record<keyof T, string | boolean>>,
+		};
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		throw new CliInputError(`${message}\n${usage}`);
+	}
+}
