@@ -101,6 +101,7 @@ export class RunResults {
 	#status = $state<RunResultsStatus>('idle');
 	#message = $state<string | null>(null);
 	#metric = $state<MetricName | null>(null);
+	#chartMetric = $state<MetricName | null>(null);
 	#selectedItem = $state<number | null>(null);
 	/** Increases with every open/close, so a slow load of an older run is dropped. */
 	#generation = 0;
@@ -125,7 +126,7 @@ export class RunResults {
 
 	#chart = $derived.by((): ChartSpec | null => {
 		const suite = this.#suite;
-		const metric = this.metric;
+		const metric = this.chartMetric;
 		if (!suite || !metric) return null;
 		const regionValues = this.#score?.regionValues ?? [];
 		if (regionValues.length === 0) return null;
@@ -217,6 +218,15 @@ export class RunResults {
 		return this.#suite?.meta.metrics ?? [];
 	}
 
+	/** The metric of the region chart: the chosen one, else the tables' metric. */
+	get chartMetric(): MetricName | null {
+		return this.#chartMetric ?? this.metric;
+	}
+
+	set chartMetric(metric: MetricName) {
+		this.#chartMetric = metric;
+	}
+
 	/** Metrics the region chart can show (all six are computed). */
 	get chartMetrics(): readonly MetricName[] {
 		return METRIC_NAMES;
@@ -273,7 +283,7 @@ export class RunResults {
 		return this.#stored.problems;
 	}
 
-	/** Region-by-condition mean surprisal with 95% CI under the current metric; null before data. */
+	/** Region-by-condition mean surprisal with 95% CI under `chartMetric`; null before data. */
 	get chart(): ChartSpec | null {
 		return this.#chart;
 	}
@@ -309,6 +319,7 @@ export class RunResults {
 		this.#suite = null;
 		this.#stored = EMPTY_RUN_SCORES;
 		this.#metric = null;
+		this.#chartMetric = null;
 		try {
 			const run = await getRun(runId);
 			if (generation !== this.#generation) return;
