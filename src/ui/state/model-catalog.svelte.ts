@@ -1,0 +1,235 @@
+/**
+ * The model picker's state: bundled model, hub id (+ revision, dtype) or local folder, backend
+ * and surprisal convention; loading with byte progress; the browser's cached models. Talks to
+ * inference only through InferenceClientApi.
+ */
+import {
+	NO_LOAD_BYTES,
+	accumulateLoadProgress,
+	checkHubModelId,
+	checkHubRevision,
+	checkLocalModelFiles,
+	stripFolderName,
+	sumLoadBytes,
+	type LoadBytes,
+} from '../../core/app/model-choice';
+import {
+	BUNDLED_MODEL_IDS,
+	DEFAULT_MODEL_ID,
+	type InferenceBackend,
+	type ModelDtype,
+	type ModelSource,
+	type ModelSpec,
+	type SurprisalConvention,
+} from '../../core/model/model-spec';
+import type {
+	CachedModel,
+	InferenceClientApi,
+	LocalModelFile,
+	ModelInfo,
+} from '../../worker/protocol';
+import { describeError } from '../../core/app/describe-error';
+
+export type BrowserBackend = Extract<InferenceBackend, 'wasm' | 'webgpu'>;
+export type ModelLoadStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+/** A file as the folder picker gives it (`webkitRelativePath` includes the folder name). */
+export interface PickedFile {
+	readonly file: Blob;
+	readonly relativePath: string;
+}
+
+function sameSpec(a: ModelSpec, b: ModelSpec): boolean {
+	return (
+		a.source === b.source &&
+		a.id === b.id &&
+		(a.revision ?? '') === (b.revision ?? '') &&
+		a.dtype === b.dtype &&
+		a.backend === b.backend
+	);
+}
+
+export class ModelCatalog {
+	readonly bundledIds: readonly string[] = BUNDLED_MODEL_IDS;
+	readonly #client: InferenceClientApi;
+
+	source = $state<ModelSource>('bundled');
+	bundledId = $state<string>(DEFAULT_MODEL_ID);
+	hubId = $state('');
+	hubRevision = $state('main');
+	dtype = $state<ModelDtype>('fp32');
+	backend = $state<BrowserBackend>('wasm');
+	convention = $state<SurprisalConvention>('reference');
+
+	#localFolderName = $state('');
+	#localFiles = $state.raw<readonly LocalModelFile[]>([]);
+	#status = $state<ModelLoadStatus>('idle');
+	#error = $state<string | null>(null);
+	#bytes = $state.raw<LoadBytes>(NO_LOAD_BYTES);
+	#loaded = $state.raw<ModelInfo | null>(null);
+	#loading: { spec: ModelSpec; promise: Promise<ModelInfo> } | null = null;
+	#cached = $state.raw<readonly CachedModel[]>([]);
+	#cacheMessage = $state<string | null>(null);
+
+	constructor(client: InferenceClientApi) {
+		this.#client = client;
+	}
+
+	get webgpuAvailable(): boolean {
+		return typeof navigator !== 'undefined' && 'gpu' in navigator;
+	}
+
+	get localFolderName(): string {
+		return this.#localFolderName;
+	}
+
+	get localFileCount(): number {
+		return this.#localFiles.length;
+	}
+
+	get status(): ModelLoadStatus {
+		return this.#status;
+	}
+
+	get error(): string | null {
+		return this.#error;
+	}
+
+	get loaded(): ModelInfo | null {
+		return this.#loaded;
+	}
+
+	/** Bytes downloaded/read so far and expected (0 total = size not known yet). */
+	get loadBytes(): { loaded: number; total: number } {
+		return sumLoadBytes(this.#bytes);
+	}
+
+	get cached(): readonly CachedModel[] {
+		return this.#cached;
+	}
+
+	get cacheMessage(): string | null {
+		return this.#cacheMessage;
+	}
+
+	/** Why the current choice cannot be loaded, or null. */
+	get specProblem(): string | null {
+		switch (this.source) {
+			case 'bundled':
+				return this.bundledIds.includes(this.bundledId) ? null : 'Pick a bundled model.';
+			case 'hub':
+				return checkHubModelId(this.hubId) ?? checkHubRevision(this.hubRevision);
+			case 'local':
+				return checkLocalModelFiles(this.#localFiles.map((f) => f.path));
+		}
+	}
+
+	/** The model as chosen, or null while the choice is incomplete (see specProblem). */
+	get spec(): ModelSpec | null {
+		if (this.specProblem !== null) return null;
+		switch (this.source) {
+			case 'bundled':
+				return { source: 'bundled', id: this.bundledId, dtype: this.dtype, backend: this.backend };
+			case 'hub':
+				return {
+					source: 'hub',
+					id: this.hubId.trim(),
+					revision: this.hubRevision.trim() || 'main',
+					dtype: this.dtype,
+					backend: this.backend,
+				};
+			case 'local':
+				return {
+					source: 'local',
+					id: this.#localFolderName || 'local-model',
+					dtype: this.dtype,
+					backend: this.backend,
+				};
+		}
+	}
+
+	/** Takes the files of a picked folder (input with `webkitdirectory`). */
+	setLocalFolder(files: readonly PickedFile[]): void {
+		const first = files[0]?.relativePath ?? '';
+		this.#localFolderName = first.includes('/') ? first.slice(0, first.indexOf('/')) : '';
+		this.#localFiles = files.map((f) => ({ path: stripFolderName(f.relativePath), file: f.file }));
+		this.source = 'local';
+	}
+
+	/** Sets every field of the picker from a spec (resume, compare, share links). */
+	choose(spec: ModelSpec, convention?: SurprisalConvention): void {
+		this.source = spec.source;
+		if (spec.source === 'bundled') this.bundledId = spec.id;
+		if (spec.source === 'hub') {
+			this.hubId = spec.id;
+			this.hubRevision = spec.revision ?? 'main';
+		}
+		this.dtype = spec.dtype;
+		if (spec.backend === 'wasm' || spec.backend === 'webgpu') this.backend = spec.backend;
+		if (convention) this.convention = convention;
+	}
+
+	/**
+	 * Loads the chosen model (or `spec`), reusing the loaded one when the spec is the same.
+	 * Rejects with the engine's error; `error` then holds a message for the user.
+	 */
+	async load(spec: ModelSpec | null = this.spec, signal?: AbortSignal): Promise<ModelInfo> {
+		if (!spec) throw new Error(this.specProblem ?? 'No model chosen.');
+		if (this.#loaded && sameSpec(this.#loaded.spec, spec)) return this.#loaded;
+		if (this.#loading && sameSpec(this.#loading.spec, spec)) return this.#loading.promise;
+		const previous = this.#loaded;
+		this.#status = 'loading';
+		this.#error = null;
+		this.#bytes = NO_LOAD_BYTES;
+		const promise = this.#client.call(
+			'loadModel',
+			{ spec, ...(spec.source === 'local' ? { localFiles: this.#localFiles } : {}) },
+			{
+				...(signal ? { signal } : {}),
+				onLoadProgress: (event) => {
+					this.#bytes = accumulateLoadProgress(this.#bytes, event);
+				},
+			},
+		);
+		this.#loading = { spec, promise };
+		try {
+			const info = await promise;
+			if (this.#loading?.promise === promise) {
+				this.#loaded = info;
+				this.#status = 'ready';
+				if (previous && previous.modelKey !== info.modelKey) {
+					this.#client.call('disposeModel', { modelKey: previous.modelKey }).catch(() => {});
+				}
+			}
+			return info;
+		} catch (error) {
+			if (this.#loading?.promise === promise) {
+				this.#status = 'error';
+				this.#error = `Could not load ${spec.id}: ${describeError(error)}`;
+			}
+			throw error;
+		} finally {
+			if (this.#loading?.promise === promise) this.#loading = null;
+		}
+	}
+
+	/** Re-reads the models in the browser's cache (hub downloads). */
+	async refreshCached(): Promise<void> {
+		try {
+			this.#cached = await this.#client.call('listCachedModels', {});
+			this.#cacheMessage = null;
+		} catch (error) {
+			this.#cacheMessage = `Cached models could not be listed: ${describeError(error)}`;
+		}
+	}
+
+	async deleteCached(id: string): Promise<void> {
+		try {
+			const { filesDeleted } = await this.#client.call('deleteCachedModel', { id });
+			this.#cacheMessage = `Deleted ${filesDeleted} cached file${filesDeleted === 1 ? '' : 's'} of ${id}.`;
+		} catch (error) {
+			this.#cacheMessage = `Could not delete ${id}: ${describeError(error)}`;
+		}
+		await this.refreshCached();
+	}
+}

@@ -1,0 +1,106 @@
+/**
+ * The run history: stored runs (newest first), deletion, import of a run bundle, storage usage
+ * and the persistent-storage request. Storage only through repositories.
+ */
+import { describeError } from '../../core/app/describe-error';
+import { parseRunBundle } from '../../core/run/run-bundle';
+import type { RunRecord } from '../../core/run/run-types';
+import { deleteRun, importRun, listRuns } from '../../storage/runs-repository';
+import {
+	estimateStorageUsage,
+	readPersistence,
+	requestPersistentStorage,
+	type PersistenceState,
+	type StorageUsage,
+} from '../../storage/storage-usage';
+
+/** Largest bundle accepted for import (bytes): a 10 000-sentence run is about 20 MB. */
+export const MAX_BUNDLE_BYTES = 200_000_000;
+
+export class RunHistory {
+	#runs = $state.raw<readonly RunRecord[]>([]);
+	#usage = $state.raw<StorageUsage | null>(null);
+	#persistence = $state<PersistenceState>('unsupported');
+	#message = $state<string | null>(null);
+	#loaded = $state(false);
+
+	get runs(): readonly RunRecord[] {
+		return this.#runs;
+	}
+
+	get loaded(): boolean {
+		return this.#loaded;
+	}
+
+	get usage(): StorageUsage | null {
+		return this.#usage;
+	}
+
+	get persistence(): PersistenceState {
+		return this.#persistence;
+	}
+
+	/** The last problem or confirmation to show (import errors, deletions). */
+	get message(): string | null {
+		return this.#message;
+	}
+
+	/** Re-reads runs, usage and persistence. Never throws; a failure becomes `message`. */
+	async refresh(): Promise<void> {
+		try {
+			this.#runs = await listRuns();
+		} catch (error) {
+			this.#message = `The run history could not be read: ${describeError(error)}`;
+		}
+		this.#loaded = true;
+		this.#usage = await estimateStorageUsage();
+		this.#persistence = await readPersistence();
+	}
+
+	/** Asks the browser to keep our data (done once at start and on request). */
+	async requestPersistence(): Promise<PersistenceState> {
+		this.#persistence = await requestPersistentStorage();
+		return this.#persistence;
+	}
+
+	async delete(runId: number): Promise<void> {
+		try {
+			await deleteRun(runId);
+			this.#message = `Run ${runId} deleted.`;
+		} catch (error) {
+			this.#message = `Run ${runId} could not be deleted: ${describeError(error)}`;
+		}
+		await this.refresh();
+	}
+
+	/**
+	 * Imports a run bundle (JSON text). Returns the new run, or null with `message` saying what
+	 * is wrong and where.
+	 */
+	async importBundle(text: string, sourceName: string): Promise<RunRecord | null> {
+		const parsed = parseRunBundle(text);
+		if (!parsed.ok) {
+			const where = parsed.pointer === '' ? '' : ` at ${parsed.pointer}`;
+			this.#message = `${sourceName} cannot be imported${where}: ${parsed.message}.`;
+			return null;
+		}
+		const { run, suiteText, items } = parsed.bundle;
+		try {
+			const record = await importRun({
+				run,
+				suite: { text: suiteText, name: run.suiteName, origin: 'import', sourceName },
+				items,
+			});
+			this.#message = `Imported ${sourceName} as run ${record.id}.`;
+			await this.refresh();
+			return record;
+		} catch (error) {
+			this.#message = `${sourceName} could not be stored: ${describeError(error)}`;
+			return null;
+		}
+	}
+
+	clearMessage(): void {
+		this.#message = null;
+	}
+}

@@ -1,0 +1,375 @@
+/**
+ * Runs a suite with a model in the tab: loads the model, scores every pending sentence through
+ * the inference client, stores each item as soon as its last condition is scored, and reports
+ * progress (per item, ETA, tokens/s). Resumes stored runs. No scoring maths here.
+ */
+import { describeError } from '../../core/app/describe-error';
+import { estimateRemainingMs, shareDone } from '../../core/app/run-progress';
+import type { ModelSpec, SurprisalConvention } from '../../core/model/model-spec';
+import type { ItemResult, RunRecord, ScoredSentence } from '../../core/run/run-types';
+import { buildSuiteSentences, type SuiteSentence } from '../../core/suite/build-sentences';
+import { parseSuite } from '../../core/suite/parse-suite';
+import type { Suite } from '../../core/suite/types';
+import { listFinishedItemNumbers, saveItemResult } from '../../storage/results-repository';
+import { createRun, getRun, listResumableRuns, updateRun } from '../../storage/runs-repository';
+import { getSuite, saveSuite, type SuiteOrigin } from '../../storage/suites-repository';
+import type { InferenceClientApi, ModelInfo, ScoredText } from '../../worker/protocol';
+
+export type RunSessionStatus =
+	'idle' | 'loading-model' | 'scoring' | 'cancelling' | 'done' | 'cancelled' | 'failed';
+
+/** What the session needs from the model picker: load a spec (reusing a loaded model). */
+export interface ModelLoader {
+	load(spec: ModelSpec, signal?: AbortSignal): Promise<ModelInfo>;
+}
+
+export interface RunSessionOptions {
+	readonly client: InferenceClientApi;
+	readonly models: ModelLoader;
+	/** package.json `version`, recorded with every run. */
+	readonly appVersion: string;
+	/** Called after each item is stored (results appear as items finish). */
+	readonly onItemSaved?: (runId: number, item: ItemResult) => void;
+	/** Called when a run's record changes (status, counts). */
+	readonly onRunChanged?: (run: RunRecord) => void;
+	/** Called once a run is stored and about to be scored (new or resumed): e.g. show its results. */
+	readonly onRunStarted?: (run: RunRecord) => void;
+	readonly now?: () => number;
+}
+
+/** The suite a run starts from: exact text, parsed suite, where it came from. */
+export interface RunInput {
+	readonly suiteText: string;
+	readonly suite: Suite;
+	readonly origin: SuiteOrigin;
+	readonly sourceName: string;
+}
+
+/** Per-item progress: conditions scored out of the item's conditions. */
+export interface ItemProgress {
+	readonly itemNumber: number;
+	readonly done: number;
+	readonly total: number;
+}
+
+export class RunSession {
+	readonly #options: RunSessionOptions;
+	readonly #now: () => number;
+
+	#status = $state<RunSessionStatus>('idle');
+	#run = $state.raw<RunRecord | null>(null);
+	#message = $state<string | null>(null);
+	#items = $state.raw<readonly ItemProgress[]>([]);
+	#sentencesDone = $state(0);
+	#sentencesTotal = $state(0);
+	#elapsedMs = $state(0);
+	#tokensPerSecond = $state(0);
+	#firstResultMs = $state<number | null>(null);
+	#interrupted = $state.raw<readonly RunRecord[]>([]);
+	#abort: AbortController | null = null;
+
+	constructor(options: RunSessionOptions) {
+		this.#options = options;
+		this.#now = options.now ?? (() => performance.now());
+	}
+
+	get status(): RunSessionStatus {
+		return this.#status;
+	}
+
+	get active(): boolean {
+		return (
+			this.#status === 'loading-model' ||
+			this.#status === 'scoring' ||
+			this.#status === 'cancelling'
+		);
+	}
+
+	get run(): RunRecord | null {
+		return this.#run;
+	}
+
+	/** What went wrong, or what happened (cancelled), for the user. */
+	get message(): string | null {
+		return this.#message;
+	}
+
+	/** Every item of the run with its scored conditions (finished items of earlier sessions full). */
+	get items(): readonly ItemProgress[] {
+		return this.#items;
+	}
+
+	get itemsDone(): number {
+		return this.#items.filter((item) => item.done === item.total).length;
+	}
+
+	get itemsTotal(): number {
+		return this.#items.length;
+	}
+
+	/** Share of this session's sentences scored, in [0, 1]. */
+	get share(): number {
+		return shareDone(this.#sentencesDone, this.#sentencesTotal);
+	}
+
+	/** Time left in ms at this session's pace; null until the first sentences are scored. */
+	get remainingMs(): number | null {
+		return estimateRemainingMs(this.#sentencesDone, this.#sentencesTotal, this.#elapsedMs);
+	}
+
+	get tokensPerSecond(): number {
+		return this.#tokensPerSecond;
+	}
+
+	/** Milliseconds from start() to the first stored item, for this session. */
+	get firstResultMs(): number | null {
+		return this.#firstResultMs;
+	}
+
+	/** Runs that were scoring when the tab was closed or reloaded: offered for resume. */
+	get interrupted(): readonly RunRecord[] {
+		return this.#interrupted;
+	}
+
+	/** Looks for runs left `running` by an earlier page (call once at start, before any run). */
+	async findInterrupted(): Promise<void> {
+		try {
+			const runs = await listResumableRuns();
+			this.#interrupted = runs.filter((run) => run.status === 'running');
+		} catch {
+			this.#interrupted = [];
+		}
+	}
+
+	/** Marks an interrupted run as cancelled (it stays resumable from the history). */
+	async dismissInterrupted(runId: number): Promise<void> {
+		this.#interrupted = this.#interrupted.filter((run) => run.id !== runId);
+		const run = await updateRun(runId, { status: 'cancelled' }).catch(() => undefined);
+		if (run) this.#options.onRunChanged?.(run);
+	}
+
+	/** Starts a new run of `input` with `spec`. Resolves when it ends (done, cancelled, failed). */
+	async start(
+		input: RunInput,
+		spec: ModelSpec,
+		convention: SurprisalConvention,
+	): Promise<RunRecord | null> {
+		if (this.active) return null;
+		this.#reset();
+		try {
+			const saved = await saveSuite({
+				text: input.suiteText,
+				name: input.suite.meta.name,
+				origin: input.origin,
+				sourceName: input.sourceName,
+			});
+			const run = await createRun({
+				suiteSha256: saved.sha256,
+				suiteName: input.suite.meta.name,
+				model: spec,
+				convention,
+				itemCount: input.suite.items.length,
+				appVersion: this.#options.appVersion,
+				createdAt: Date.now(),
+			});
+			this.#setRun(run);
+			this.#options.onRunStarted?.(run);
+			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a lookup, not UI state
+			return await this.#execute(run, input.suite, new Set<number>());
+		} catch (error) {
+			this.#status = 'failed';
+			this.#message = `The run could not be started: ${describeError(error)}`;
+			return null;
+		}
+	}
+
+	/** Resumes a stored run: scores only the items not stored yet, with the run's model. */
+	async resume(runId: number): Promise<RunRecord | null> {
+		if (this.active) return null;
+		this.#reset();
+		this.#interrupted = this.#interrupted.filter((run) => run.id !== runId);
+		try {
+			const run = await getRun(runId);
+			if (!run) throw new Error(`run ${runId} is not stored in this browser`);
+			const stored = await getSuite(run.suiteSha256);
+			if (!stored) throw new Error(`the suite of run ${runId} is no longer stored`);
+			const parsed = parseSuite(stored.text);
+			if (!parsed.ok) throw new Error(`the stored suite of run ${runId} no longer parses`);
+			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a lookup, not UI state
+			const finished = new Set(await listFinishedItemNumbers(runId));
+			const resumed = await updateRun(runId, { status: 'running', errorMessage: undefined });
+			this.#setRun(resumed ?? run);
+			this.#options.onRunStarted?.(resumed ?? run);
+			return await this.#execute(resumed ?? run, parsed.suite, finished);
+		} catch (error) {
+			this.#status = 'failed';
+			this.#message = `The run could not be resumed: ${describeError(error)}`;
+			return null;
+		}
+	}
+
+	/** Stops the run within one batch; finished items stay stored. */
+	cancel(): void {
+		if (!this.#abort || this.#status === 'cancelling') return;
+		this.#status = 'cancelling';
+		this.#abort.abort();
+	}
+
+	#reset(): void {
+		this.#message = null;
+		this.#items = [];
+		this.#sentencesDone = 0;
+		this.#sentencesTotal = 0;
+		this.#elapsedMs = 0;
+		this.#tokensPerSecond = 0;
+		this.#firstResultMs = null;
+	}
+
+	#setRun(run: RunRecord): void {
+		this.#run = run;
+		this.#options.onRunChanged?.(run);
+	}
+
+	async #execute(run: RunRecord, suite: Suite, finished: ReadonlySet<number>): Promise<RunRecord> {
+		const abort = new AbortController();
+		this.#abort = abort;
+		const startedAt = this.#now();
+		const sentences = buildSuiteSentences(suite);
+		const pending = sentences.filter((sentence) => !finished.has(sentence.itemNumber));
+		this.#items = suite.items.map((item) => ({
+			itemNumber: item.itemNumber,
+			done: finished.has(item.itemNumber) ? item.conditions.length : 0,
+			total: item.conditions.length,
+		}));
+		this.#sentencesTotal = pending.length;
+
+		/* eslint-disable svelte/prefer-svelte-reactivity -- bookkeeping of one run, not UI state */
+		const byItem = new Map<number, { expected: number; scored: Map<number, ScoredSentence> }>();
+		for (const sentence of pending) {
+			const entry = byItem.get(sentence.itemNumber) ?? { expected: 0, scored: new Map() };
+			entry.expected += 1;
+			byItem.set(sentence.itemNumber, entry);
+		}
+		const seen = new Set<number>();
+		/* eslint-enable svelte/prefer-svelte-reactivity */
+		let saveChain: Promise<void> = Promise.resolve();
+		let saveError: unknown = null;
+		let tokenCount = 0;
+		let scoringStartedAt = startedAt;
+
+		const accept = (scored: ScoredText): void => {
+			if (seen.has(scored.index)) return;
+			const sentence: SuiteSentence | undefined = pending[scored.index];
+			if (!sentence) return;
+			seen.add(scored.index);
+			tokenCount += scored.tokens.length;
+			this.#sentencesDone = seen.size;
+			this.#elapsedMs = this.#now() - scoringStartedAt;
+			const entry = byItem.get(sentence.itemNumber);
+			if (!entry) return;
+			entry.scored.set(scored.index, {
+				conditionName: sentence.conditionName,
+				text: sentence.text,
+				tokens: scored.tokens,
+			});
+			this.#items = this.#items.map((item) =>
+				item.itemNumber === sentence.itemNumber ? { ...item, done: item.done + 1 } : item,
+			);
+			if (entry.scored.size < entry.expected) return;
+			const result: ItemResult = {
+				itemNumber: sentence.itemNumber,
+				sentences: [...entry.scored.entries()].sort(([a], [b]) => a - b).map(([, s]) => s),
+			};
+			byItem.delete(sentence.itemNumber);
+			saveChain = saveChain.then(async () => {
+				if (saveError) return;
+				try {
+					await saveItemResult(run.id, result);
+					if (this.#firstResultMs === null) {
+						this.#firstResultMs = this.#now() - startedAt;
+						performance.mark?.('benchtop:first-result');
+					}
+					this.#options.onItemSaved?.(run.id, result);
+				} catch (error) {
+					saveError = error;
+					abort.abort();
+				}
+			});
+		};
+
+		let outcome: { status: 'done' | 'cancelled' | 'failed'; message?: string };
+		let scoringMs: number;
+		try {
+			this.#status = 'loading-model';
+			const info = await this.#options.models.load(run.model, abort.signal);
+			if (info.spec.backend !== run.model.backend || info.fallbackReason) {
+				const changed = await updateRun(run.id, {
+					model: {
+						...run.model,
+						backend: info.spec.backend,
+						...(info.spec.revision ? { revision: info.spec.revision } : {}),
+					},
+					...(info.fallbackReason ? { fallbackReason: info.fallbackReason } : {}),
+				});
+				if (changed) this.#setRun(changed);
+			}
+			if (abort.signal.aborted) throw new DOMException('cancelled', 'AbortError');
+			this.#status = 'scoring';
+			scoringStartedAt = this.#now();
+			if (pending.length > 0) {
+				const result = await this.#options.client.call(
+					'scoreTexts',
+					{
+						modelKey: info.modelKey,
+						texts: pending.map((sentence) => sentence.text),
+						convention: run.convention,
+					},
+					{
+						signal: abort.signal,
+						onScoreProgress: (progress) => {
+							this.#tokensPerSecond = progress.tokensPerSecond;
+							for (const scored of progress.texts) accept(scored);
+						},
+					},
+				);
+				for (const scored of result.texts) accept(scored);
+				if (result.elapsedMs > 0)
+					this.#tokensPerSecond = (result.tokenCount * 1000) / result.elapsedMs;
+			}
+			scoringMs = this.#now() - scoringStartedAt;
+			await saveChain;
+			outcome = saveError
+				? { status: 'failed', message: describeError(saveError) }
+				: { status: 'done' };
+		} catch (error) {
+			scoringMs =
+				this.#status === 'scoring' || this.#status === 'cancelling'
+					? this.#now() - scoringStartedAt
+					: 0;
+			await saveChain;
+			if (saveError) outcome = { status: 'failed', message: describeError(saveError) };
+			else if (abort.signal.aborted) outcome = { status: 'cancelled' };
+			else outcome = { status: 'failed', message: describeError(error) };
+		} finally {
+			this.#abort = null;
+		}
+
+		const latest = await getRun(run.id).catch(() => undefined);
+		const final = await updateRun(run.id, {
+			status: outcome.status,
+			scoringMs: (latest?.scoringMs ?? run.scoringMs) + scoringMs,
+			tokenCount: (latest?.tokenCount ?? run.tokenCount) + tokenCount,
+			...(outcome.message ? { errorMessage: outcome.message } : {}),
+		}).catch(() => undefined);
+		const record = final ?? latest ?? run;
+		this.#setRun(record);
+		this.#status = outcome.status;
+		this.#elapsedMs = scoringMs;
+		if (outcome.status === 'cancelled') {
+			this.#message = `Run cancelled after ${record.itemsDone} of ${record.itemCount} items; they are kept and the run can be resumed.`;
+		} else if (outcome.status === 'failed') {
+			this.#message = `The run stopped: ${outcome.message ?? 'unknown error'}. Finished items are kept; fix the cause and resume.`;
+		}
+		return record;
+	}
+}

@@ -1,0 +1,193 @@
+/**
+ * Where suite text comes from in the browser: the bundled library (built into the app, offline),
+ * a dropped or picked file, or a URL. Decodes strictly (UTF-8) and refuses oversized input with a
+ * message for the user; never throws for bad input. Parsing is the core's job.
+ */
+import bundledIndex from '../../suites/index.json';
+
+/** Largest suite accepted (bytes). The biggest published suites are under 1 MB. */
+export const MAX_SUITE_BYTES = 10_000_000;
+
+export type SuiteTextResult =
+	{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string };
+
+export interface BundledSuiteEntry {
+	/** File name in `suites/`, e.g. `garden-path-npz.json`. */
+	readonly file: string;
+	readonly name: string;
+	readonly description: string;
+	readonly phenomenon: string;
+	readonly format: string;
+	readonly items: number;
+	readonly conditions: number;
+	readonly predictions: number;
+}
+
+// The suites are bundled as lazy chunks: listed at once, loaded on demand, cached by the browser.
+const BUNDLED_LOADERS = import.meta.glob<string>(['/suites/*.json', '!/suites/index.json'], {
+	query: '?raw',
+	import: 'default',
+});
+
+interface IndexEntry {
+	file?: unknown;
+	name?: unknown;
+	description?: unknown;
+	phenomenon?: unknown;
+	format?: unknown;
+	items?: unknown;
+	conditions?: unknown;
+	predictions?: unknown;
+}
+
+function text(value: unknown, fallback = ''): string {
+	return typeof value === 'string' ? value : fallback;
+}
+
+function count(value: unknown): number {
+	return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/** The bundled suites in index order; files not in `suites/index.json` come last by name. */
+export function listBundledSuites(): BundledSuiteEntry[] {
+	const files = Object.keys(BUNDLED_LOADERS).map((path) => path.replace('/suites/', ''));
+	const indexEntries = ((bundledIndex as { suites?: unknown }).suites ?? []) as IndexEntry[];
+	const entries: BundledSuiteEntry[] = [];
+	for (const entry of Array.isArray(indexEntries) ? indexEntries : []) {
+		const file = text(entry.file);
+		if (!files.includes(file)) continue;
+		entries.push({
+			file,
+			name: text(entry.name, file),
+			description: text(entry.description),
+			phenomenon: text(entry.phenomenon),
+			format: text(entry.format, 'standard'),
+			items: count(entry.items),
+			conditions: count(entry.conditions),
+			predictions: count(entry.predictions),
+		});
+	}
+	for (const file of files.sort()) {
+		if (entries.some((entry) => entry.file === file)) continue;
+		entries.push({
+			file,
+			name: file,
+			description: '',
+			phenomenon: '',
+			format: 'standard',
+			items: 0,
+			conditions: 0,
+			predictions: 0,
+		});
+	}
+	return entries;
+}
+
+/** The text of a bundled suite. */
+export async function loadBundledSuiteText(file: string): Promise<SuiteTextResult> {
+	const load = BUNDLED_LOADERS[`/suites/${file}`];
+	if (!load) return { ok: false, message: `There is no bundled suite named ${file}.` };
+	try {
+		return { ok: true, text: await load() };
+	} catch (error) {
+		return {
+			ok: false,
+			message: `The bundled suite ${file} could not be loaded (${describe(error)}).`,
+		};
+	}
+}
+
+/** Decodes suite bytes as UTF-8 (a leading BOM is dropped); invalid bytes are an error. */
+export function decodeSuiteBytes(bytes: Uint8Array, sourceName: string): SuiteTextResult {
+	try {
+		const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+		return { ok: true, text };
+	} catch {
+		return {
+			ok: false,
+			message: `${sourceName} is not UTF-8 text. Suites are JSON files saved as UTF-8; re-save it as UTF-8 in your editor.`,
+		};
+	}
+}
+
+function tooLarge(sourceName: string, bytes: number): SuiteTextResult {
+	return {
+		ok: false,
+		message: `${sourceName} is ${(bytes / 1e6).toFixed(1)} MB; suites larger than ${MAX_SUITE_BYTES / 1e6} MB are not accepted. Is this the right file?`,
+	};
+}
+
+/** Reads a dropped or picked file (size checked before reading). */
+export async function readSuiteFile(file: File): Promise<SuiteTextResult> {
+	if (file.size > MAX_SUITE_BYTES) return tooLarge(file.name, file.size);
+	try {
+		return decodeSuiteBytes(new Uint8Array(await file.arrayBuffer()), file.name);
+	} catch (error) {
+		return { ok: false, message: `${file.name} could not be read (${describe(error)}).` };
+	}
+}
+
+/**
+ * Fetches a suite from a URL (`?suite=<url>`). The page's security policy allows this site and
+ * the Hugging Face hub; other hosts fail with a message that says so.
+ */
+export async function fetchSuiteText(
+	url: string,
+	fetchImpl: typeof fetch = fetch,
+): Promise<SuiteTextResult> {
+	let parsed: URL;
+	try {
+		parsed = new URL(url, globalThis.location?.href);
+	} catch {
+		return { ok: false, message: `"${url}" is not a URL.` };
+	}
+	if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+		return { ok: false, message: `Only http(s) URLs can be opened, not ${parsed.protocol}` };
+	}
+	let response: Response;
+	try {
+		response = await fetchImpl(parsed.href, { credentials: 'omit' });
+	} catch {
+		return {
+			ok: false,
+			message: `Could not fetch ${parsed.href}. This app may only load suites from its own site and huggingface.co, and the server must allow cross-origin requests; download the file and drop it here instead.`,
+		};
+	}
+	if (!response.ok) {
+		return {
+			ok: false,
+			message: `${parsed.href} answered ${response.status} ${response.statusText}.`,
+		};
+	}
+	const declared = Number(response.headers.get('content-length') ?? 0);
+	if (declared > MAX_SUITE_BYTES) return tooLarge(parsed.href, declared);
+	try {
+		const bytes = new Uint8Array(await response.arrayBuffer());
+		if (bytes.length > MAX_SUITE_BYTES) return tooLarge(parsed.href, bytes.length);
+		return decodeSuiteBytes(bytes, parsed.href);
+	} catch (error) {
+		return { ok: false, message: `${parsed.href} could not be read (${describe(error)}).` };
+	}
+}
+
+/** The last path segment of a URL, for naming a suite loaded from it. */
+export function fileNameOfUrl(url: string): string {
+	try {
+		const path = new URL(url, globalThis.location?.href).pathname;
+		return decodeURIComponent(path.split('/').pop() || url);
+	} catch {
+		return url;
+	}
+}
+
+function describe(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Whether the start of a dropped file is a Benchtop run bundle (`{"format": "benchtop-run", …}`,
+ * as the exporter writes it) rather than a suite: decides where a page-wide drop goes.
+ */
+export function looksLikeRunBundle(head: string): boolean {
+	return /^\uFEFF?\s*\{\s*"format"\s*:\s*"benchtop-run"/.test(head);
+}

@@ -1,0 +1,154 @@
+// RunSession over the in-thread FakeEngine: every item is stored as it finishes, progress is
+// reported, a cancelled run keeps its finished items, and resume scores only the missing ones.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../../src/core/run/run-types';
+import { parseSuite } from '../../../src/core/suite/parse-suite';
+import { listFinishedItemNumbers, listItemResults } from '../../../src/storage/results-repository';
+import { getRun, updateRun } from '../../../src/storage/runs-repository';
+import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';
+import { RunSession, type RunInput } from '../../../src/ui/state/run-session.svelte';
+import { FakeEngine } from '../../../src/worker/fake-engine';
+import { createInThreadClient } from '../../../src/worker/inference-client';
+import { clearDatabase } from '../../storage/clear-database';
+
+const ITEM_COUNT = 6;
+
+function suiteText(items = ITEM_COUNT): string {
+	return JSON.stringify({
+		meta: { name: 'tiny agreement', metric: 'sum' },
+		region_meta: { '1': 'subject', '2': 'verb' },
+		predictions: [{ type: 'formula', formula: '(2;%bad%) > (2;%good%)' }],
+		items: Array.from({ length: items }, (_, index) => ({
+			item_number: index + 1,
+			conditions: [
+				{
+					condition_name: 'good',
+					regions: [
+						{ region_number: 1, content: `The dog ${index}` },
+						{ region_number: 2, content: 'runs' },
+					],
+				},
+				{
+					condition_name: 'bad',
+					regions: [
+						{ region_number: 1, content: `The dog ${index}` },
+						{ region_number: 2, content: 'run' },
+					],
+				},
+			],
+		})),
+	});
+}
+
+function runInput(): RunInput {
+	const text = suiteText();
+	const parsed = parseSuite(text);
+	if (!parsed.ok) throw new Error('fixture suite does not parse');
+	return { suiteText: text, suite: parsed.suite, origin: 'paste', sourceName: 'test' };
+}
+
+const SPEC = {
+	source: 'bundled',
+	id: 'gpt2-random-tiny',
+	dtype: 'fp32',
+	backend: 'wasm',
+} as const;
+
+function createSession(batchDelayMs = 0): {
+	session: RunSession;
+	started: RunRecord[];
+	saved: number[];
+} {
+	const client = createInThreadClient(new FakeEngine({ batchDelayMs, defaultBatchSize: 2 }));
+	const started: RunRecord[] = [];
+	const saved: number[] = [];
+	const session = new RunSession({
+		client,
+		models: new ModelCatalog(client),
+		appVersion: '9.9.9',
+		onRunStarted: (run) => started.push(run),
+		onItemSaved: (_, item) => saved.push(item.itemNumber),
+	});
+	return { session, started, saved };
+}
+
+beforeEach(clearDatabase);
+
+describe('RunSession', () => {
+	it('runs a suite, storing every item with each condition in suite order', async () => {
+		const { session, started, saved } = createSession();
+		const record = await session.start(runInput(), SPEC, 'reference');
+		expect(record?.status).toBe('done');
+		expect(session.status).toBe('done');
+		expect(started.map((run) => run.id)).toEqual([record?.id]);
+		expect(saved.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+		expect(session.itemsDone).toBe(ITEM_COUNT);
+		expect(session.firstResultMs).not.toBeNull();
+		const items = await listItemResults(record?.id ?? 0);
+		expect(items).toHaveLength(ITEM_COUNT);
+		expect(items[2]?.sentences.map((s) => s.conditionName)).toEqual(['good', 'bad']);
+		expect(items[2]?.sentences[0]?.text).toBe('The dog 2 runs');
+		const stored = await getRun(record?.id ?? 0);
+		expect(stored).toMatchObject({ itemsDone: ITEM_COUNT, appVersion: '9.9.9', status: 'done' });
+		expect(stored?.tokenCount).toBeGreaterThan(0);
+	});
+
+	it('keeps finished items when cancelled, and resume scores only the missing ones', async () => {
+		const { session, saved } = createSession(30);
+		const running = session.start(runInput(), SPEC, 'reference');
+		while (session.itemsDone < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+		session.cancel();
+		const cancelled = await running;
+		expect(cancelled?.status).toBe('cancelled');
+		const runId = cancelled?.id ?? 0;
+		const finished = await listFinishedItemNumbers(runId);
+		expect(finished.length).toBeGreaterThanOrEqual(1);
+		expect(finished.length).toBeLessThan(ITEM_COUNT);
+		expect(session.message).toMatch(/can be resumed/);
+
+		saved.length = 0;
+		const resumed = await session.resume(runId);
+		expect(resumed?.status).toBe('done');
+		expect(saved.sort((a, b) => a - b)).toEqual(
+			[1, 2, 3, 4, 5, 6].filter((n) => !finished.includes(n)),
+		);
+		expect(await listFinishedItemNumbers(runId)).toEqual([1, 2, 3, 4, 5, 6]);
+	});
+
+	it('offers runs left running by an earlier page for resume', async () => {
+		const { session } = createSession();
+		const record = await session.start(runInput(), SPEC, 'reference');
+		await updateRun(record?.id ?? 0, { status: 'running' });
+		// A run left `running` with every item stored is complete, so it is not offered.
+		await session.findInterrupted();
+		expect(session.interrupted).toEqual([]);
+
+		const { session: second } = createSession(30);
+		const running = second.start(runInput(), SPEC, 'reference');
+		while (second.itemsDone < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+		second.cancel();
+		const partial = await running;
+		await updateRun(partial?.id ?? 0, { status: 'running' });
+		const { session: reloaded } = createSession();
+		await reloaded.findInterrupted();
+		expect(reloaded.interrupted.map((run) => run.id)).toEqual([partial?.id]);
+		await reloaded.dismissInterrupted(partial?.id ?? 0);
+		expect(reloaded.interrupted).toEqual([]);
+		expect((await getRun(partial?.id ?? 0))?.status).toBe('cancelled');
+	});
+
+	it('fails with a message when the model cannot be loaded, and stays usable', async () => {
+		const { session } = createSession();
+		const record = await session.start(
+			runInput(),
+			{ ...SPEC, source: 'hub', id: 'fake-missing-file', revision: 'main' },
+			'reference',
+		);
+		expect(record?.status).toBe('failed');
+		expect(session.status).toBe('failed');
+		expect(session.message).toMatch(/The run stopped/);
+		expect(session.active).toBe(false);
+		const again = await session.start(runInput(), SPEC, 'reference');
+		expect(again?.status).toBe('done');
+	});
+});

@@ -1,0 +1,95 @@
+// Suite sources: strict UTF-8 decoding, size limits, URL fetch errors as messages, and the
+// run-bundle sniffing of page-wide drops.
+import { describe, expect, it } from 'vitest';
+import {
+	MAX_SUITE_BYTES,
+	decodeSuiteBytes,
+	fetchSuiteText,
+	fileNameOfUrl,
+	listBundledSuites,
+	loadBundledSuiteText,
+	looksLikeRunBundle,
+} from '../../src/ui/suite-sources';
+
+describe('decodeSuiteBytes', () => {
+	it.each([
+		['plain UTF-8', [0x7b, 0x7d], { ok: true, text: '{}' }],
+		['UTF-8 with BOM', [0xef, 0xbb, 0xbf, 0x7b, 0x7d], { ok: true, text: '{}' }],
+		['é in UTF-8', [0x22, 0xc3, 0xa9, 0x22], { ok: true, text: '"é"' }],
+	])('%s', (_, bytes, expected) => {
+		expect(decodeSuiteBytes(new Uint8Array(bytes), 'x.json')).toEqual(expected);
+	});
+
+	it('refuses Latin-1 bytes with a message naming the file', () => {
+		const result = decodeSuiteBytes(new Uint8Array([0x22, 0xe9, 0x22]), 'latin.json');
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.message).toMatch(/^latin\.json is not UTF-8 text/);
+	});
+});
+
+describe('looksLikeRunBundle', () => {
+	it.each([
+		['{\n\t"format": "benchtop-run",\n\t"formatVersion": 1', true],
+		['\uFEFF{"format":"benchtop-run"}', true],
+		['{"meta": {"name": "x"}, "format": "benchtop-run"}', false],
+		['{"format": "benchtop-runner"', false],
+		['[1, 2]', false],
+		['', false],
+	])('%j → %s', (head, expected) => {
+		expect(looksLikeRunBundle(head)).toBe(expected);
+	});
+});
+
+describe('fetchSuiteText', () => {
+	it('turns a network failure into a message', async () => {
+		const result = await fetchSuiteText('https://example.org/s.json', () =>
+			Promise.reject(new TypeError('Failed to fetch')),
+		);
+		expect(result).toMatchObject({ ok: false });
+		if (!result.ok)
+			expect(result.message).toMatch(/Could not fetch https:\/\/example\.org\/s\.json/);
+	});
+
+	it('reports an HTTP error status and a declared size over the limit', async () => {
+		const notFound = await fetchSuiteText(
+			'https://example.org/s.json',
+			async () => new Response('nope', { status: 404, statusText: 'Not Found' }),
+		);
+		expect(notFound).toEqual({
+			ok: false,
+			message: 'https://example.org/s.json answered 404 Not Found.',
+		});
+		const huge = await fetchSuiteText(
+			'https://example.org/s.json',
+			async () =>
+				new Response('{}', { headers: { 'content-length': String(MAX_SUITE_BYTES + 1) } }),
+		);
+		expect(huge.ok).toBe(false);
+	});
+
+	it('refuses non-http URLs', async () => {
+		const result = await fetchSuiteText('javascript:alert(1)');
+		expect(result).toEqual({
+			ok: false,
+			message: 'Only http(s) URLs can be opened, not javascript:',
+		});
+	});
+});
+
+describe('bundled suites', () => {
+	it('lists every suite file with its index entry and loads its text', async () => {
+		const entries = listBundledSuites();
+		expect(entries.length).toBeGreaterThanOrEqual(6);
+		expect(entries.every((entry) => entry.items >= 6)).toBe(true);
+		const text = await loadBundledSuiteText(entries[0]?.file ?? '');
+		expect(text.ok && JSON.parse(text.text).meta.name).toBe(entries[0]?.name);
+		expect(await loadBundledSuiteText('nope.json')).toEqual({
+			ok: false,
+			message: 'There is no bundled suite named nope.json.',
+		});
+	});
+
+	it('names a URL by its last path segment', () => {
+		expect(fileNameOfUrl('https://x.org/a/my%20suite.json?v=1')).toBe('my suite.json');
+	});
+});
