@@ -1,7 +1,165 @@
-// Placeholder until the 'surprisals' command lands; see the issue that owns it.
-import type { CliCommand } from '../cli-io';
+/**
+ * `surprisals <sentences.txt> [--model ...] [--convention ...]`: per-token surprisal of every line
+ * as an lm-zoo TSV on stdout, with the real engine in Node. Also the model options `run` shares.
+ */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { checkHubModelId, checkHubRevision } from '../../core/app/model-choice';
+import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
+import {
+	BUNDLED_MODEL_IDS,
+	DEFAULT_MODEL_ID,
+	SURPRISAL_CONVENTIONS,
+	type ModelDtype,
+	type ModelSpec,
+	type SurprisalConvention,
+} from '../../core/model/model-spec';
+import { createNodeEngine } from '../../worker/node-engine';
+import type { ModelInfo, ScoredText } from '../../worker/protocol';
+import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
+import { parseCommandArgs, type OptionSpec } from '../parse-command-args';
 
-export const surprisalsCommand: CliCommand = async (_args, io) => {
-	io.stderr('benchtop surprisals: not implemented yet\n');
-	return 1;
+/** Options every model-running command takes. */
+export const MODEL_OPTIONS = {
+	model: { type: 'string' },
+	revision: { type: 'string' },
+	convention: { type: 'string' },
+	dtype: { type: 'string' },
+	threads: { type: 'string' },
+} as const satisfies OptionSpec;
+
+export const MODEL_OPTIONS_USAGE =
+	'[--model <bundled name | folder | hub owner/name>] [--revision <hub revision>] ' +
+	'[--convention reference|bos|bos+eos] [--dtype fp32|fp16|q8] [--threads <n>]';
+
+export const SURPRISALS_USAGE = `usage: surprisals <sentences.txt> ${MODEL_OPTIONS_USAGE}`;
+
+const DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q8'];
+
+/** What the model options ask for. */
+export interface ModelRequest {
+	readonly spec: ModelSpec;
+	readonly convention: SurprisalConvention;
+	readonly threads?: number;
+}
+
+type ModelOptionValues = Partial<Record<keyof typeof MODEL_OPTIONS, string | boolean>>;
+
+function stringOption(values: ModelOptionValues, key: keyof ModelOptionValues): string | undefined {
+	const value = values[key];
+	return typeof value === 'string' ? value : undefined;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+	try {
+		return (await stat(path)).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * `--model`: a bundled model's name (default gpt2-en-small), else an existing folder, else a hub
+ * id (`owner/name`, `--revision` default main). Convention default: `reference`.
+ * @throws CliInputError for anything else, naming the option and the choices.
+ */
+export async function readModelRequest(
+	values: ModelOptionValues,
+	usage: string,
+): Promise<ModelRequest> {
+	const convention = (stringOption(values, 'convention') ?? 'reference') as SurprisalConvention;
+	if (!SURPRISAL_CONVENTIONS.includes(convention)) {
+		throw new CliInputError(
+			`--convention must be one of ${SURPRISAL_CONVENTIONS.join(', ')} (got '${convention}').\n${usage}`,
+		);
+	}
+	const dtype = (stringOption(values, 'dtype') ?? 'fp32') as ModelDtype;
+	if (!DTYPES.includes(dtype)) {
+		throw new CliInputError(
+			`--dtype must be one of ${DTYPES.join(', ')} (got '${dtype}').\n${usage}`,
+		);
+	}
+	const threadsText = stringOption(values, 'threads');
+	const threads = threadsText === undefined ? undefined : Number(threadsText);
+	if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) {
+		throw new CliInputError(
+			`--threads must be a whole number ≥ 1 (got '${threadsText}').\n${usage}`,
+		);
+	}
+	const model = stringOption(values, 'model') ?? DEFAULT_MODEL_ID;
+	const revision = stringOption(values, 'revision');
+	const base = { dtype, backend: 'node-cpu' as const };
+	let spec: ModelSpec;
+	if ((BUNDLED_MODEL_IDS as readonly string[]).includes(model)) {
+		spec = { source: 'bundled', id: model, ...base };
+	} else if (await isDirectory(model)) {
+		spec = { source: 'local', id: resolve(model), ...base };
+	} else if (checkHubModelId(model) === null) {
+		const revisionProblem = revision === undefined ? null : checkHubRevision(revision);
+		if (revisionProblem !== null) throw new CliInputError(`--revision: ${revisionProblem}`);
+		spec = { source: 'hub', id: model, revision: revision?.trim() || 'main', ...base };
+	} else {
+		throw new CliInputError(
+			`--model '${model}' is not a bundled model (${BUNDLED_MODEL_IDS.join(', ')}), an existing ` +
+				`model folder, or a hub id (owner/name).\n${usage}`,
+		);
+	}
+	if (revision !== undefined && spec.source !== 'hub') {
+		throw new CliInputError(`--revision only applies to hub models.\n${usage}`);
+	}
+	return { spec, convention, ...(threads !== undefined ? { threads } : {}) };
+}
+
+/** One model run over `texts` in Node: loads, scores (texts in input order), disposes. */
+export async function scoreTextsInNode(
+	request: ModelRequest,
+	texts: readonly string[],
+	io: CliIo,
+): Promise<{ readonly info: ModelInfo; readonly texts: readonly ScoredText[] }> {
+	const engine = createNodeEngine(
+		request.threads !== undefined ? { threads: request.threads } : {},
+	);
+	const info = await engine.loadModel({ spec: request.spec });
+	if (info.fallbackReason !== undefined) io.stderr(`note: ${info.fallbackReason}\n`);
+	try {
+		const result = await engine.scoreTexts({
+			modelKey: info.modelKey,
+			texts,
+			convention: request.convention,
+		});
+		const seconds = result.elapsedMs / 1000;
+		io.stderr(
+			`scored ${texts.length} sentences (${result.tokenCount} tokens) with ` +
+				`${info.spec.source} model ${info.spec.id} (${info.spec.dtype}, ${request.convention}) ` +
+				`in ${seconds.toFixed(2)} s\n`,
+		);
+		return { info, texts: result.texts };
+	} finally {
+		await engine.disposeModel(info.modelKey);
+	}
+}
+
+/** The lines of a sentence file as they are (`\n` or `\r\n` ends a line; no final empty line). */
+export function splitSentenceLines(text: string): string[] {
+	if (text === '') return [];
+	const lines = text.split(/\r?\n/);
+	if (lines.at(-1) === '') lines.pop();
+	return lines;
+}
+
+/**
+ * Every token of every line (special tokens included: BOS under `bos`, EOS under `bos+eos`) in
+ * the tokenizer's vocabulary form, with its surprisal in bits; sentence and token ids 1-based.
+ */
+export const surprisalsCommand: CliCommand = async (args, io) => {
+	const { positionals, values } = parseCommandArgs(args, SURPRISALS_USAGE, MODEL_OPTIONS);
+	const [path] = positionals;
+	if (path === undefined || positionals.length > 1) {
+		throw new CliInputError(`expected one sentences file.\n${SURPRISALS_USAGE}`);
+	}
+	const request = await readModelRequest(values, SURPRISALS_USAGE);
+	const texts = splitSentenceLines(await io.readText(path));
+	const { texts: scored } = await scoreTextsInNode(request, texts, io);
+	io.stdout(writeLmZooSurprisals(scored));
+	return EXIT_OK;
 };

@@ -1,0 +1,124 @@
+// `surprisals` with a fake CliIo and the real Node engine: lm-zoo TSV of every line, the golden
+// surprisals of gpt2-random-tiny under `bos`, conventions, model resolution and usage errors.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { CliInputError, type CliIo } from '../../src/cli/cli-io';
+import { splitSentenceLines, surprisalsCommand } from '../../src/cli/commands/surprisals';
+import { readLmZooSurprisals } from '../../src/core/formats/lm-zoo-surprisals';
+import { NODE_BUNDLED_MODELS_PATH } from '../../src/worker/node-engine';
+
+interface GoldenSentence {
+	readonly text: string;
+	readonly tokens: readonly string[];
+	readonly surprisal_bits: readonly (number | null)[];
+}
+
+/** A CliIo over in-memory files, collecting stdout and stderr. */
+function fakeIo(files: Record<string, string>) {
+	const out = { stdout: '', stderr: '' };
+	const io: CliIo = {
+		stdout: (text) => (out.stdout += text),
+		stderr: (text) => (out.stderr += text),
+		readText: async (path) => {
+			const text = files[path];
+			if (text === undefined) throw new CliInputError(`${path}: cannot read file (no such file)`);
+			return text;
+		},
+	};
+	return { io, out };
+}
+
+const TINY = ['--model', 'gpt2-random-tiny', '--threads', '2'];
+
+describe('splitSentenceLines', () => {
+	it.each([
+		['', []],
+		['one', ['one']],
+		['one\n', ['one']],
+		['one\ntwo\n', ['one', 'two']],
+		['one\r\ntwo', ['one', 'two']],
+		[' padded  \n\nlast', [' padded  ', '', 'last']],
+	])('%j → %j', (text, lines) => {
+		expect(splitSentenceLines(text)).toEqual(lines);
+	});
+});
+
+describe('surprisals command', () => {
+	it('gives the golden surprisals of gpt2-random-tiny (bos), every one-line sentence, in order', async () => {
+		const url = new URL('../fixtures/golden/surprisals-gpt2-random-tiny.json', import.meta.url);
+		const all = (JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] })
+			.sentences;
+		// One golden sentence spans two lines; a sentences file cannot hold it.
+		const golden = { sentences: all.filter((s) => !/[\r\n]/.test(s.text)) };
+		expect(golden.sentences).toHaveLength(59);
+		const { io, out } = fakeIo({
+			's.txt': golden.sentences.map((s) => s.text).join('\n') + '\n',
+		});
+		expect(await surprisalsCommand(['s.txt', ...TINY, '--convention', 'bos'], io)).toBe(0);
+		expect(out.stdout.split('\n')[0]).toBe('sentence_id\ttoken_id\ttoken\tsurprisal');
+		const sentences = readLmZooSurprisals(out.stdout, 'stdout');
+		expect(sentences).toHaveLength(59);
+		let maxDifference = 0;
+		golden.sentences.forEach((expected, i) => {
+			const tokens = sentences[i]?.tokens ?? [];
+			expect(tokens.map((t) => t.token)).toEqual(expected.tokens);
+			expected.surprisal_bits.forEach((bits, k) => {
+				const got = tokens[k]?.surprisalBits ?? NaN;
+				maxDifference = Math.max(maxDifference, Math.abs(got - (bits ?? 0)));
+			});
+		});
+		expect(maxDifference).toBeLessThanOrEqual(1e-3);
+		expect(out.stderr).toMatch(/scored 59 sentences .* gpt2-random-tiny \(fp32, bos\)/);
+	});
+
+	it('default convention is reference: no BOS, the first token 0 bits; bos+eos ends with EOS', async () => {
+		const { io, out } = fakeIo({ 's.txt': 'The dog barks.\nA cat sleeps.' });
+		expect(await surprisalsCommand(['s.txt', ...TINY], io)).toBe(0);
+		const reference = readLmZooSurprisals(out.stdout);
+		expect(reference.map((s) => s.tokens[0])).toMatchObject([
+			{ token: 'The', surprisalBits: 0 },
+			{ token: 'A', surprisalBits: 0 },
+		]);
+		const both = fakeIo({ 's.txt': 'The dog barks.\nA cat sleeps.' });
+		await surprisalsCommand(['s.txt', ...TINY, '--convention', 'bos+eos'], both.io);
+		const withEos = readLmZooSurprisals(both.out.stdout);
+		for (const sentence of withEos) {
+			expect(sentence.tokens[0]).toMatchObject({ token: '<|endoftext|>', surprisalBits: 0 });
+			expect(sentence.tokens.at(-1)?.token).toBe('<|endoftext|>');
+			expect(sentence.tokens.at(-1)?.surprisalBits).toBeGreaterThan(0);
+		}
+		// The text tokens are the same under both conventions.
+		expect(withEos.map((s) => s.tokens.slice(1, -1).map((t) => t.token))).toEqual(
+			reference.map((s) => s.tokens.map((t) => t.token)),
+		);
+	});
+
+	it('a model folder scores like the bundled model of that folder', async () => {
+		const text = 'Dogs that bark rarely bite.';
+		const bundled = fakeIo({ 's.txt': text });
+		await surprisalsCommand(['s.txt', ...TINY], bundled.io);
+		const folder = fakeIo({ 's.txt': text });
+		await surprisalsCommand(
+			['s.txt', '--model', `${NODE_BUNDLED_MODELS_PATH}gpt2-random-tiny`, '--threads', '2'],
+			folder.io,
+		);
+		expect(folder.out.stdout).toBe(bundled.out.stdout);
+		expect(folder.out.stderr).toMatch(/local model/);
+	});
+
+	it.each([
+		[['s.txt', '--convention', 'eos'], /--convention must be one of reference, bos, bos\+eos/],
+		[['s.txt', '--dtype', 'int4'], /--dtype must be one of/],
+		[['s.txt', '--threads', '0'], /--threads must be a whole number/],
+		[['s.txt', '--model', 'no such model!'], /is not a bundled model .* or a hub id/],
+		[['s.txt', '--revision', 'v1'], /--revision only applies to hub models/],
+		[['s.txt', '--bogus'], /Unknown option '--bogus'/],
+		[[], /expected one sentences file/],
+		[['missing.txt', ...TINY], /missing\.txt: cannot read file/],
+	])('%j → CliInputError', async (args, message) => {
+		const { io } = fakeIo({ 's.txt': 'A sentence.' });
+		const error = await surprisalsCommand(args, io).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(CliInputError);
+		expect((error as Error).message).toMatch(message);
+	});
+});
