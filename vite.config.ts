@@ -4,6 +4,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { formatContentSecurityPolicy } from './src/core/app/content-security-policy.js';
+import { benchtopPwa } from './pwa.config.js';
 
 /** Headers that make the page cross-origin isolated (SharedArrayBuffer => WASM threads). */
 export const CROSS_ORIGIN_ISOLATION_HEADERS = {
@@ -40,7 +41,7 @@ function contentSecurityPolicy(): Plugin {
 }
 
 export default defineConfig({
-	plugins: [svelte(), contentSecurityPolicy()],
+	plugins: [svelte(), contentSecurityPolicy(), benchtopPwa()],
 	appType: 'mpa',
 	worker: { format: 'es' },
 	server: { headers: CROSS_ORIGIN_ISOLATION_HEADERS },
