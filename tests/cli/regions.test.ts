@@ -53,10 +53,8 @@ describe('regions command', () => {
 		});
 		expect(run.exitCode).toBe(0);
 		expect(run.stdout).toBe(EXPECTED);
-		// The suite's empty region is worth a warning (located in the suite), nothing else.
-		expect(run.stderr).toMatch(
-			/^suite\.json:\d+:\d+: warning: region 3 of condition 'bad' of item 2 is empty[^\n]*\n$/,
-		);
+		// The suite's empty region is worth one warning (located in the suite), nothing else.
+		expect(run.stderr).toMatch(/^suite\.json:\d+:\d+: warning: [^\n]*empty[^\n]*\n$/);
 	});
 
 	it('aligns with the vocabulary and casing of --spec', async () => {
