@@ -502,7 +502,7 @@ function quoteList(names: readonly string[]): string {
 
 function readItem(entry: unknown, index: number, context: ReadContext): ItemRead | undefined {
 	const { diagnostics } = context;
-	const pointer = jsonPointer('items', index);
+	const pointer = `/items/${index}`;
 	if (!isJsonObject(entry)) {
 		diagnostics.error({
 			code: 'invalid-type',
@@ -611,7 +611,7 @@ function readCondition(
 	context: ReadContext,
 ): { name: string | undefined; condition: Condition | undefined } {
 	const { diagnostics } = context;
-	const pointer = jsonPointer('items', itemIndex, 'conditions', conditionIndex);
+	const pointer = `/items/${itemIndex}/conditions/${conditionIndex}`;
 	const rawName = isJsonObject(entry) ? ownValue(entry, 'condition_name') : undefined;
 	const where =
 		typeof rawName === 'string' && rawName !== ''
@@ -703,14 +703,8 @@ function readRegion(
 	context: ReadContext,
 ): Region | undefined {
 	const { diagnostics, mode } = context;
-	const pointer = jsonPointer(
-		'items',
-		itemIndex,
-		'conditions',
-		conditionIndex,
-		'regions',
-		regionIndex,
-	);
+	// numeric segments need no escaping; a template is much cheaper than jsonPointer per region
+	const pointer = `/items/${itemIndex}/conditions/${conditionIndex}/regions/${regionIndex}`;
 	const where = `region ${regionIndex + 1} of ${conditionLabel}`;
 	if (!isJsonObject(entry)) {
 		diagnostics.error({
