@@ -22,7 +22,7 @@ describe('buildRelationFormula', () => {
 
 describe('checkFormula', () => {
 	const suite = { regionCount: 3, conditionNames: ['match', 'mismatch'] };
-	it.each([
+	it.each<[string, { ok: boolean; column?: number }]>([
 		['(3;%mismatch%) > (3;%match%)', { ok: true }],
 		['(*;%mismatch%) > (*;%match%)', { ok: true }],
 		['', { ok: false, column: 1 }],
