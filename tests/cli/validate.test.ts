@@ -166,6 +166,44 @@ describe('validate command', () => {
 		await expect(attempt).rejects.toThrow(/usage: validate <suite\.json>/);
 	});
 
+	it('never throws on damaged input: truncations and 600 random edits exit 2 or 0, with a summary', async () => {
+		const text = fixture('legacy-2020.json');
+		const damaged: string[] = [];
+		for (let end = 0; end < text.length; end += 11) damaged.push(text.slice(0, end));
+		let seed = 12345;
+		const random = (n: number) => {
+			seed = (seed * 1103515245 + 12345) % 2 ** 31;
+			return seed % n;
+		};
+		const replacements = [
+			'',
+			'"',
+			'{',
+			'}',
+			'[',
+			']',
+			',',
+			':',
+			'0',
+			'-',
+			'__proto__',
+			'\\u0000',
+			'null',
+		];
+		for (let k = 0; k < 600; k++) {
+			const at = random(text.length);
+			const replacement = replacements[random(replacements.length)] ?? '';
+			damaged.push(text.slice(0, at) + replacement + text.slice(at + random(3)));
+		}
+		const exitCodes = new Set<number>();
+		for (const suite of damaged) {
+			const result = await run(['s.json'], { 's.json': suite });
+			exitCodes.add(result.exitCode);
+			expect(result.lines.at(-1)).toMatch(/^s\.json: (valid suite|not a valid suite)/);
+		}
+		expect([...exitCodes].sort()).toEqual([0, 2]);
+	});
+
 	it('prints its usage for --help', async () => {
 		const result = await run(['--help'], {});
 		expect(result.exitCode).toBe(0);

@@ -115,6 +115,13 @@ export function readPredictions(value: unknown, context: PredictionContext): Pre
 	return predictions;
 }
 
+/**
+ * Longest formula read. Published ones have at most about 200 characters; the cap keeps the formula
+ * tree shallow enough (a chain of N operators is N levels deep) for the recursive formatter and
+ * evaluator, whose stack gives out near 5 000 levels.
+ */
+export const MAX_FORMULA_LENGTH = 2_000;
+
 function readFormulaPrediction(
 	entry: Readonly<Record<string, unknown>>,
 	index: number,
@@ -159,6 +166,15 @@ function readFormulaPrediction(
 		return undefined;
 	}
 	const formulaPointer = `${pointer}/formula`;
+	if (formula.length > MAX_FORMULA_LENGTH) {
+		diagnostics.error({
+			code: 'formula-too-long',
+			message: `the formula of prediction ${index} has ${formula.length} characters, more than the ${MAX_FORMULA_LENGTH} this reader accepts`,
+			hint: 'split it into several predictions',
+			pointer: formulaPointer,
+		});
+		return undefined;
+	}
 	let parsed: ReturnType<typeof parseFormula>;
 	try {
 		parsed = parseFormula(formula, {

@@ -542,6 +542,19 @@ describe('parseSuite: every check, as a table', () => {
 			['error formula-syntax /predictions/0/formula'],
 		],
 		[
+			'formula over 2 000 characters (a 50 000-term sum)',
+			(s) => (s.predictions[0].formula = `${'(2;%bad%) + '.repeat(50_000)}0 > 0`),
+			compatible,
+			['error formula-too-long /predictions/0/formula'],
+		],
+		[
+			'formula of 2 000 characters, 994 operators deep',
+			(s) => (s.predictions[0].formula = `(2;%bad%)${'+1'.repeat(993)} >  0`),
+			compatible,
+			[],
+			(suite) => expect(suite.predictions[0]?.formula).toHaveLength(2000),
+		],
+		[
 			'brackets, compatible',
 			(s) => (s.predictions[0].formula = '[(2;%bad%) > (2;%good%)]'),
 			compatible,
