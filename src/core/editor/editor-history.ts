@@ -36,6 +36,15 @@ export function pushHistory<S>(history: EditorHistory<S>, next: S): EditorHistor
 	};
 }
 
+/**
+ * Replaces the present without a new undo step: for typing, where one undo step should undo a
+ * whole run of keystrokes in one cell rather than one character.
+ */
+export function replacePresent<S>(history: EditorHistory<S>, next: S): EditorHistory<S> {
+	if (next === history.present) return history;
+	return { ...history, present: next, future: [] };
+}
+
 export function canUndo<S>(history: EditorHistory<S>): boolean {
 	return history.past.length > 0;
 }

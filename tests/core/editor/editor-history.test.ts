@@ -7,6 +7,7 @@ import {
 	markSaved,
 	pushHistory,
 	redo,
+	replacePresent,
 	undo,
 } from '../../../src/core/editor/editor-history';
 
@@ -61,5 +62,13 @@ describe('editor history', () => {
 		expect(isDirty(h)).toBe(false);
 		h = undo(h);
 		expect(isDirty(h)).toBe(true);
+	});
+
+	it('replacePresent merges typing into the current step', () => {
+		let h = pushHistory(createHistory(a), b);
+		h = replacePresent(h, c);
+		expect([h.past, h.present]).toEqual([[a], c]);
+		expect(undo(h).present).toBe(a);
+		expect(replacePresent(h, c)).toBe(h);
 	});
 });
