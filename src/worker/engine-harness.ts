@@ -3,6 +3,9 @@
  * from the app): exposes `window.benchtopEngine`, which drives the real inference worker.
  */
 import type { ModelSpec, SurprisalConvention } from '../core/model/model-spec';
+import { scoreSuite } from '../core/scoring/score-suite';
+import { buildSuiteSentences } from '../core/suite/build-sentences';
+import { parseSuite } from '../core/suite/parse-suite';
 import { createInferenceClient } from './inference-client';
 import type { ModelInfo, ScoreTextsResult } from './protocol';
 
@@ -16,9 +19,27 @@ export interface EngineHarness {
 		convention: SurprisalConvention,
 		maxBatchSize?: number,
 	): Promise<ScoreTextsResult & { readonly wallMs: number }>;
+	/**
+	 * Parses, scores (one request per suite) and evaluates every suite as the app does; `wallMs`
+	 * covers all of it, from the first parse to the last prediction.
+	 */
+	runSuites(
+		modelKey: string,
+		suiteJsons: readonly string[],
+		convention: SurprisalConvention,
+	): Promise<SuitesRun>;
 	readonly crossOriginIsolated: boolean;
 	readonly hardwareConcurrency: number;
 	readonly logs: string[];
+}
+
+export interface SuitesRun {
+	readonly wallMs: number;
+	readonly sentences: number;
+	readonly tokens: number;
+	readonly suites: readonly { readonly name: string; readonly items: number }[];
+	/** Suites that did not parse, by index, with the first error. */
+	readonly failed: readonly { readonly index: number; readonly message: string }[];
 }
 
 declare global {
@@ -41,6 +62,33 @@ window.benchtopEngine = {
 			...(maxBatchSize !== undefined ? { maxBatchSize } : {}),
 		});
 		return { ...result, wallMs: performance.now() - started };
+	},
+	async runSuites(modelKey, suiteJsons, convention) {
+		const started = performance.now();
+		let sentences = 0;
+		let tokens = 0;
+		const suites: { name: string; items: number }[] = [];
+		const failed: { index: number; message: string }[] = [];
+		for (const [index, json] of suiteJsons.entries()) {
+			const parsed = parseSuite(json);
+			if (!parsed.ok) {
+				const message = parsed.diagnostics.find((d) => d.severity === 'error')?.message ?? '';
+				failed.push({ index, message });
+				continue;
+			}
+			const { suite } = parsed;
+			const texts = buildSuiteSentences(suite).map((sentence) => sentence.text);
+			const result = await client.call('scoreTexts', { modelKey, texts, convention });
+			const score = scoreSuite(
+				suite,
+				result.texts.map((text) => text.tokens),
+				{ alignment: 'offsets' },
+			);
+			sentences += texts.length;
+			tokens += result.tokenCount;
+			suites.push({ name: suite.meta.name, items: score.items.length });
+		}
+		return { wallMs: performance.now() - started, sentences, tokens, suites, failed };
 	},
 	crossOriginIsolated: self.crossOriginIsolated,
 	hardwareConcurrency: navigator.hardwareConcurrency,

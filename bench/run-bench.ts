@@ -1,0 +1,234 @@
+/**
+ * `npm run bench`: scoring speed of the real engine in Node (onnxruntime-node CPU) and in Chromium
+ * (the built app's worker, WASM; WebGPU when an adapter exists), per model and batch size, and the
+ * wall time to score the 34 SyntaxGym suites in Chromium. The last stdout line is one JSON object.
+ * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { build, preview } from 'vite';
+import type { ModelSpec } from '../src/core/model/model-spec';
+import { buildSuiteSentences } from '../src/core/suite/build-sentences';
+import { parseSuite } from '../src/core/suite/parse-suite';
+import type { EngineHarness, SuitesRun } from '../src/worker/engine-harness';
+import { createNodeEngine } from '../src/worker/node-engine';
+
+const ROOT = new URL('../', import.meta.url);
+const PORT = Number(process.env.BENCHTOP_BENCH_PORT ?? 4179);
+const OUT_DIR = process.env.BENCHTOP_BENCH_OUT_DIR ?? join(tmpdir(), 'benchtop-bench-dist');
+const SUITES34_DIR = new URL('../shared/peer/syntaxgym/suites/nextflow/', ROOT);
+const MODELS = ['gpt2-en-small', 'gpt2-random-tiny'] as const;
+/** `undefined`: the engine's default batching (up to 64 sentences under its token budget). */
+const BATCH_SIZES = [1, 8, undefined] as const;
+const SENTENCE_COUNT = 192;
+const HEADLINE_MODEL = 'gpt2-en-small';
+
+interface Measurement {
+	readonly model: string;
+	readonly batchSize: number | 'default';
+	readonly sentences: number;
+	readonly tokens: number;
+	readonly seconds: number;
+	readonly tokensPerSecond: number;
+	readonly sentencesPerSecond: number;
+}
+
+function log(message: string): void {
+	process.stdout.write(`${message}\n`);
+}
+
+function measurement(
+	model: string,
+	batchSize: number | undefined,
+	sentences: number,
+	tokens: number,
+	milliseconds: number,
+): Measurement {
+	const seconds = milliseconds / 1000;
+	return {
+		model,
+		batchSize: batchSize ?? 'default',
+		sentences,
+		tokens,
+		seconds: round(seconds, 3),
+		tokensPerSecond: round(tokens / seconds, 1),
+		sentencesPerSecond: round(sentences / seconds, 2),
+	};
+}
+
+function round(value: number, digits: number): number {
+	const scale = 10 ** digits;
+	return Math.round(value * scale) / scale;
+}
+
+/** Sentences of our bundled suites (suites/*.json), the first SENTENCE_COUNT. */
+async function benchSentences(): Promise<string[]> {
+	const dir = new URL('suites/', ROOT);
+	const texts: string[] = [];
+	for (const file of (await readdir(dir)).filter((f) => f.endsWith('.json')).sort()) {
+		if (file === 'index.json') continue;
+		const parsed = parseSuite(await readFile(new URL(file, dir), 'utf8'), { mode: 'compatible' });
+		if (parsed.ok) texts.push(...buildSuiteSentences(parsed.suite).map((s) => s.text));
+	}
+	return texts.slice(0, SENTENCE_COUNT);
+}
+
+/** The 34 suites as JSON text, or undefined when the peer data is absent. */
+async function suites34(): Promise<string[] | undefined> {
+	try {
+		const files = (await readdir(SUITES34_DIR)).filter((f) => f.endsWith('.json')).sort();
+		return await Promise.all(files.map((f) => readFile(new URL(f, SUITES34_DIR), 'utf8')));
+	} catch {
+		return undefined;
+	}
+}
+
+function spec(id: string, backend: ModelSpec['backend']): ModelSpec {
+	return { source: 'bundled', id, dtype: 'fp32', backend };
+}
+
+async function benchNode(texts: readonly string[], threads: number): Promise<Measurement[]> {
+	const engine = createNodeEngine({ threads });
+	const results: Measurement[] = [];
+	for (const model of MODELS) {
+		const { modelKey } = await engine.loadModel({ spec: spec(model, 'node-cpu') });
+		await engine.scoreTexts({ modelKey, texts: texts.slice(0, 16), convention: 'bos' });
+		for (const batchSize of BATCH_SIZES) {
+			const result = await engine.scoreTexts({
+				modelKey,
+				texts,
+				convention: 'bos',
+				...(batchSize !== undefined ? { maxBatchSize: batchSize } : {}),
+			});
+			const m = measurement(model, batchSize, texts.length, result.tokenCount, result.elapsedMs);
+			log(`node  ${JSON.stringify(m)}`);
+			results.push(m);
+		}
+		await engine.disposeModel(modelKey);
+	}
+	return results;
+}
+
+async function benchBrowser(
+	page: Page,
+	texts: readonly string[],
+	backend: 'wasm' | 'webgpu',
+): Promise<Measurement[]> {
+	const results: Measurement[] = [];
+	for (const model of MODELS) {
+		const info = await page.evaluate(
+			(s) => (window.benchtopEngine as EngineHarness).load(s),
+			spec(model, backend),
+		);
+		if (info.spec.backend !== backend) {
+			log(`${backend}: ${model} ran on ${info.spec.backend} (${info.fallbackReason ?? '?'})`);
+			return [];
+		}
+		const run = (batch: readonly string[], maxBatchSize: number | undefined) =>
+			page.evaluate(
+				({ key, batch, maxBatchSize }) =>
+					(window.benchtopEngine as EngineHarness).score(key, batch, 'bos', maxBatchSize),
+				{ key: info.modelKey, batch, maxBatchSize },
+			);
+		await run(texts.slice(0, 16), undefined);
+		for (const batchSize of BATCH_SIZES) {
+			const result = await run(texts, batchSize);
+			const m = measurement(model, batchSize, texts.length, result.tokenCount, result.elapsedMs);
+			log(`${backend.padEnd(5)} ${JSON.stringify(m)}`);
+			results.push(m);
+		}
+	}
+	return results;
+}
+
+function headline(results: readonly Measurement[]): number | null {
+	const m = results.find((r) => r.model === HEADLINE_MODEL && r.batchSize === 'default');
+	return m?.tokensPerSecond ?? null;
+}
+
+async function main(): Promise<void> {
+	const texts = await benchSentences();
+	const threads = availableParallelism();
+	log(`bench: ${texts.length} sentences, ${threads} threads, models ${MODELS.join(', ')}`);
+
+	const node = await benchNode(texts, threads);
+
+	log(`building the app into ${OUT_DIR}`);
+	await build({
+		root: new URL('.', ROOT).pathname,
+		logLevel: 'warn',
+		build: { outDir: OUT_DIR, emptyOutDir: true },
+	});
+	const server = await preview({
+		root: new URL('.', ROOT).pathname,
+		logLevel: 'warn',
+		build: { outDir: OUT_DIR },
+		preview: { host: '127.0.0.1', port: PORT, strictPort: true },
+	});
+	const browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+	});
+	try {
+		const page = await browser.newPage();
+		await page.goto(`http://127.0.0.1:${PORT}/harness/engine.html`);
+		await page.waitForFunction(() => window.benchtopEngine !== undefined);
+		const environment = await page.evaluate(async () => {
+			const gpu = (navigator as { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+			const adapter = gpu ? await gpu.requestAdapter().catch(() => null) : null;
+			return {
+				crossOriginIsolated: self.crossOriginIsolated,
+				hardwareConcurrency: navigator.hardwareConcurrency,
+				webgpuAdapter: adapter !== null,
+			};
+		});
+		log(`chromium: ${JSON.stringify(environment)}`);
+		const wasm = await benchBrowser(page, texts, 'wasm');
+		const webgpu = environment.webgpuAdapter ? await benchBrowser(page, texts, 'webgpu') : [];
+
+		let suitesRun: SuitesRun | undefined;
+		const suites = await suites34();
+		if (suites === undefined) {
+			log(`suites34: ${SUITES34_DIR.pathname} is absent; skipped`);
+		} else {
+			const { modelKey } = await page.evaluate(
+				(s) => (window.benchtopEngine as EngineHarness).load(s),
+				spec(HEADLINE_MODEL, environment.webgpuAdapter ? 'webgpu' : 'wasm'),
+			);
+			suitesRun = await page.evaluate(
+				({ key, jsons }) =>
+					(window.benchtopEngine as EngineHarness).runSuites(key, jsons, 'reference'),
+				{ key: modelKey, jsons: suites },
+			);
+			log(
+				`suites34: ${suitesRun.suites.length} suites, ${suitesRun.sentences} sentences, ` +
+					`${suitesRun.tokens} tokens in ${(suitesRun.wallMs / 1000).toFixed(2)} s` +
+					(suitesRun.failed.length > 0 ? `; failed: ${JSON.stringify(suitesRun.failed)}` : ''),
+			);
+		}
+
+		const nodeHeadline = headline(node);
+		const wasmHeadline = headline(wasm);
+		const summary = {
+			model: HEADLINE_MODEL,
+			threads,
+			browser_threads: Math.min(8, environment.hardwareConcurrency),
+			node_tokens_per_s: nodeHeadline,
+			wasm_tokens_per_s: wasmHeadline,
+			webgpu_tokens_per_s: headline(webgpu),
+			wasm_vs_node: nodeHeadline && wasmHeadline ? round(wasmHeadline / nodeHeadline, 3) : null,
+			suites34_wall_s: suitesRun ? round(suitesRun.wallMs / 1000, 2) : null,
+			suites34_sentences: suitesRun?.sentences ?? null,
+			suites34_tokens: suitesRun?.tokens ?? null,
+			cross_origin_isolated: environment.crossOriginIsolated,
+			measurements: { node, wasm, webgpu },
+		};
+		log(JSON.stringify(summary));
+	} finally {
+		await browser.close();
+		await server.close();
+	}
+}
+
+await main();
