@@ -89,7 +89,12 @@ test('a dropped bundled suite runs on the real engine and lands on its results',
 		description: String(Math.round(firstResultMs ?? 0)),
 	});
 	console.log(`open → first stored result with ${MODEL_ID}: ${Math.round(firstResultMs ?? 0)} ms`);
+	await expect(page.getByRole('heading', { name: 'Accuracy', exact: true })).toBeVisible();
+	await expect(page.getByRole('heading', { name: 'Regions by condition' })).toBeVisible();
 	await page.screenshot({ path: `${SCREENSHOTS}/results-view.png`, fullPage: true });
+	await page.getByRole('link', { name: 'Item 1: token surprisals' }).click();
+	await expect(page).toHaveURL(/#\/results\/1\/item\/1$/);
+	await expect(page.getByRole('heading', { name: 'Item 1: surprisal per token' })).toBeVisible();
 
 	await page.getByRole('link', { name: 'History' }).click();
 	await expect(page.getByRole('cell', { name: /done, 16\/16 items/ })).toBeVisible();
