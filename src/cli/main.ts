@@ -8,11 +8,13 @@ import { formatCliError } from './format-cli-error';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
 	validate: {
-		summary: 'validate <suite.json> [--strict]: check a suite, list warnings or located errors',
+		summary:
+			'validate <suite.json>... [--strict] [--chained-comparisons error|first-only]: check suites, list warnings or located errors',
 		load: async () => (await import('./commands/validate')).validateCommand,
 	},
 	regions: {
-		summary: 'regions <suite.json> --surprisals <lm-zoo.tsv>: region metric table (TSV)',
+		summary:
+			'regions <suite.json> --surprisals <lm-zoo.tsv> [--spec <lm-zoo spec.json>]: region metric table (TSV)',
 		load: async () => (await import('./commands/regions')).regionsCommand,
 	},
 	evaluate: {

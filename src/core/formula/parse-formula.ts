@@ -40,10 +40,22 @@ const OPERAND_EXPECTED = 'a region reference like (1;%cond%), a number or an ope
  * `(*;%cond%)`, number literals with optional sign. No unary operators.
  * @throws FormulaSyntaxError with a 1-based column and a message saying what was expected.
  */
+/**
+ * The longest formula accepted (characters). Published suites stay under 200; the bound keeps
+ * the recursive evaluator and formatter far from the stack limit on a left-deep operator chain.
+ */
+export const MAX_FORMULA_LENGTH = 2_000;
+
 export function parseFormula(
 	formula: string,
 	options: ParseFormulaOptions = {},
 ): { ast: FormulaNode; warnings: FormulaWarning[] } {
+	if (formula.length > MAX_FORMULA_LENGTH) {
+		throw new FormulaSyntaxError(
+			`the formula has ${formula.length} characters, more than the ${MAX_FORMULA_LENGTH} accepted; split it into several predictions`,
+			MAX_FORMULA_LENGTH + 1,
+		);
+	}
 	const parser = new FormulaParser(tokenizeFormula(formula), options);
 	const ast = parser.parseFormula();
 	return { ast, warnings: parser.warnings };

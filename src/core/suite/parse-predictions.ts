@@ -6,7 +6,7 @@
 import { FormulaSyntaxError } from '../errors';
 import type { ComparisonOperator, FormulaNode, RegionReferenceNode } from '../formula/ast';
 import { referencedRegions } from '../formula/format-formula';
-import { parseFormula } from '../formula/parse-formula';
+import { MAX_FORMULA_LENGTH, parseFormula } from '../formula/parse-formula';
 import type { DiagnosticCollector } from './diagnostic-collector';
 import { jsonPointer } from './json-source';
 import { describeJsonType, isJsonObject, ownValue } from './json-value';
@@ -115,12 +115,8 @@ export function readPredictions(value: unknown, context: PredictionContext): Pre
 	return predictions;
 }
 
-/**
- * Longest formula read. Published ones have at most about 200 characters; the cap keeps the formula
- * tree shallow enough (a chain of N operators is N levels deep) for the recursive formatter and
- * evaluator, whose stack gives out near 5 000 levels.
- */
-export const MAX_FORMULA_LENGTH = 2_000;
+/** Longest formula read (defined by the formula parser, which enforces it too). */
+export { MAX_FORMULA_LENGTH };
 
 function readFormulaPrediction(
 	entry: Readonly<Record<string, unknown>>,

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { FormulaNode } from '../../../src/core/formula/ast';
 import { FormulaSyntaxError } from '../../../src/core/errors';
-import { parseFormula, type ParseFormulaOptions } from '../../../src/core/formula/parse-formula';
+import {
+	MAX_FORMULA_LENGTH,
+	parseFormula,
+	type ParseFormulaOptions,
+} from '../../../src/core/formula/parse-formula';
 
 /** The tree as a fully parenthesised string: `{l op r}` for binaries, literals as written. */
 function shape(node: FormulaNode): string {
@@ -194,7 +198,25 @@ describe('parseFormula: errors name the column and what was expected', () => {
 	});
 
 	it('refuses absurd nesting without exhausting the stack', () => {
-		const formula = `${'('.repeat(10_000)}1${')'.repeat(10_000)}`;
+		const formula = `${'('.repeat(600)}1${')'.repeat(600)}`;
 		expect(syntaxErrorOf(formula).message).toMatch(/nested more than/);
+	});
+});
+
+describe('parseFormula: length bound', () => {
+	it('rejects a formula longer than MAX_FORMULA_LENGTH with the column just past the bound', () => {
+		const chain = Array.from({ length: 5_000 }, () => '1').join(' + ');
+		expect(() => parseFormula(chain)).toThrow(FormulaSyntaxError);
+		try {
+			parseFormula(chain);
+		} catch (error) {
+			expect((error as FormulaSyntaxError).column).toBe(MAX_FORMULA_LENGTH + 1);
+		}
+	});
+
+	it('accepts a formula of exactly MAX_FORMULA_LENGTH characters', () => {
+		const base = '(1;%a%) < (1;%b%)';
+		const formula = base + ' '.repeat(MAX_FORMULA_LENGTH - base.length);
+		expect(parseFormula(formula).ast.kind).toBe('binary');
 	});
 });
