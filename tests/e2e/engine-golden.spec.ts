@@ -19,6 +19,9 @@ for (const id of ['gpt2-en-small', 'gpt2-random-tiny']) {
 		const url = new URL(`../fixtures/golden/surprisals-${id}.json`, import.meta.url);
 		const golden = JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
 		expect(golden.sentences).toHaveLength(60);
+		// Bundled models and the self-hosted ORT wasm: no request leaves the app's origin.
+		const requests: string[] = [];
+		page.on('request', (request) => requests.push(request.url()));
 		await page.goto('/harness/engine.html');
 		await expect(page.locator('#status')).toHaveText('ready');
 		const result = await page.evaluate(
@@ -31,6 +34,14 @@ for (const id of ['gpt2-en-small', 'gpt2-random-tiny']) {
 			{ id, texts: golden.sentences.map((s) => s.text) },
 		);
 		expect(result.isolated).toBe(true);
+		const origin = new URL(page.url()).origin;
+		expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:'))).toEqual(
+			[],
+		);
+		expect(requests.some((url) => url.includes(`/models/${id}/onnx/model.onnx`))).toBe(true);
+		expect(requests.some((url) => /ort-wasm-simd-threaded\.asyncify.*\.wasm$/.test(url))).toBe(
+			true,
+		);
 		expect(result.info.spec.backend).toBe('wasm');
 		let maxDifference = 0;
 		golden.sentences.forEach((sentence, i) => {
