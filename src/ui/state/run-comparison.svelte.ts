@@ -44,6 +44,8 @@ export interface ComparisonRow {
 	readonly kind: 'prediction' | 'rule';
 	/** `Prediction 0` or the rule's label. */
 	readonly label: string;
+	/** For the chart's axis: `P0`, or the rule's label. */
+	readonly shortLabel: string;
 	/** The pretty-printed formula, or the rule's description. */
 	readonly detail: string;
 	/** One per compared run, in `runs` order. */
@@ -125,6 +127,7 @@ export class RunComparison {
 			key: `prediction-${prediction.predictionId}`,
 			kind: 'prediction',
 			label: `Prediction ${prediction.predictionId}`,
+			shortLabel: `P${prediction.predictionId}`,
 			detail: formatFormula(prediction.ast),
 			cells: this.#runs.map(({ summary }) => {
 				const found = summary.predictions.find(
@@ -141,6 +144,7 @@ export class RunComparison {
 			key: `rule-${rule}`,
 			kind: 'rule',
 			label: `Items: ${label}`,
+			shortLabel: `Items: ${label}`,
 			detail: description,
 			cells: this.#runs.map(({ summary }) => {
 				const found = summary.items.find((i) => i.metric === metric && i.rule === rule);
@@ -160,7 +164,7 @@ export class RunComparison {
 		if (!suite || this.#runs.length === 0) return null;
 		const rows = this.rows;
 		return buildAccuracyChartSpec(
-			rows.map((row) => (row.kind === 'prediction' ? `P${row.label.slice(11)}` : row.label)),
+			rows.map((row) => row.shortLabel),
 			this.#runs.map((compared, index) => ({
 				label: compared.label,
 				accuracies: rows.map((row) => row.cells[index]?.accuracy ?? null),
