@@ -39,7 +39,8 @@ export interface InferenceEngine {
 	/** Tokens and offsets under a convention, without running the model (surprisals are NaN). */
 	tokenize(params: TokenizeParams): Promise<TokenizeResult>;
 	disposeModel(modelKey: string): Promise<void>;
-	/** Models whose files are in a persistent cache (browser Cache API); bundled ones excluded. */
+	/** Models with files in the browser's Cache API (hub downloads, and bundled models once loaded
+	 * there); empty in Node. */
 	listCachedModels(): Promise<readonly CachedModel[]>;
 	deleteCachedModel(id: string): Promise<{ readonly filesDeleted: number }>;
 }

@@ -68,9 +68,11 @@ export function createWebOrtRuntime(threads = chooseThreads()): OrtRuntime {
 		}),
 		deviceName: (backend) => (backend === 'webgpu' ? 'webgpu' : 'wasm'),
 		onDeviceLost: (listener) => {
-			void (ort.env.webgpu.device as unknown as Promise<GpuDeviceLike>).then(
+			// NOTE: `env.webgpu.device` is the GPUDevice once a WebGPU session exists (older ORT
+			// builds gave a promise of it): accept either.
+			void Promise.resolve(ort.env.webgpu.device as unknown as GpuDeviceLike | undefined).then(
 				(device) =>
-					device.lost.then((info) =>
+					device?.lost?.then((info) =>
 						listener(`WebGPU device lost (${info.reason}): ${info.message}`),
 					),
 				() => undefined,

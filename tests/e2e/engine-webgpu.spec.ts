@@ -1,0 +1,69 @@
+// The WebGPU path of the real worker (decomposed log-prob tail, GPU sessions) on whatever adapter
+// Chromium gives with --enable-unsafe-webgpu: a SwiftShader (CPU) adapter on machines without a
+// GPU, which is slow but exact enough for a correctness check on gpt2-random-tiny. Skipped when
+// no adapter is available; without one, the engine must fall back to WASM and say why.
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import type { EngineHarness } from '../../src/worker/engine-harness';
+
+interface GoldenSentence {
+	readonly text: string;
+	readonly tokens: readonly string[];
+	readonly surprisal_bits: readonly (number | null)[];
+}
+
+// launchOptions replace the config's as a whole: the executable is named again.
+test.use({
+	launchOptions: {
+		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		args: ['--enable-unsafe-webgpu'],
+	},
+});
+
+test('WebGPU (or the WASM fallback, said so) matches the golden surprisals of gpt2-random-tiny', async ({
+	page,
+}) => {
+	const url = new URL('../fixtures/golden/surprisals-gpt2-random-tiny.json', import.meta.url);
+	// SwiftShader runs WebGPU on the CPU: the first 24 sentences keep this under a minute.
+	const all = JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
+	const golden = { sentences: all.sentences.slice(0, 24) };
+	test.setTimeout(300_000);
+	await page.goto('/harness/engine.html');
+	await expect(page.locator('#status')).toHaveText('ready');
+	const result = await page.evaluate(
+		async (texts) => {
+			const gpu = (navigator as { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+			const adapter = gpu ? await gpu.requestAdapter().catch(() => null) : null;
+			const harness = window.benchtopEngine as EngineHarness;
+			const info = await harness.load({
+				source: 'bundled',
+				id: 'gpt2-random-tiny',
+				dtype: 'fp32',
+				backend: 'webgpu',
+			});
+			const scored = await harness.score(info.modelKey, texts, 'bos');
+			return { adapter: adapter !== null, info, texts: scored.texts };
+		},
+		golden.sentences.map((s) => s.text),
+	);
+	if (result.adapter) {
+		expect(result.info.spec.backend, result.info.fallbackReason).toBe('webgpu');
+	} else {
+		expect(result.info.spec.backend).toBe('wasm');
+		expect(result.info.fallbackReason).toMatch(/WebGPU/);
+	}
+	let maxDifference = 0;
+	golden.sentences.forEach((sentence, i) => {
+		const tokens = result.texts[i]?.tokens ?? [];
+		expect(tokens.map((t) => t.token)).toEqual(sentence.tokens);
+		sentence.surprisal_bits.forEach((expected, k) => {
+			if (expected === null) return;
+			maxDifference = Math.max(
+				maxDifference,
+				Math.abs((tokens[k]?.surprisalBits ?? NaN) - expected),
+			);
+		});
+	});
+	console.log(`gpt2-random-tiny on ${result.info.spec.backend}: max |Δ| = ${maxDifference} bits`);
+	expect(maxDifference).toBeLessThanOrEqual(1e-3);
+});
