@@ -7,11 +7,13 @@ import { scoreSuite } from '../core/scoring/score-suite';
 import { buildSuiteSentences } from '../core/suite/build-sentences';
 import { parseSuite } from '../core/suite/parse-suite';
 import { createInferenceClient } from './inference-client';
-import type { ModelInfo, ScoreTextsResult } from './protocol';
+import type { CachedModel, LoadProgress, ModelInfo, ScoreTextsResult } from './protocol';
 
 export interface EngineHarness {
-	/** Loads `spec` in the worker (real engine); resolves with the worker's ModelInfo. */
+	/** Loads `spec` in the worker (real engine); its load events are appended to `progress`. */
 	load(spec: ModelSpec): Promise<ModelInfo>;
+	listCachedModels(): Promise<readonly CachedModel[]>;
+	deleteCachedModel(id: string): Promise<{ readonly filesDeleted: number }>;
 	/** Scores `texts` with the loaded model; `wallMs` is measured on the page. */
 	score(
 		modelKey: string,
@@ -30,7 +32,7 @@ export interface EngineHarness {
 	): Promise<SuitesRun>;
 	readonly crossOriginIsolated: boolean;
 	readonly hardwareConcurrency: number;
-	readonly logs: string[];
+	readonly progress: LoadProgress[];
 }
 
 export interface SuitesRun {
@@ -48,11 +50,14 @@ declare global {
 	}
 }
 
-const logs: string[] = [];
+const progress: LoadProgress[] = [];
 const client = createInferenceClient({ kind: 'real' });
 
 window.benchtopEngine = {
-	load: (spec) => client.call('loadModel', { spec }),
+	load: (spec) =>
+		client.call('loadModel', { spec }, { onLoadProgress: (event) => progress.push(event) }),
+	listCachedModels: () => client.call('listCachedModels', {}),
+	deleteCachedModel: (id) => client.call('deleteCachedModel', { id }),
 	async score(modelKey, texts, convention, maxBatchSize) {
 		const started = performance.now();
 		const result = await client.call('scoreTexts', {
@@ -92,7 +97,7 @@ window.benchtopEngine = {
 	},
 	crossOriginIsolated: self.crossOriginIsolated,
 	hardwareConcurrency: navigator.hardwareConcurrency,
-	logs,
+	progress,
 };
 
 const status = document.getElementById('status');
