@@ -68,6 +68,7 @@ export class ModelCatalog {
 	#bytes = $state.raw<LoadBytes>(NO_LOAD_BYTES);
 	#loaded = $state.raw<ModelInfo | null>(null);
 	#loading: { spec: ModelSpec; promise: Promise<ModelInfo> } | null = null;
+	#warmUp: { spec: ModelSpec; abort: AbortController } | null = null;
 	#cached = $state.raw<readonly CachedModel[]>([]);
 	#cacheMessage = $state<string | null>(null);
 
@@ -177,6 +178,8 @@ export class ModelCatalog {
 		if (!spec) throw new Error(this.specProblem ?? 'No model chosen.');
 		if (this.#loaded && sameSpec(this.#loaded.spec, spec)) return this.#loaded;
 		if (this.#loading && sameSpec(this.#loading.spec, spec)) return this.#loading.promise;
+		if (this.#warmUp && !sameSpec(this.#warmUp.spec, spec)) this.#warmUp.abort.abort();
+		this.#warmUp = null;
 		const previous = this.#loaded;
 		this.#status = 'loading';
 		this.#error = null;
@@ -200,6 +203,8 @@ export class ModelCatalog {
 				if (previous && previous.modelKey !== info.modelKey) {
 					this.#client.call('disposeModel', { modelKey: previous.modelKey }).catch(() => {});
 				}
+			} else {
+				void this.#disposeIfUnused(info.modelKey, spec);
 			}
 			return info;
 		} catch (error) {
@@ -211,6 +216,27 @@ export class ModelCatalog {
 		} finally {
 			if (this.#loading?.promise === promise) this.#loading = null;
 		}
+	}
+
+	/**
+	 * Starts loading the chosen bundled model in the background when nothing is loaded or
+	 * loading yet, so a run can start scoring at once. Never downloads (hub) or reads a folder
+	 * unasked; a failure is kept in `error` like any load.
+	 */
+	warmUp(): void {
+		const spec = this.spec;
+		if (this.source !== 'bundled' || this.#status !== 'idle' || spec === null) return;
+		const abort = new AbortController();
+		this.#warmUp = { spec, abort };
+		this.load(spec, abort.signal).catch(() => {});
+	}
+
+	/** Frees a superseded load in the worker once the later choice has loaded, unless in use. */
+	async #disposeIfUnused(modelKey: string, spec: ModelSpec): Promise<void> {
+		await this.#loading?.promise.catch(() => undefined);
+		if (this.#loaded?.modelKey === modelKey) return;
+		if (this.#loading && sameSpec(this.#loading.spec, spec)) return;
+		await this.#client.call('disposeModel', { modelKey }).catch(() => {});
 	}
 
 	/** Re-reads the models in the browser's cache (hub downloads). */
