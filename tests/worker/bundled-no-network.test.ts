@@ -5,6 +5,9 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ModelSpec } from '../../src/core/model/model-spec';
 
+// Real models on a shared 2-core machine: seconds per test, not milliseconds.
+vi.setConfig({ testTimeout: 60_000 });
+
 const requests: string[] = [];
 let offline = false;
 vi.stubGlobal('fetch', async (input: string | URL | Request) => {
