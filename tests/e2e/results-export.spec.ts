@@ -3,7 +3,7 @@
 // `run` output for the same suite and model; a run bundle imported in a fresh browser profile
 // shows identically; the compare view; a 360 px dark screenshot.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Download, type Page } from '@playwright/test';
 
 const SCREENSHOTS = 'tests/e2e/screenshots';
@@ -50,7 +50,7 @@ async function shownResults(page: Page): Promise<Record<string, string | null>> 
 test('results of a real run: tables, chart, drill-down, exports equal to the CLI, bundle import', async ({
 	page,
 	browser,
-}) => {
+}, testInfo) => {
 	const suiteText = readFileSync(`suites/${SUITE_FILE}`, 'utf8');
 	await page.goto('/');
 	await dropFile(page, SUITE_FILE, suiteText);
@@ -106,6 +106,24 @@ test('results of a real run: tables, chart, drill-down, exports equal to the CLI
 	);
 	const [surprisals] = await downloadText(page, 'Token surprisals TSV');
 	expect(surprisals.split('\n')[0]).toBe('sentence_id\ttoken_id\ttoken\tsurprisal');
+	// The exported token surprisals give the exported results through the CLI's lm-zoo path.
+	const surprisalsPath = testInfo.outputPath('surprisals.tsv');
+	writeFileSync(surprisalsPath, surprisals);
+	const evaluated = execFileSync(
+		'npm',
+		[
+			'run',
+			'--silent',
+			'cli',
+			'--',
+			'evaluate',
+			`suites/${SUITE_FILE}`,
+			'--surprisals',
+			surprisalsPath,
+		],
+		{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+	);
+	expect(evaluated).toBe(resultsTsv);
 	const [bundle] = await downloadText(page, 'Run bundle (JSON)');
 	const shown = await shownResults(page);
 
