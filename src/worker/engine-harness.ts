@@ -7,11 +7,17 @@ import { scoreSuite } from '../core/scoring/score-suite';
 import { buildSuiteSentences } from '../core/suite/build-sentences';
 import { parseSuite } from '../core/suite/parse-suite';
 import { createInferenceClient } from './inference-client';
-import type { CachedModel, LoadProgress, ModelInfo, ScoreTextsResult } from './protocol';
+import type {
+	CachedModel,
+	LoadProgress,
+	LocalModelFile,
+	ModelInfo,
+	ScoreTextsResult,
+} from './protocol';
 
 export interface EngineHarness {
 	/** Loads `spec` in the worker (real engine); its load events are appended to `progress`. */
-	load(spec: ModelSpec): Promise<ModelInfo>;
+	load(spec: ModelSpec, localFiles?: readonly LocalModelFile[]): Promise<ModelInfo>;
 	listCachedModels(): Promise<readonly CachedModel[]>;
 	deleteCachedModel(id: string): Promise<{ readonly filesDeleted: number }>;
 	/** Scores `texts` with the loaded model; `wallMs` is measured on the page. */
@@ -54,8 +60,12 @@ const progress: LoadProgress[] = [];
 const client = createInferenceClient({ kind: 'real' });
 
 window.benchtopEngine = {
-	load: (spec) =>
-		client.call('loadModel', { spec }, { onLoadProgress: (event) => progress.push(event) }),
+	load: (spec, localFiles) =>
+		client.call(
+			'loadModel',
+			{ spec, ...(localFiles ? { localFiles } : {}) },
+			{ onLoadProgress: (event) => progress.push(event) },
+		),
 	listCachedModels: () => client.call('listCachedModels', {}),
 	deleteCachedModel: (id) => client.call('deleteCachedModel', { id }),
 	async score(modelKey, texts, convention, maxBatchSize) {
