@@ -1,0 +1,236 @@
+/**
+ * The suite editor's state: the grid with undo/redo, live validation of the suite it makes,
+ * loading a library suite, saving to the library, export, and the tokenization preview of a row.
+ * Every edit is a core function (src/core/editor); this class keeps the history and the effects.
+ */
+import { describeError } from '../../core/app/describe-error';
+import {
+	canRedo,
+	canUndo,
+	createHistory,
+	isDirty,
+	markSaved,
+	pushHistory,
+	redo,
+	replacePresent,
+	undo,
+	type EditorHistory,
+} from '../../core/editor/editor-history';
+import { createEmptyEditorState, setCell, type EditorState } from '../../core/editor/editor-state';
+import { fromSuite, toSuiteJson, type SuiteJson } from '../../core/editor/suite-json';
+import { assignTokensToRegions, type PreviewToken } from '../../core/editor/token-regions';
+import type { ModelSpec, SurprisalConvention } from '../../core/model/model-spec';
+import { buildSentence } from '../../core/suite/build-sentences';
+import { parseSuite } from '../../core/suite/parse-suite';
+import { getSuite, saveSuite, type SavedSuite } from '../../storage/suites-repository';
+import type { InferenceClientApi, ModelInfo } from '../../worker/protocol';
+
+/** What the tokenization preview needs: a model loader and the client that tokenizes. */
+export interface TokenizerAccess {
+	readonly client: InferenceClientApi;
+	load(spec: ModelSpec): Promise<ModelInfo>;
+}
+
+export interface TokenPreview {
+	readonly itemIndex: number;
+	readonly conditionIndex: number;
+	readonly text: string;
+	readonly tokens: readonly PreviewToken[];
+	readonly modelId: string;
+}
+
+export class SuiteEditor {
+	#history = $state.raw<EditorHistory<EditorState>>(createHistory(createEmptyEditorState()));
+	/** The cell being typed into: consecutive edits of it make one undo step. */
+	#typingCell: string | null = null;
+	#message = $state<string | null>(null);
+	#preview = $state.raw<TokenPreview | null>(null);
+	#previewStatus = $state<'idle' | 'loading' | 'ready' | 'failed'>('idle');
+	#previewMessage = $state<string | null>(null);
+
+	/** The grid as it is now. */
+	get state(): EditorState {
+		return this.#history.present;
+	}
+
+	/** The suite JSON of the grid and its validation (recomputed on every change). */
+	readonly json: SuiteJson = $derived(toSuiteJson(this.#history.present));
+
+	get canUndo(): boolean {
+		return canUndo(this.#history);
+	}
+
+	get canRedo(): boolean {
+		return canRedo(this.#history);
+	}
+
+	/** Changes not saved to the library or exported. */
+	get dirty(): boolean {
+		return isDirty(this.#history);
+	}
+
+	/** The last save/load/export outcome, for the user. */
+	get message(): string | null {
+		return this.#message;
+	}
+
+	get preview(): TokenPreview | null {
+		return this.#preview;
+	}
+
+	get previewStatus(): 'idle' | 'loading' | 'ready' | 'failed' {
+		return this.#previewStatus;
+	}
+
+	get previewMessage(): string | null {
+		return this.#previewMessage;
+	}
+
+	/** Applies one edit as its own undo step (structure edits, pastes, meta changes). */
+	apply(edit: (state: EditorState) => EditorState): void {
+		this.#typingCell = null;
+		this.#history = pushHistory(this.#history, edit(this.#history.present));
+	}
+
+	/** Types into a cell: a run of edits to the same cell is one undo step. */
+	typeCell(itemIndex: number, conditionIndex: number, regionIndex: number, text: string): void {
+		const key = `${itemIndex}/${conditionIndex}/${regionIndex}`;
+		const next = setCell(this.#history.present, itemIndex, conditionIndex, regionIndex, text);
+		this.#history =
+			this.#typingCell === key && this.#history.past.length > 0
+				? replacePresent(this.#history, next)
+				: pushHistory(this.#history, next);
+		this.#typingCell = key;
+	}
+
+	/** Ends a typing run (the cell lost focus), so the next keystroke starts a new undo step. */
+	endTyping(): void {
+		this.#typingCell = null;
+	}
+
+	undo(): void {
+		this.#typingCell = null;
+		this.#history = undo(this.#history);
+	}
+
+	redo(): void {
+		this.#typingCell = null;
+		this.#history = redo(this.#history);
+	}
+
+	/** Starts over with a new, empty suite (history cleared). */
+	reset(): void {
+		this.#typingCell = null;
+		this.#history = createHistory(createEmptyEditorState());
+		this.#message = null;
+		this.#preview = null;
+	}
+
+	/** Loads suite JSON text into the grid (history cleared); false with a message if it fails. */
+	loadText(text: string): boolean {
+		const parsed = parseSuite(text);
+		if (!parsed.ok) {
+			this.#message = `The suite does not parse (${parsed.diagnostics.length} problem${parsed.diagnostics.length === 1 ? '' : 's'}): fix it in a text editor or start a new one.`;
+			return false;
+		}
+		this.#typingCell = null;
+		this.#history = createHistory(fromSuite(parsed.suite));
+		this.#message = null;
+		this.#preview = null;
+		return true;
+	}
+
+	/** Loads a suite of the library (by the SHA-256 of its text) to edit a copy of it. */
+	async loadStored(sha256: string): Promise<boolean> {
+		try {
+			const stored = await getSuite(sha256);
+			if (!stored) {
+				this.#message = 'That suite is no longer stored in this browser.';
+				return false;
+			}
+			return this.loadText(stored.text);
+		} catch (error) {
+			this.#message = `The suite could not be read: ${describeError(error)}`;
+			return false;
+		}
+	}
+
+	/** Saves the suite to the library (only when it validates); marks it saved. */
+	async save(): Promise<SavedSuite | null> {
+		const { text, result } = this.json;
+		if (!result.ok) {
+			this.#message = 'The suite has errors: fix them before saving.';
+			return null;
+		}
+		try {
+			const saved = await saveSuite({
+				text,
+				name: result.suite.meta.name,
+				origin: 'paste',
+				sourceName: 'suite editor',
+			});
+			this.#history = markSaved(this.#history);
+			this.#message = `Saved "${saved.name}" to the library.`;
+			return saved;
+		} catch (error) {
+			this.#message = `The suite could not be saved: ${describeError(error)}`;
+			return null;
+		}
+	}
+
+	/** The suite as a file to download (standard JSON); marks it saved. */
+	exportFile(): { readonly fileName: string; readonly text: string } {
+		const { text } = this.json;
+		this.#history = markSaved(this.#history);
+		return { fileName: fileNameFor(this.#history.present.meta.name), text };
+	}
+
+	/** Tokenizes one row's sentence with `spec` and colours its tokens by region. */
+	async previewRow(
+		itemIndex: number,
+		conditionIndex: number,
+		spec: ModelSpec,
+		convention: SurprisalConvention,
+		access: TokenizerAccess,
+	): Promise<void> {
+		const state = this.#history.present;
+		const item = state.items[itemIndex];
+		const conditionName = state.conditionNames[conditionIndex];
+		const cells = item?.cells[conditionIndex];
+		if (!item || conditionName === undefined || !cells) return;
+		const sentence = buildSentence(item.itemNumber, {
+			conditionName,
+			regions: cells.map((content, index) => ({ regionNumber: index + 1, content })),
+		});
+		this.#previewStatus = 'loading';
+		this.#previewMessage = null;
+		try {
+			const info = await access.load(spec);
+			const { tokens } = await access.client.call('tokenize', {
+				modelKey: info.modelKey,
+				text: sentence.text,
+				convention,
+			});
+			this.#preview = {
+				itemIndex,
+				conditionIndex,
+				text: sentence.text,
+				tokens: assignTokensToRegions(sentence, tokens),
+				modelId: spec.id,
+			};
+			this.#previewStatus = 'ready';
+		} catch (error) {
+			this.#previewStatus = 'failed';
+			this.#previewMessage = `The row could not be tokenized: ${describeError(error)}`;
+		}
+	}
+}
+
+/** `My suite!` → `my-suite.json`. */
+export function fileNameFor(name: string): string {
+	const slug = name
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-+|-+$/g, '');
+	return `${slug || 'suite'}.json`;
+}
