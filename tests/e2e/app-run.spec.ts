@@ -157,6 +157,35 @@ test('reloading mid-run loses no finished item, and the run resumes', async ({ p
 	}
 });
 
+test('a ?suite= URL opens the file it names, with its problems located', async ({ page }) => {
+	// Not a suite: the app must say so and where, not break.
+	await page.goto('/?suite=/models/gpt2-random-tiny/config.json');
+	await expect(page.getByRole('heading', { name: 'config.json cannot be run' })).toBeVisible();
+	await expect(
+		page.getByRole('region', { name: 'Suite problems' }).getByText(/error/).first(),
+	).toBeVisible();
+});
+
+test('a model that fails to load gives a clear message and the page keeps working', async ({
+	page,
+}) => {
+	await page.goto('/');
+	await page.getByRole('button', { name: /Center embedding/ }).click();
+	await page.getByRole('radio', { name: 'Local folder' }).check();
+	await page.getByLabel(/Model folder/).setInputFiles('tests/fixtures/broken-model');
+	await expect(page.getByText('broken-model: 4 files')).toBeVisible();
+	await page.getByRole('button', { name: 'Run suite' }).click();
+	await expect(page.getByRole('alert').getByText(/^The run stopped: /)).toBeVisible({
+		timeout: 60_000,
+	});
+	await page.getByRole('link', { name: 'Run', exact: true }).click();
+	await expect(page.getByRole('alert').getByText(/^Could not load broken-model: /)).toBeVisible();
+	await page.getByRole('radio', { name: 'Bundled' }).check();
+	await expect(page.getByText(/^Could not load broken-model: /)).toHaveCount(0);
+	await expect(page.getByRole('button', { name: 'Run suite' })).toBeEnabled();
+	await page.screenshot({ path: `${SCREENSHOTS}/model-load-failure.png`, fullPage: true });
+});
+
 test('a malformed suite shows a located error and the page keeps working', async ({ page }) => {
 	await page.setViewportSize({ width: 360, height: 800 });
 	await page.goto('/');
@@ -169,6 +198,17 @@ test('a malformed suite shows a located error and the page keeps working', async
 
 	await dropFile(page, 'latin1.json', [0x7b, 0x22, 0xe9, 0x22, 0x7d]);
 	await expect(page.getByRole('alert').getByText(/latin1\.json is not UTF-8 text/)).toBeVisible();
+
+	// 50 MB: refused before reading, with the size in the message.
+	const bigTransfer = await page.evaluateHandle(() => {
+		const transfer = new DataTransfer();
+		transfer.items.add(new File([new Uint8Array(50_000_000)], 'huge.json'));
+		return transfer;
+	});
+	for (const type of ['dragenter', 'dragover', 'drop']) {
+		await page.dispatchEvent('header', type, { dataTransfer: bigTransfer });
+	}
+	await expect(page.getByRole('alert').getByText(/huge\.json is 50\.0 MB/)).toBeVisible();
 
 	await page.getByRole('button', { name: /Center embedding/ }).click();
 	await expect(page.getByRole('button', { name: 'Run suite' })).toBeEnabled();

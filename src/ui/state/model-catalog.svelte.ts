@@ -65,6 +65,7 @@ export class ModelCatalog {
 	#localFiles = $state.raw<readonly LocalModelFile[]>([]);
 	#status = $state<ModelLoadStatus>('idle');
 	#error = $state<string | null>(null);
+	#errorSpec = $state.raw<ModelSpec | null>(null);
 	#bytes = $state.raw<LoadBytes>(NO_LOAD_BYTES);
 	#loaded = $state.raw<ModelInfo | null>(null);
 	#loading: { spec: ModelSpec; promise: Promise<ModelInfo> } | null = null;
@@ -92,8 +93,11 @@ export class ModelCatalog {
 		return this.#status;
 	}
 
+	/** Why the last load failed, while the choice is still the one that failed. */
 	get error(): string | null {
-		return this.#error;
+		const failed = this.#errorSpec;
+		const spec = this.spec;
+		return failed && spec && sameSpec(failed, spec) ? this.#error : null;
 	}
 
 	get loaded(): ModelInfo | null {
@@ -211,6 +215,7 @@ export class ModelCatalog {
 			if (this.#loading?.promise === promise) {
 				this.#status = 'error';
 				this.#error = `Could not load ${spec.id}: ${describeError(error)}`;
+				this.#errorSpec = spec;
 			}
 			throw error;
 		} finally {
@@ -219,13 +224,16 @@ export class ModelCatalog {
 	}
 
 	/**
-	 * Starts loading the chosen bundled model in the background when nothing is loaded or
-	 * loading yet, so a run can start scoring at once. Never downloads (hub) or reads a folder
+	 * Starts loading the chosen bundled model in the background unless it is loaded, something
+	 * is loading, or this choice already failed, so a run can start scoring at once. Never downloads (hub) or reads a folder
 	 * unasked; a failure is kept in `error` like any load.
 	 */
 	warmUp(): void {
 		const spec = this.spec;
-		if (this.source !== 'bundled' || this.#status !== 'idle' || spec === null) return;
+		if (this.source !== 'bundled' || spec === null || this.#loading) return;
+		if (this.#loaded && sameSpec(this.#loaded.spec, spec)) return;
+		// This very choice failed: do not retry unasked.
+		if (this.error !== null) return;
 		const abort = new AbortController();
 		this.#warmUp = { spec, abort };
 		this.load(spec, abort.signal).catch(() => {});

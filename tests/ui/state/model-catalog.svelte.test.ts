@@ -53,20 +53,21 @@ describe('ModelCatalog', () => {
 		expect(await catalog.load()).toBe(first);
 	});
 
-	it('turns a load failure into a message and can load another model after it', async () => {
+	it('turns a load failure into a message, shown while that choice stands', async () => {
 		const catalog = createCatalog();
-		catalog.source = 'hub';
-		catalog.hubId = 'fake-missing-file';
-		await expect(
-			catalog.load({
-				source: 'hub',
-				id: 'fake-missing-file',
-				revision: 'main',
-				dtype: 'fp32',
-				backend: 'wasm',
-			}),
-		).rejects.toThrow();
+		// FakeEngine fails to load a model named fake-missing-file, as for a missing file.
+		catalog.setLocalFolder(
+			['config.json', 'tokenizer.json', 'onnx/model.onnx'].map((path) => ({
+				file: new Blob(['x']),
+				relativePath: `fake-missing-file/${path}`,
+			})),
+		);
+		await expect(catalog.load()).rejects.toThrow();
 		expect(catalog.status).toBe('error');
+		expect(catalog.error).toMatch(/^Could not load fake-missing-file: /);
+		catalog.source = 'bundled';
+		expect(catalog.error).toBeNull();
+		catalog.source = 'local';
 		expect(catalog.error).toMatch(/^Could not load fake-missing-file: /);
 		catalog.source = 'bundled';
 		await catalog.load();
