@@ -67,3 +67,44 @@ for (const id of ['gpt2-en-small', 'gpt2-random-tiny']) {
 		expect(maxDifference).toBeLessThanOrEqual(TOLERANCE_BITS);
 	});
 }
+
+test('batch invariance in Chromium (WASM, fp32): gpt2-en-small alone vs batched, ≤ 1e-4 bits', async ({
+	page,
+}) => {
+	const url = new URL('../fixtures/golden/surprisals-gpt2-en-small.json', import.meta.url);
+	const golden = JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
+	await page.goto('/harness/engine.html');
+	await expect(page.locator('#status')).toHaveText('ready');
+	const runs = await page.evaluate(
+		async (texts) => {
+			const harness = window.benchtopEngine as EngineHarness;
+			const info = await harness.load({
+				source: 'bundled',
+				id: 'gpt2-en-small',
+				dtype: 'fp32',
+				backend: 'wasm',
+			});
+			const alone = await harness.score(info.modelKey, texts, 'bos', 1);
+			const batched = await harness.score(info.modelKey, texts, 'bos');
+			const reversed = await harness.score(info.modelKey, [...texts].reverse(), 'bos', 7);
+			return [alone.texts, batched.texts, [...reversed.texts].reverse()];
+		},
+		golden.sentences.map((s) => s.text),
+	);
+	const [alone = [], ...others] = runs;
+	let maxDifference = 0;
+	for (const other of others) {
+		alone.forEach((text, i) => {
+			const tokens = other[i]?.tokens ?? [];
+			expect(tokens.map((t) => t.token)).toEqual(text.tokens.map((t) => t.token));
+			text.tokens.forEach((t, k) => {
+				maxDifference = Math.max(
+					maxDifference,
+					Math.abs(t.surprisalBits - (tokens[k]?.surprisalBits ?? NaN)),
+				);
+			});
+		});
+	}
+	console.log(`gpt2-en-small: Chromium WASM batch invariance max |Δ| = ${maxDifference} bits`);
+	expect(maxDifference).toBeLessThanOrEqual(1e-4);
+});
