@@ -29,7 +29,12 @@ for (const id of ['gpt2-en-small', 'gpt2-random-tiny']) {
 				const harness = window.benchtopEngine as EngineHarness;
 				const info = await harness.load({ source: 'bundled', id, dtype: 'fp32', backend: 'wasm' });
 				const scored = await harness.score(info.modelKey, texts, 'bos');
-				return { info, texts: scored.texts, isolated: harness.crossOriginIsolated };
+				return {
+					info,
+					texts: scored.texts,
+					isolated: harness.crossOriginIsolated,
+					progress: harness.progress,
+				};
 			},
 			{ id, texts: golden.sentences.map((s) => s.text) },
 		);
@@ -43,6 +48,15 @@ for (const id of ['gpt2-en-small', 'gpt2-random-tiny']) {
 			true,
 		);
 		expect(result.info.spec.backend).toBe('wasm');
+		// The server sends the ONNX file with its Content-Length: byte progress has the true total.
+		const onnxBytes = (
+			await readFile(new URL(`../../public/models/${id}/onnx/model.onnx`, import.meta.url))
+		).length;
+		expect(
+			result.progress.some(
+				(p) => p.file === 'onnx/model.onnx' && p.status === 'progress' && p.total === onnxBytes,
+			),
+		).toBe(true);
 		let maxDifference = 0;
 		golden.sentences.forEach((sentence, i) => {
 			const tokens = result.texts[i]?.tokens ?? [];
