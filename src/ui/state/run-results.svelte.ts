@@ -1,7 +1,7 @@
 /**
  * One stored run's results as the results view shows them: accuracies, item grid, region chart,
  * drill-down and the export files. Reads storage through repositories, scores with the core;
- * picks up items as the run session stores them (push, or polling while the run is running).
+ * picks up items as the run session stores them (push, or polling until the run is done).
  */
 import { buildRegionChartSpec, type ChartSpec } from '../../core/app/chart-spec';
 import { describeError } from '../../core/app/describe-error';
@@ -109,6 +109,8 @@ export class RunResults {
 
 	/** How often a running run is re-read from storage (milliseconds). */
 	pollIntervalMs = 1000;
+	/** How often a cancelled or failed run is re-read (it may be resumed elsewhere). */
+	idlePollIntervalMs = 3000;
 
 	#score = $derived.by(() => {
 		const suite = this.#suite;
@@ -304,7 +306,8 @@ export class RunResults {
 
 	/**
 	 * Shows run `runId`: reads its record, suite and stored items, then keeps reading new items
-	 * while the run is `running`. Opening the run already shown only refreshes it. Never throws.
+	 * until the run is `done` (a cancelled or failed run may be resumed). Opening the run
+	 * already shown only refreshes it. Never throws.
 	 */
 	async open(runId: number): Promise<void> {
 		if (this.#run?.id === runId && this.#status !== 'failed') {
@@ -460,11 +463,15 @@ export class RunResults {
 
 	#schedulePoll(): void {
 		this.#stopPolling();
-		if (this.#run?.status !== 'running' || typeof setTimeout === 'undefined') return;
-		this.#timer = setTimeout(() => {
-			this.#timer = null;
-			void this.refresh();
-		}, this.pollIntervalMs);
+		const status = this.#run?.status;
+		if (status === undefined || status === 'done' || typeof setTimeout === 'undefined') return;
+		this.#timer = setTimeout(
+			() => {
+				this.#timer = null;
+				void this.refresh();
+			},
+			status === 'running' ? this.pollIntervalMs : this.idlePollIntervalMs,
+		);
 	}
 
 	#stopPolling(): void {

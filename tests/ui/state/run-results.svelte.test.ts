@@ -164,6 +164,18 @@ describe('RunResults', () => {
 		expect(results.itemGrid[1]?.allHold).toBe(false);
 	});
 
+	it('keeps watching a cancelled run, which may be resumed elsewhere', async () => {
+		const runId = await storeRun(ITEMS.slice(0, 1), 'running');
+		await updateRun(runId, { status: 'cancelled' });
+		results.idlePollIntervalMs = 10;
+		await results.open(runId);
+		expect(results.run?.status).toBe('cancelled');
+		await updateRun(runId, { status: 'running' });
+		await saveItemResult(runId, ITEMS[1]!);
+		await updateRun(runId, { status: 'done' });
+		await waitFor(() => results.itemsDone === 2 && results.run?.status === 'done');
+	});
+
 	it('takes an item at once when the session says it was saved', async () => {
 		const runId = await storeRun(ITEMS.slice(0, 1), 'running');
 		results.pollIntervalMs = 60_000;
