@@ -5,7 +5,7 @@
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { build, preview } from 'vite';
@@ -149,6 +149,7 @@ function headline(results: readonly Measurement[]): number | null {
 }
 
 async function main(): Promise<void> {
+	const loadBefore = loadavg()[0] ?? 0;
 	const texts = await benchSentences();
 	const threads = availableParallelism();
 	log(`bench: ${texts.length} sentences, ${threads} threads, models ${MODELS.join(', ')}`);
@@ -222,6 +223,8 @@ async function main(): Promise<void> {
 			suites34_sentences: suitesRun?.sentences ?? null,
 			suites34_tokens: suitesRun?.tokens ?? null,
 			cross_origin_isolated: environment.crossOriginIsolated,
+			// Other processes on the machine skew every figure: the 1-minute load average before and after.
+			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],
 			measurements: { node, wasm, webgpu },
 		};
 		log(JSON.stringify(summary));
