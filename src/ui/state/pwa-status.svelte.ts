@@ -5,20 +5,44 @@
 
 export class PwaStatus {
 	#online = $state(typeof navigator === 'undefined' ? true : navigator.onLine);
+	/** The last connectivity check reached the server (navigator.onLine alone can say "online"
+	 * with no network, e.g. on a LAN without internet or under DevTools offline emulation). */
+	#reachable = $state(true);
 	#offlineReady = $state(false);
 	#needRefresh = $state(false);
 	#update: (() => Promise<void>) | null = null;
 
 	constructor() {
 		if (typeof addEventListener === 'function') {
-			addEventListener('online', () => (this.#online = true));
+			addEventListener('online', () => {
+				this.#online = true;
+				this.#reachable = true;
+			});
 			addEventListener('offline', () => (this.#online = false));
 		}
 	}
 
-	/** Whether the browser says it is online (`navigator.onLine`, kept up to date). */
+	/** Whether the app is online: the browser says so (`navigator.onLine`, kept up to date) and
+	 * the last connectivity check reached the server. */
 	get online(): boolean {
-		return this.#online;
+		return this.#online && this.#reachable;
+	}
+
+	/**
+	 * Asks the server for a file the service worker does not answer (a query string the precache
+	 * does not match, no HTTP cache): a failure means the network is not there.
+	 */
+	async checkConnectivity(fetcher: typeof fetch = fetch, now = Date.now()): Promise<boolean> {
+		try {
+			const response = await fetcher(`./manifest.webmanifest?connectivity=${now}`, {
+				method: 'HEAD',
+				cache: 'no-store',
+			});
+			this.#reachable = response.ok;
+		} catch {
+			this.#reachable = false;
+		}
+		return this.#reachable;
 	}
 
 	/** The app shell is cached: the app now opens without a network. */

@@ -35,4 +35,15 @@ describe('PwaStatus', () => {
 		expect(update).toHaveBeenCalledOnce();
 		expect(status.needRefresh).toBe(false);
 	});
+
+	it.each([
+		['reachable', async () => new Response(null, { status: 200 }), true],
+		['network error', async () => Promise.reject(new TypeError('Failed to fetch')), false],
+		['server error', async () => new Response(null, { status: 503 }), false],
+	])('connectivity check: %s', async (_name, fetcher, online) => {
+		const status = new PwaStatus();
+		dispatchEvent(new Event('online'));
+		await status.checkConnectivity(fetcher as typeof fetch, 1);
+		expect(status.online).toBe(online);
+	});
 });
