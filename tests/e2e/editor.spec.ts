@@ -67,6 +67,17 @@ test('build a suite by typing and pasting, add a prediction, export, run', async
 	await expect(page.getByTestId('editor-valid')).toBeVisible();
 	await expect(page.getByTestId('editor-dirty')).toBeVisible();
 
+	// Unsaved-changes guard: leaving by an in-app link asks first; "cancel" stays.
+	let asked = '';
+	page.once('dialog', (dialog) => {
+		asked = dialog.message();
+		void dialog.dismiss();
+	});
+	await page.getByRole('link', { name: 'History' }).click();
+	expect(asked).toMatch(/unsaved changes/);
+	await expect(page).toHaveURL(/#\/editor$/);
+	await expect(page.getByLabel('Item 2, mismatch, region 3 (verb)')).toHaveValue('are');
+
 	// Tokenization preview of a row with the bundled tiny model (the app's default model
 	// is gpt2-en-small; the preview uses whatever the picker holds).
 	await page.getByRole('button', { name: 'Preview tokens of item 1, match' }).click();
