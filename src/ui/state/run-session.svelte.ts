@@ -6,8 +6,9 @@
 import { describeError } from '../../core/app/describe-error';
 import { estimateRemainingMs, shareDone } from '../../core/app/run-progress';
 import type { ModelSpec, SurprisalConvention } from '../../core/model/model-spec';
-import type { ItemResult, RunRecord, ScoredSentence } from '../../core/run/run-types';
-import { buildSuiteSentences, type SuiteSentence } from '../../core/suite/build-sentences';
+import type { ItemResult, RunRecord } from '../../core/run/run-types';
+import { ItemAssembly } from '../../core/run/item-assembly';
+import { buildSuiteSentences } from '../../core/suite/build-sentences';
 import { parseSuite } from '../../core/suite/parse-suite';
 import type { Suite } from '../../core/suite/types';
 import { listFinishedItemNumbers, saveItemResult } from '../../storage/results-repository';
@@ -243,44 +244,25 @@ export class RunSession {
 		}));
 		this.#sentencesTotal = pending.length;
 
-		/* eslint-disable svelte/prefer-svelte-reactivity -- bookkeeping of one run, not UI state */
-		const byItem = new Map<number, { expected: number; scored: Map<number, ScoredSentence> }>();
-		for (const sentence of pending) {
-			const entry = byItem.get(sentence.itemNumber) ?? { expected: 0, scored: new Map() };
-			entry.expected += 1;
-			byItem.set(sentence.itemNumber, entry);
-		}
-		const seen = new Set<number>();
-		/* eslint-enable svelte/prefer-svelte-reactivity */
+		const assembly = new ItemAssembly(pending);
 		let saveChain: Promise<void> = Promise.resolve();
 		let saveError: unknown = null;
-		let tokenCount = 0;
 		let scoringStartedAt = startedAt;
 
-		const accept = (scored: ScoredText): void => {
-			if (seen.has(scored.index)) return;
-			const sentence: SuiteSentence | undefined = pending[scored.index];
-			if (!sentence) return;
-			seen.add(scored.index);
-			tokenCount += scored.tokens.length;
-			this.#sentencesDone = seen.size;
+		/** Shows the counts after a batch of sentences (one update per batch, not per sentence). */
+		const publish = (): void => {
+			this.#sentencesDone = assembly.scoredCount;
 			this.#elapsedMs = this.#now() - scoringStartedAt;
-			const entry = byItem.get(sentence.itemNumber);
-			if (!entry) return;
-			entry.scored.set(scored.index, {
-				conditionName: sentence.conditionName,
-				text: sentence.text,
-				tokens: scored.tokens,
-			});
 			this.#items = this.#items.map((item) =>
-				item.itemNumber === sentence.itemNumber ? { ...item, done: item.done + 1 } : item,
+				finished.has(item.itemNumber)
+					? item
+					: { ...item, done: assembly.scoredOf(item.itemNumber) },
 			);
-			if (entry.scored.size < entry.expected) return;
-			const result: ItemResult = {
-				itemNumber: sentence.itemNumber,
-				sentences: [...entry.scored.entries()].sort(([a], [b]) => a - b).map(([, s]) => s),
-			};
-			byItem.delete(sentence.itemNumber);
+		};
+
+		const accept = (scored: ScoredText): void => {
+			const result = assembly.accept(scored.index, scored.tokens);
+			if (!result) return;
 			saveChain = saveChain.then(async () => {
 				if (saveError) return;
 				try {
@@ -329,10 +311,12 @@ export class RunSession {
 						onScoreProgress: (progress) => {
 							this.#tokensPerSecond = progress.tokensPerSecond;
 							for (const scored of progress.texts) accept(scored);
+							publish();
 						},
 					},
 				);
 				for (const scored of result.texts) accept(scored);
+				publish();
 				if (result.elapsedMs > 0)
 					this.#tokensPerSecond = (result.tokenCount * 1000) / result.elapsedMs;
 			}
@@ -358,7 +342,7 @@ export class RunSession {
 		const final = await updateRun(run.id, {
 			status: outcome.status,
 			scoringMs: (latest?.scoringMs ?? run.scoringMs) + scoringMs,
-			tokenCount: (latest?.tokenCount ?? run.tokenCount) + tokenCount,
+			tokenCount: (latest?.tokenCount ?? run.tokenCount) + assembly.tokenCount,
 			...(outcome.message ? { errorMessage: outcome.message } : {}),
 		}).catch(() => undefined);
 		const record = final ?? latest ?? run;
