@@ -1,10 +1,7 @@
 // The offline app (vite-plugin-pwa + Workbox): manifest, icons, and a service worker that
 // precaches the app shell only. Models and onnxruntime's wasm are not precached: transformers.js
-// keeps the model files it loads in Cache Storage, and the ORT runtime files are cached on first use.
+// keeps the model files and the ORT wasm/mjs it loads in Cache Storage ('transformers-cache').
 import { VitePWA } from 'vite-plugin-pwa';
-
-/** Cache Storage name of the onnxruntime-web runtime files (cached the first time a model runs). */
-export const ORT_RUNTIME_CACHE = 'benchtop-ort-runtime';
 
 export function benchtopPwa() {
 	return VitePWA({
@@ -45,19 +42,6 @@ export function benchtopPwa() {
 			navigateFallback: 'index.html',
 			navigateFallbackDenylist: [/^\/models\//, /^\/harness\//],
 			cleanupOutdatedCaches: true,
-			runtimeCaching: [
-				{
-					// onnxruntime-web's wasm and its loader, requested by the inference worker.
-					urlPattern: ({ url, sameOrigin }) =>
-						sameOrigin && /\/ort-wasm-[^/]*\.(wasm|mjs)$/.test(url.pathname),
-					handler: 'CacheFirst',
-					options: {
-						cacheName: ORT_RUNTIME_CACHE,
-						expiration: { maxEntries: 8 },
-						cacheableResponse: { statuses: [200] },
-					},
-				},
-			],
 		},
 	});
 }
