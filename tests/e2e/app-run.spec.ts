@@ -76,6 +76,8 @@ test('a dropped bundled suite runs on the real engine and lands on its results',
 	await expect(page).toHaveURL(/#\/results\/1$/);
 	await expect(progress(page).getByText('16 / 16 items')).toBeVisible({ timeout: 120_000 });
 	await expect(progress(page).getByRole('status')).toHaveText('Done');
+	await progress(page).getByText('Progress per item').click();
+	await expect(progress(page).getByText(/^Item \d+: 4 of 4 conditions$/)).toHaveCount(16);
 	expect((await storedItems(page)).map(([item]) => item).sort((a, b) => a - b)).toEqual(
 		Array.from({ length: 16 }, (_, index) => index + 1),
 	);
