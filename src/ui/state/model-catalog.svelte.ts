@@ -204,6 +204,8 @@ export class ModelCatalog {
 			if (this.#loading?.promise === promise) {
 				this.#loaded = info;
 				this.#status = 'ready';
+				// A hub model is now in the browser's cache: show it there.
+				if (spec.source === 'hub') void this.refreshCached();
 				if (previous && previous.modelKey !== info.modelKey) {
 					this.#client.call('disposeModel', { modelKey: previous.modelKey }).catch(() => {});
 				}
