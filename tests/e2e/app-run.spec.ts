@@ -233,6 +233,19 @@ test('a malformed suite shows a located error and the page keeps working', async
 	}
 	await expect(page.getByRole('alert').getByText(/huge\.json is 50\.0 MB/)).toBeVisible();
 
+	// Suite text is shown as text, never as HTML.
+	const hostile = JSON.parse(suiteText('center-embedding-verb-order.json')) as {
+		meta: { name: string };
+		items: { conditions: { regions: { content: string }[] }[] }[];
+	};
+	hostile.meta.name = '<img src=x onerror="document.title=1">Hostile';
+	const firstRegion = hostile.items[0]?.conditions[0]?.regions[0];
+	if (firstRegion) firstRegion.content = '<b>The</b>';
+	await dropFile(page, 'hostile.json', JSON.stringify(hostile));
+	await expect(page.getByRole('heading', { name: hostile.meta.name })).toBeVisible();
+	await expect(page.locator('main img, main b')).toHaveCount(0);
+	await expect(page).toHaveTitle('Benchtop');
+
 	await page.getByRole('button', { name: /Center embedding/ }).click();
 	await expect(page.getByRole('button', { name: 'Run suite' })).toBeEnabled();
 	const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
