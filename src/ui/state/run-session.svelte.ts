@@ -53,6 +53,19 @@ export interface ItemProgress {
 	readonly total: number;
 }
 
+/**
+ * `promise`, or a rejection (AbortError) as soon as `signal` aborts: a cancelled run ends at
+ * once even while the worker is still finishing a batch (its late answer is ignored).
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+	if (signal.aborted) return Promise.reject(new DOMException('cancelled', 'AbortError'));
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = (): void => reject(new DOMException('cancelled', 'AbortError'));
+		signal.addEventListener('abort', onAbort, { once: true });
+		promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+	});
+}
+
 export class RunSession {
 	readonly #options: RunSessionOptions;
 	readonly #now: () => number;
@@ -261,6 +274,7 @@ export class RunSession {
 		};
 
 		const accept = (scored: ScoredText): void => {
+			if (abort.signal.aborted) return;
 			const result = assembly.accept(scored.index, scored.tokens);
 			if (!result) return;
 			saveChain = saveChain.then(async () => {
@@ -283,7 +297,10 @@ export class RunSession {
 		let scoringMs: number;
 		try {
 			this.#status = 'loading-model';
-			const info = await this.#options.models.load(run.model, abort.signal);
+			const info = await untilAborted(
+				this.#options.models.load(run.model, abort.signal),
+				abort.signal,
+			);
 			if (info.spec.backend !== run.model.backend || info.fallbackReason) {
 				const changed = await updateRun(run.id, {
 					model: {
@@ -299,7 +316,7 @@ export class RunSession {
 			this.#status = 'scoring';
 			scoringStartedAt = this.#now();
 			if (pending.length > 0) {
-				const result = await this.#options.client.call(
+				const scoring = this.#options.client.call(
 					'scoreTexts',
 					{
 						modelKey: info.modelKey,
@@ -309,12 +326,16 @@ export class RunSession {
 					{
 						signal: abort.signal,
 						onScoreProgress: (progress) => {
+							if (abort.signal.aborted) return;
 							this.#tokensPerSecond = progress.tokensPerSecond;
 							for (const scored of progress.texts) accept(scored);
 							publish();
 						},
 					},
 				);
+				// The worker stops within a batch when it can; the run does not wait for it.
+				scoring.catch(() => {});
+				const result = await untilAborted(scoring, abort.signal);
 				for (const scored of result.texts) accept(scored);
 				publish();
 				if (result.elapsedMs > 0)

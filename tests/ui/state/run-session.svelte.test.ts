@@ -9,6 +9,12 @@ import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';
 import { RunSession, type RunInput } from '../../../src/ui/state/run-session.svelte';
 import { FakeEngine } from '../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../src/worker/inference-client';
+import type {
+	CallKind,
+	CallOptions,
+	Calls,
+	InferenceClientApi,
+} from '../../../src/worker/protocol';
 import { clearDatabase } from '../../storage/clear-database';
 
 const ITEM_COUNT = 6;
@@ -54,12 +60,30 @@ const SPEC = {
 	backend: 'wasm',
 } as const;
 
-function createSession(batchDelayMs = 0): {
+/** A client whose worker never hears a cancel (as when the engine does not yield). */
+function deafToCancel(inner: InferenceClientApi): InferenceClientApi {
+	return {
+		call<K extends CallKind>(kind: K, params: Calls[K]['params'], options?: CallOptions) {
+			const heard: CallOptions = {
+				...(options?.onLoadProgress ? { onLoadProgress: options.onLoadProgress } : {}),
+				...(options?.onScoreProgress ? { onScoreProgress: options.onScoreProgress } : {}),
+			};
+			return inner.call(kind, params, heard);
+		},
+		dispose: () => inner.dispose(),
+	};
+}
+
+function createSession(
+	batchDelayMs = 0,
+	deaf = false,
+): {
 	session: RunSession;
 	started: RunRecord[];
 	saved: number[];
 } {
-	const client = createInThreadClient(new FakeEngine({ batchDelayMs, defaultBatchSize: 2 }));
+	const inner = createInThreadClient(new FakeEngine({ batchDelayMs, defaultBatchSize: 2 }));
+	const client = deaf ? deafToCancel(inner) : inner;
 	const started: RunRecord[] = [];
 	const saved: number[] = [];
 	const session = new RunSession({
@@ -113,6 +137,22 @@ describe('RunSession', () => {
 			[1, 2, 3, 4, 5, 6].filter((n) => !finished.includes(n)),
 		);
 		expect(await listFinishedItemNumbers(runId)).toEqual([1, 2, 3, 4, 5, 6]);
+	});
+
+	it('ends a cancelled run at once even when the worker keeps scoring', async () => {
+		const { session, saved } = createSession(30, true);
+		const running = session.start(runInput(), SPEC, 'reference');
+		while (session.itemsDone < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+		session.cancel();
+		const cancelled = await running;
+		expect(cancelled?.status).toBe('cancelled');
+		const storedAtCancel = await listFinishedItemNumbers(cancelled?.id ?? 0);
+		expect(storedAtCancel.length).toBeLessThan(ITEM_COUNT);
+		// The worker's later answers are not stored.
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(await listFinishedItemNumbers(cancelled?.id ?? 0)).toEqual(storedAtCancel);
+		expect(saved.sort((a, b) => a - b)).toEqual(storedAtCancel);
+		expect((await getRun(cancelled?.id ?? 0))?.itemsDone).toBe(storedAtCancel.length);
 	});
 
 	it('offers runs left running by an earlier page for resume', async () => {
