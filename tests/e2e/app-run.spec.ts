@@ -122,9 +122,11 @@ test('a dropped legacy suite is read (with warnings) and runs', async ({ page })
 	expect(await storedItems(page)).toHaveLength(6);
 });
 
-test('reloading mid-run loses no finished item, and the run resumes', async ({ page }) => {
-	// A long suite (the bundled one repeated: 384 items, about 9 000 tokens) so that the reload
-	// lands mid-run even on a fast machine.
+/**
+ * A long suite (the bundled garden path repeated: 384 items, about 9 000 tokens) so that a
+ * reload or a cancel lands mid-run even on a fast machine.
+ */
+function longSuite(): { text: string; total: number } {
 	const base = JSON.parse(suiteText('garden-path-npz.json')) as {
 		meta: { name: string };
 		items: { item_number: number }[];
@@ -133,10 +135,33 @@ test('reloading mid-run loses no finished item, and the run resumes', async ({ p
 		base.items.map((item, index) => ({ ...item, item_number: copy * 100 + index + 1 })),
 	).flat();
 	const long = { ...base, meta: { ...base.meta, name: 'Long garden path' }, items };
-	const total = items.length;
+	return { text: JSON.stringify(long, null, 1), total: items.length };
+}
+
+test('cancel stops a real run; finished items are kept and it can be resumed', async ({ page }) => {
+	const { text, total } = longSuite();
+	await page.goto('/');
+	await dropFile(page, 'long.json', text);
+	await expect(page.getByRole('heading', { name: 'Long garden path' })).toBeVisible();
+	await runWithTinyModel(page);
+	await expect
+		.poll(async () => (await storedItems(page)).length, { timeout: 120_000, intervals: [50] })
+		.toBeGreaterThanOrEqual(1);
+	await progress(page).getByRole('button', { name: 'Cancel run' }).click();
+	const message = progress(page).getByText(/^Run cancelled after (\d+) of 384 items/);
+	await expect(message).toBeVisible({ timeout: 30_000 });
+	const kept = Number((await message.innerText()).match(/after (\d+) of/)?.[1]);
+	expect(kept).toBeLessThan(total);
+	expect(await storedItems(page)).toHaveLength(kept);
+	await page.getByRole('link', { name: 'History' }).click();
+	await expect(page.getByRole('button', { name: 'Resume run 1' })).toBeEnabled();
+});
+
+test('reloading mid-run loses no finished item, and the run resumes', async ({ page }) => {
+	const { text, total } = longSuite();
 
 	await page.goto('/');
-	await dropFile(page, 'long.json', JSON.stringify(long, null, 1));
+	await dropFile(page, 'long.json', text);
 	await expect(page.getByRole('heading', { name: 'Long garden path' })).toBeVisible();
 	await runWithTinyModel(page);
 	await expect
