@@ -101,6 +101,10 @@ test('a dropped bundled suite runs on the real engine and lands on its results',
 	await page.getByRole('link', { name: 'History' }).click();
 	await expect(page.getByRole('cell', { name: /done, 16\/16 items/ })).toBeVisible();
 	await expect(page.getByRole('heading', { name: 'Browser storage' })).toBeVisible();
+	// The wide history table scrolls in its box; the page itself does not grow sideways.
+	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+		page.viewportSize()?.width ?? 1280,
+	);
 	await page.screenshot({ path: `${SCREENSHOTS}/history-view.png`, fullPage: true });
 	page.once('dialog', (dialog) => void dialog.accept());
 	await page.getByRole('button', { name: 'Delete run 1' }).click();
