@@ -36,6 +36,14 @@ export interface EngineHarness {
 		suiteJsons: readonly string[],
 		convention: SurprisalConvention,
 	): Promise<SuitesRun>;
+	/** Starts scoring and cancels (AbortSignal → `cancel` message) after `batches` progress
+	 * events; resolves with the error's name and the progress events seen in all. */
+	scoreAndCancel(
+		modelKey: string,
+		texts: readonly string[],
+		maxBatchSize: number,
+		batches: number,
+	): Promise<{ readonly errorName: string | null; readonly progressEvents: number }>;
 	readonly crossOriginIsolated: boolean;
 	readonly hardwareConcurrency: number;
 	readonly progress: LoadProgress[];
@@ -104,6 +112,27 @@ window.benchtopEngine = {
 			suites.push({ name: suite.meta.name, items: score.items.length });
 		}
 		return { wallMs: performance.now() - started, sentences, tokens, suites, failed };
+	},
+	async scoreAndCancel(modelKey, texts, maxBatchSize, batches) {
+		const controller = new AbortController();
+		let progressEvents = 0;
+		const run = client.call(
+			'scoreTexts',
+			{ modelKey, texts, convention: 'bos', maxBatchSize },
+			{
+				signal: controller.signal,
+				onScoreProgress: () => {
+					progressEvents++;
+					if (progressEvents === batches) controller.abort();
+				},
+			},
+		);
+		const errorName = await run.then(
+			() => null,
+			(error: Error) => error.name,
+		);
+		// Late progress events of batches already under way would arrive before the error.
+		return { errorName, progressEvents };
 	},
 	crossOriginIsolated: self.crossOriginIsolated,
 	hardwareConcurrency: navigator.hardwareConcurrency,

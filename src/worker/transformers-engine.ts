@@ -221,6 +221,11 @@ function exactBuckets(maxPositions: number): number[] {
 	return Array.from({ length: maxPositions }, (_, i) => i + 1);
 }
 
+/** Resolves after pending tasks (incoming messages) have run: a macrotask, not a microtask. */
+function yieldToEventLoop(): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Elapsed milliseconds on a monotonic clock. */
 function now(): number {
 	return globalThis.performance?.now() ?? Date.now();
@@ -301,6 +306,8 @@ export class TransformersEngine implements InferenceEngine {
 		let tokenCount = 0;
 		let logProbs = new Float64Array(0);
 		for (const group of groups) {
+			// A cancel arrives as a message: let the worker's event loop deliver it before the next batch.
+			if (done > 0) await yieldToEventLoop();
 			throwIfCancelled(options.signal);
 			const inputs = buildBatchInputs(group, sequences, model.padTokenId);
 			const reduced = await this.#runBatch(model, inputs);
