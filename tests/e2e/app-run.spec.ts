@@ -277,8 +277,23 @@ test('a malformed suite shows a located error and the page keeps working', async
 
 	await page.getByRole('button', { name: /Center embedding/ }).click();
 	await expect(page.getByRole('button', { name: 'Run suite' })).toBeEnabled();
-	const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-	expect(scrollWidth).toBeLessThanOrEqual(360);
+	// Nothing widens the page at 360 px once it has settled (a CI run once saw 374 px for a moment
+	// and could not be reproduced): poll, and name the elements that stick out if it stays wide.
+	await expect
+		.poll(
+			() =>
+				page.evaluate(() => {
+					const width = document.documentElement.scrollWidth;
+					if (width <= 360) return width;
+					const wide = Array.from(document.querySelectorAll('body *'))
+						.filter((element) => element.getBoundingClientRect().right > 360)
+						.slice(0, 8)
+						.map((element) => `${element.tagName.toLowerCase()}.${String(element.className)}`);
+					return `${width} px: ${wide.join(', ')}`;
+				}),
+			{ timeout: 5_000 },
+		)
+		.toBeLessThanOrEqual(360);
 	// System → light → dark.
 	await page.getByRole('button', { name: /theme/ }).click();
 	await page.getByRole('button', { name: /theme/ }).click();
