@@ -57,4 +57,16 @@ test('offline reload runs a bundled suite and stays cross-origin isolated', asyn
 	testInfo.annotations.push({ type: 'offline-shell-ms', description: String(shellMs) });
 	testInfo.annotations.push({ type: 'offline-reload-to-run-done-ms', description: String(runMs) });
 	console.log(`offline cold start: shell ${shellMs} ms; reload → 16-item run done ${runMs} ms`);
+
+	// A hub model that is not in the cache cannot be downloaded offline: said, and Run is disabled.
+	await page.getByRole('link', { name: 'Run', exact: true }).click();
+	await page.getByRole('radio', { name: 'Hugging Face hub' }).check();
+	await page.getByLabel('Hub model id').fill('Xenova/distilgpt2');
+	await expect(page.getByTestId('offline-model-notice')).toContainText(
+		"Xenova/distilgpt2 is not in this browser's cache",
+	);
+	await expect(page.getByRole('button', { name: 'Run suite' })).toBeDisabled();
+	await page.getByRole('radio', { name: 'Bundled' }).check();
+	await expect(page.getByTestId('offline-model-notice')).toHaveCount(0);
+	await expect(page.getByRole('button', { name: 'Run suite' })).toBeEnabled();
 });

@@ -84,7 +84,7 @@ export class PwaStatus {
 		spec: { readonly source: string; readonly id: string },
 		cachedIds: readonly string[],
 	): string | null {
-		if (this.#online || spec.source !== 'hub' || cachedIds.includes(spec.id)) return null;
+		if (this.online || spec.source !== 'hub' || cachedIds.includes(spec.id)) return null;
 		return `Offline: ${spec.id} is not in this browser's cache, so it cannot be downloaded now. Use a bundled model or reconnect.`;
 	}
 }
