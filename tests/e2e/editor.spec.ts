@@ -21,6 +21,12 @@ async function pasteInto(page: Page, label: string, text: string): Promise<void>
 test('build a suite by typing and pasting, add a prediction, export, run', async ({ page }) => {
 	await page.goto('/#/editor');
 	await expect(page.getByRole('heading', { name: 'Suite editor' })).toBeVisible();
+	// On a phone the page itself does not scroll sideways: the grid scrolls inside its box.
+	await page.setViewportSize({ width: 360, height: 800 });
+	await expect
+		.poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+		.toBeLessThanOrEqual(360);
+	await page.setViewportSize({ width: 1280, height: 720 });
 
 	// Meta and conditions.
 	await page.getByLabel('Name', { exact: true }).fill('Editor agreement');
