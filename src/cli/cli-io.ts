@@ -20,3 +20,11 @@ export const EXIT_BAD_INPUT = 2;
 export class CliInputError extends Error {
 	override name = 'CliInputError';
 }
+
+/** `--help` / `-h` on a command: its usage goes to stdout and the exit code is 0. */
+export class CliHelpRequest extends Error {
+	override name = 'CliHelpRequest';
+	constructor(readonly usage: string) {
+		super(usage);
+	}
+}

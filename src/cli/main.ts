@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { CliInputError, EXIT_BAD_INPUT, type CliCommand, type CliIo } from './cli-io';
-import { formatCliError } from './format-cli-error';
+import { reportCommandError } from './format-cli-error';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
 	validate: {
@@ -67,9 +67,7 @@ async function main(argv: readonly string[]): Promise<number> {
 			await command.load()
 		)(rest, io);
 	} catch (error) {
-		const { message, exitCode } = formatCliError(error);
-		io.stderr(`benchtop ${name}: ${message}\n`);
-		return exitCode;
+		return reportCommandError(error, `benchtop ${name}`, io);
 	}
 }
 

@@ -1,9 +1,10 @@
 /**
  * Command-line options of a CLI command through node:util parseArgs (strict, with positionals);
- * a bad option becomes a CliInputError followed by the command's usage line. No defaults here.
+ * a bad option becomes a CliInputError followed by the command's usage line; `--help` / `-h`
+ * (before any `--`) a CliHelpRequest. No defaults here.
  */
 import { parseArgs } from 'node:util';
-import { CliInputError } from './cli-io';
+import { CliHelpRequest, CliInputError } from './cli-io';
 
 export type OptionSpec = Record<string, { type: 'string' | 'boolean' }>;
 
@@ -13,6 +14,9 @@ export function parseCommandArgs<T extends OptionSpec>(
 	usage: string,
 	options: T,
 ): { positionals: string[]; values: Partial<Record<keyof T, string | boolean>> } {
+	const end = args.indexOf('--');
+	const optionPart = end === -1 ? args : args.slice(0, end);
+	if (optionPart.includes('--help') || optionPart.includes('-h')) throw new CliHelpRequest(usage);
 	try {
 		const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
 		return {

@@ -2,7 +2,7 @@
 // formatCliError), and returns what it printed and its exit code. Test helper only.
 import { readFile } from 'node:fs/promises';
 import { CliInputError, type CliCommand, type CliIo } from '../../src/cli/cli-io';
-import { formatCliError } from '../../src/cli/format-cli-error';
+import { reportCommandError } from '../../src/cli/format-cli-error';
 
 export interface CliRun {
 	readonly exitCode: number;
@@ -39,9 +39,7 @@ export async function runCliCommand(
 	try {
 		exitCode = await command(args, io);
 	} catch (error) {
-		const formatted = formatCliError(error);
-		stderr += `benchtop: ${formatted.message}\n`;
-		exitCode = formatted.exitCode;
+		exitCode = reportCommandError(error, 'benchtop', io);
 	}
 	return { exitCode, stdout, stderr };
 }

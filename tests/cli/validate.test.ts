@@ -204,11 +204,6 @@ describe('validate command', () => {
 		expect([...exitCodes].sort()).toEqual([0, 2]);
 	});
 
-	it('prints its usage for --help', async () => {
-		const result = await run(['--help'], {});
-		expect(result.exitCode).toBe(0);
-		expect(result.out).toMatch(/^usage: validate /);
-	});
 });
 
 describe('formatDiagnostic', () => {

@@ -22,12 +22,7 @@ export const validateCommand: CliCommand = async (args, io) => {
 	const { positionals, values } = parseCommandArgs(args, VALIDATE_USAGE, {
 		strict: { type: 'boolean' },
 		'chained-comparisons': { type: 'string' },
-		help: { type: 'boolean' },
 	});
-	if (values.help === true) {
-		io.stdout(`${VALIDATE_USAGE}\n`);
-		return EXIT_OK;
-	}
 	if (positionals.length === 0)
 		throw new CliInputError(`expected a suite file.\n${VALIDATE_USAGE}`);
 	const chained = values['chained-comparisons'];

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { CliHelpRequest, CliInputError } from '../../src/cli/cli-io';
+import { RUN_USAGE, runCommand } from '../../src/cli/commands/run';
+import { VALIDATE_USAGE, validateCommand } from '../../src/cli/commands/validate';
+import { parseCommandArgs } from '../../src/cli/parse-command-args';
+import { runCliCommand } from './run-cli-command';
+
+const USAGE = 'usage: demo <file> [--flag]';
+const OPTIONS = { flag: { type: 'boolean' }, model: { type: 'string' } } as const;
+
+describe('parseCommandArgs', () => {
+	it.each([[['--help']], [['-h']], [['a.json', '--model', 'x', '--help']]])(
+		'%j asks for help, carrying the usage',
+		(args) => {
+			let thrown: unknown;
+			try {
+				parseCommandArgs(args, USAGE, OPTIONS);
+			} catch (error) {
+				thrown = error;
+			}
+			expect(thrown).toBeInstanceOf(CliHelpRequest);
+			expect((thrown as CliHelpRequest).usage).toBe(USAGE);
+		},
+	);
+
+	it('takes --help after -- as a positional', () => {
+		expect(parseCommandArgs(['--', '--help'], USAGE, OPTIONS).positionals).toEqual(['--help']);
+	});
+
+	it('names an unknown option and adds the usage', () => {
+		expect(() => parseCommandArgs(['--nope'], USAGE, OPTIONS)).toThrow(CliInputError);
+		expect(() => parseCommandArgs(['--nope'], USAGE, OPTIONS)).toThrow(/--nope[\s\S]*usage: demo/);
+	});
+
+	it('reads options and positionals', () => {
+		expect(parseCommandArgs(['a.json', '--model', 'm', '--flag'], USAGE, OPTIONS)).toEqual({
+			positionals: ['a.json'],
+			values: { model: 'm', flag: true },
+		});
+	});
+});
+
+describe('command --help', () => {
+	it.each([
+		['run', runCommand, RUN_USAGE],
+		['validate', validateCommand, VALIDATE_USAGE],
+	] as const)('%s --help prints its usage on stdout and exits 0', async (_name, command, usage) => {
+		const run = await runCliCommand(command, ['--help'], {});
+		expect(run).toEqual({ exitCode: 0, stdout: `${usage}\n`, stderr: '' });
+	});
+});
