@@ -203,7 +203,6 @@ describe('validate command', () => {
 		}
 		expect([...exitCodes].sort()).toEqual([0, 2]);
 	});
-
 });
 
 describe('formatDiagnostic', () => {
