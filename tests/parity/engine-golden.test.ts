@@ -49,6 +49,7 @@ describe.each(['gpt2-en-small', 'gpt2-random-tiny'])(
 					);
 				});
 			});
+			console.log(`${id}: Node max |Δ| = ${maxDifference} bits`);
 			expect(maxDifference).toBeLessThanOrEqual(TOLERANCE_BITS);
 			await engine.disposeModel(modelKey);
 		});
