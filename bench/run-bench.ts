@@ -70,11 +70,15 @@ async function repeated(
 	runOnce: () => Promise<{ readonly tokenCount: number; readonly elapsedMs: number }>,
 ): Promise<Measurement> {
 	await runOnce();
-	const runs: { tokenCount: number; elapsedMs: number }[] = [];
+	const runs: { readonly tokenCount: number; readonly elapsedMs: number }[] = [];
 	for (let i = 0; i < REPEATS; i++) runs.push(await runOnce());
-	runs.sort((a, b) => a.elapsedMs - b.elapsedMs);
-	const middle = runs[Math.floor(runs.length / 2)] as { tokenCount: number; elapsedMs: number };
+	const middle = medianBy(runs, (run) => run.elapsedMs) ?? { tokenCount: 0, elapsedMs: NaN };
 	return measurement(model, batchSize, sentences, middle.tokenCount, middle.elapsedMs);
+}
+
+/** The middle item of `items` ordered by `key` (the upper one of an even count). */
+function medianBy<T>(items: readonly T[], key: (item: T) => number): T | undefined {
+	return [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)];
 }
 
 function round(value: number, digits: number): number {
@@ -151,7 +155,6 @@ async function benchBrowser(
 					(window.benchtopEngine as EngineHarness).score(key, batch, 'bos', maxBatchSize),
 				{ key: info.modelKey, batch, maxBatchSize },
 			);
-
 		for (const batchSize of BATCH_SIZES) {
 			const m = await repeated(model, batchSize, texts.length, () => run(texts, batchSize));
 			log(`${backend.padEnd(5)} ${JSON.stringify(m)}`);
@@ -193,12 +196,6 @@ async function benchAppFirstResult(browser: Browser): Promise<number[]> {
 		}
 	}
 	return times;
-}
-
-function median(values: readonly number[]): number | null {
-	if (values.length === 0) return null;
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)] ?? null;
 }
 
 function headline(results: readonly Measurement[]): number | null {
@@ -285,7 +282,7 @@ async function main(): Promise<void> {
 			suites34_wall_s: suitesRun ? round(suitesRun.wallMs / 1000, 2) : null,
 			suites34_sentences: suitesRun?.sentences ?? null,
 			suites34_tokens: suitesRun?.tokens ?? null,
-			app_open_to_first_result_ms: median(appFirstResult),
+			app_open_to_first_result_ms: medianBy(appFirstResult, (ms) => ms) ?? null,
 			cross_origin_isolated: environment.crossOriginIsolated,
 			// Other processes on the machine skew every figure: the 1-minute load average before and after.
 			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],
