@@ -4,7 +4,7 @@
  * casts. Messages are plain data (structured clone): no classes, no functions.
  */
 import type { ScoredToken } from '../core/scoring/types';
-import type { ModelSpec, SurprisalConvention } from '../core/model/model-spec';
+import type { InferenceBackend, ModelSpec, SurprisalConvention } from '../core/model/model-spec';
 
 /** A file of a user-picked local model folder, with its path relative to the folder root
  * (`config.json`, `tokenizer.json`, `onnx/model.onnx`, ...). */
@@ -59,6 +59,8 @@ export interface ScoreTextsResult {
 	readonly texts: readonly ScoredText[];
 	readonly tokenCount: number;
 	readonly elapsedMs: number;
+	/** Set when the model ended this request on a fallback backend. */
+	readonly fallback?: BackendFallback;
 }
 
 export interface TokenizeParams {
@@ -114,12 +116,21 @@ export interface LoadProgress {
 	readonly total?: number;
 }
 
+/** The model runs on another backend than it was loaded for (WebGPU unavailable at load, or its
+ * device lost or failing since → WASM); sent with every scoring event while that holds. */
+export interface BackendFallback {
+	readonly backend: InferenceBackend;
+	readonly reason: string;
+}
+
 /** Scoring progress: sentences finished so far, with the ones finished since the last event. */
 export interface ScoreProgress {
 	readonly done: number;
 	readonly total: number;
 	readonly tokensPerSecond: number;
 	readonly texts: readonly ScoredText[];
+	/** Set when this batch ran on a fallback backend. */
+	readonly fallback?: BackendFallback;
 }
 
 /** An error as it crosses the boundary; the client rebuilds named errors from `name`. */

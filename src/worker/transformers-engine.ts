@@ -51,6 +51,7 @@ import {
 } from './engine-errors';
 import type { OrtModelSource, OrtRuntime, OrtSession, OrtTensor } from './ort-runtime';
 import type {
+	BackendFallback,
 	CachedModel,
 	LoadModelParams,
 	LoadProgress,
@@ -90,7 +91,9 @@ interface PastInput {
 
 interface LoadedModel {
 	info: ModelInfo;
+	/** The backend it runs on; `requestedBackend` is the one it was loaded for. */
 	backend: InferenceBackend;
+	readonly requestedBackend: InferenceBackend;
 	model: PreTrainedModel;
 	session: OrtSession;
 	readonly tokenizer: PreTrainedTokenizer;
@@ -304,6 +307,12 @@ export class TransformersEngine implements InferenceEngine {
 		});
 		let done = results.filter(Boolean).length;
 		let tokenCount = 0;
+		/** Set while the model runs on another backend than it was loaded for (WebGPU → WASM, at
+		 * load or since a device loss): callers may hold the load-time info. */
+		const fallback = (): BackendFallback | undefined =>
+			model.backend === model.requestedBackend
+				? undefined
+				: { backend: model.backend, reason: model.info.fallbackReason ?? 'unknown reason' };
 		let logProbs = new Float64Array(0);
 		for (const group of groups) {
 			// A cancel arrives as a message: let the worker's event loop deliver it before the next batch.
@@ -337,18 +346,22 @@ export class TransformersEngine implements InferenceEngine {
 			done += batch.length;
 			tokenCount += inputs.tokenCount;
 			const seconds = Math.max(now() - started, 1) / 1000;
+			const moved = fallback();
 			options.onProgress?.({
 				done,
 				total: prepared.length,
 				tokensPerSecond: tokenCount / seconds,
 				texts: batch,
+				...(moved ? { fallback: moved } : {}),
 			});
 		}
 		throwIfCancelled(options.signal);
+		const moved = fallback();
 		return {
 			texts: results.map((r, index) => r ?? { index, tokens: [] }),
 			tokenCount,
 			elapsedMs: now() - started,
+			...(moved ? { fallback: moved } : {}),
 		};
 	}
 
@@ -600,6 +613,7 @@ export class TransformersEngine implements InferenceEngine {
 		return {
 			info,
 			backend,
+			requestedBackend: spec.backend,
 			model: created.model,
 			session: created.session,
 			tokenizer,

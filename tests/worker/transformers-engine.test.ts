@@ -14,7 +14,10 @@ import {
 	UnsupportedModelError,
 } from '../../src/worker/engine-errors';
 import { createNodeEngine, NODE_BUNDLED_MODELS_PATH } from '../../src/worker/node-engine';
-import type { LocalModelFile, ScoredText } from '../../src/worker/protocol';
+import { createNodeOrtRuntime } from '../../src/worker/ort-node';
+import type { OrtRuntime } from '../../src/worker/ort-runtime';
+import type { BackendFallback, LocalModelFile, ScoredText } from '../../src/worker/protocol';
+import { TransformersEngine } from '../../src/worker/transformers-engine';
 
 // Real models on a shared 2-core machine: seconds per test, not milliseconds.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -226,6 +229,64 @@ describe('TransformersEngine (Node) progress and cancellation', () => {
 		);
 		await expect(run).rejects.toBeInstanceOf(CancelledError);
 		expect(events).toBe(2);
+	});
+});
+
+/** onnxruntime-node dressed up as a runtime with a WebGPU adapter (it still runs on the CPU),
+ * whose device can be lost on demand. */
+function runtimeWithLosableWebGpu(): { runtime: OrtRuntime; loseDevice: (reason: string) => void } {
+	const base = createNodeOrtRuntime(2);
+	let lost: ((reason: string) => void) | undefined;
+	return {
+		runtime: {
+			...base,
+			unavailableReason: async (backend) =>
+				backend === 'webgpu' ? undefined : base.unavailableReason(backend),
+			onDeviceLost: (listener) => {
+				lost = listener;
+			},
+		},
+		loseDevice: (reason) => lost?.(reason),
+	};
+}
+
+describe('TransformersEngine device loss', () => {
+	it('reloads on the fallback backend at the next batch, says so in every result, and scores the same', async () => {
+		const { runtime, loseDevice } = runtimeWithLosableWebGpu();
+		const gpuEngine = new TransformersEngine({
+			runtime,
+			bundledModelsPath: NODE_BUNDLED_MODELS_PATH,
+		});
+		const spec: ModelSpec = { ...TINY, backend: 'webgpu' };
+		const info = await gpuEngine.loadModel({ spec });
+		expect(info.spec.backend).toBe('webgpu');
+		const request = {
+			modelKey: info.modelKey,
+			texts: TEXTS,
+			convention: 'bos',
+			maxBatchSize: 8,
+		} as const;
+		const before = await gpuEngine.scoreTexts(request);
+		expect(before.fallback).toBeUndefined();
+
+		const reason = 'WebGPU device lost (destroyed): test';
+		loseDevice(reason);
+		const events: (BackendFallback | undefined)[] = [];
+		const after = await gpuEngine.scoreTexts(request, {
+			onProgress: (progress) => events.push(progress.fallback),
+		});
+		const expected = { backend: 'node-cpu', reason: expect.stringContaining(reason) };
+		expect(after.fallback).toEqual(expected);
+		expect(events.length).toBeGreaterThan(1);
+		for (const event of events) expect(event).toEqual(expected);
+		// Same CPU underneath; the WebGPU graph's decomposed log-softmax tail differs in rounding.
+		expect(maxDifferenceBits(before.texts, after.texts)).toBeLessThanOrEqual(1e-4);
+		// A later load of the same spec gets the model as it now runs.
+		expect(await gpuEngine.loadModel({ spec })).toMatchObject({
+			spec: { backend: 'node-cpu' },
+			fallbackReason: expect.stringContaining(reason),
+		});
+		await gpuEngine.disposeModel(info.modelKey);
 	});
 });
 

@@ -14,7 +14,12 @@ import type { Suite } from '../../core/suite/types';
 import { listFinishedItemNumbers, saveItemResult } from '../../storage/results-repository';
 import { createRun, getRun, listResumableRuns, updateRun } from '../../storage/runs-repository';
 import { getSuite, saveSuite, type SuiteOrigin } from '../../storage/suites-repository';
-import type { InferenceClientApi, ModelInfo, ScoredText } from '../../worker/protocol';
+import type {
+	BackendFallback,
+	InferenceClientApi,
+	ModelInfo,
+	ScoredText,
+} from '../../worker/protocol';
 
 export type RunSessionStatus =
 	'idle' | 'loading-model' | 'scoring' | 'cancelling' | 'done' | 'cancelled' | 'failed';
@@ -293,6 +298,34 @@ export class RunSession {
 			});
 		};
 
+		let model = run.model;
+		/** Records the backend that really ran (and why), when it differs from the request. The
+		 * spec in memory changes at once; the returned promise is the stored update. */
+		const recordBackend = (change: {
+			backend: ModelSpec['backend'];
+			revision?: string | undefined;
+			reason?: string | undefined;
+		}): Promise<void> => {
+			model = {
+				...model,
+				backend: change.backend,
+				...(change.revision ? { revision: change.revision } : {}),
+			};
+			return updateRun(run.id, {
+				model,
+				...(change.reason ? { fallbackReason: change.reason } : {}),
+			}).then((changed) => {
+				if (changed) this.#setRun(changed);
+			});
+		};
+		/** The engine says the model runs on a fallback backend (e.g. WebGPU lost mid-run → WASM): the
+		 * run records it, once. */
+		const noteFallback = (fallback: BackendFallback | undefined): void => {
+			if (!fallback || fallback.backend === model.backend) return;
+			const stored = recordBackend(fallback).catch(() => undefined);
+			saveChain = saveChain.then(() => stored);
+		};
+
 		let outcome: { status: 'done' | 'cancelled' | 'failed'; message?: string };
 		let scoringMs: number;
 		try {
@@ -302,15 +335,11 @@ export class RunSession {
 				abort.signal,
 			);
 			if (info.spec.backend !== run.model.backend || info.fallbackReason) {
-				const changed = await updateRun(run.id, {
-					model: {
-						...run.model,
-						backend: info.spec.backend,
-						...(info.spec.revision ? { revision: info.spec.revision } : {}),
-					},
-					...(info.fallbackReason ? { fallbackReason: info.fallbackReason } : {}),
+				await recordBackend({
+					backend: info.spec.backend,
+					revision: info.spec.revision,
+					reason: info.fallbackReason,
 				});
-				if (changed) this.#setRun(changed);
 			}
 			if (abort.signal.aborted) throw new DOMException('cancelled', 'AbortError');
 			this.#status = 'scoring';
@@ -328,6 +357,7 @@ export class RunSession {
 						onScoreProgress: (progress) => {
 							if (abort.signal.aborted) return;
 							this.#tokensPerSecond = progress.tokensPerSecond;
+							noteFallback(progress.fallback);
 							for (const scored of progress.texts) accept(scored);
 							publish();
 						},
@@ -336,6 +366,7 @@ export class RunSession {
 				// The worker stops within a batch when it can; the run does not wait for it.
 				scoring.catch(() => {});
 				const result = await untilAborted(scoring, abort.signal);
+				noteFallback(result.fallback);
 				for (const scored of result.texts) accept(scored);
 				publish();
 				if (result.elapsedMs > 0)

@@ -74,16 +74,37 @@ function deafToCancel(inner: InferenceClientApi): InferenceClientApi {
 	};
 }
 
+const DEVICE_LOST = { backend: 'wasm', reason: 'WebGPU device lost (destroyed): test' } as const;
+
+/** A client whose engine says, from the second scoring batch on, that the model fell back from
+ * WebGPU to WASM (as after a lost device). */
+function fallingBackMidRun(inner: InferenceClientApi): InferenceClientApi {
+	return {
+		call<K extends CallKind>(kind: K, params: Calls[K]['params'], options?: CallOptions) {
+			const onScoreProgress = options?.onScoreProgress;
+			if (kind !== 'scoreTexts' || !onScoreProgress) return inner.call(kind, params, options);
+			let batches = 0;
+			return inner
+				.call(kind, params, {
+					...options,
+					onScoreProgress: (progress) =>
+						onScoreProgress(++batches > 1 ? { ...progress, fallback: DEVICE_LOST } : progress),
+				})
+				.then((result) => ({ ...result, fallback: DEVICE_LOST }));
+		},
+		dispose: () => inner.dispose(),
+	};
+}
+
 function createSession(
 	batchDelayMs = 0,
-	deaf = false,
+	wrap: (client: InferenceClientApi) => InferenceClientApi = (client) => client,
 ): {
 	session: RunSession;
 	started: RunRecord[];
 	saved: number[];
 } {
-	const inner = createInThreadClient(new FakeEngine({ batchDelayMs, defaultBatchSize: 2 }));
-	const client = deaf ? deafToCancel(inner) : inner;
+	const client = wrap(createInThreadClient(new FakeEngine({ batchDelayMs, defaultBatchSize: 2 })));
 	const started: RunRecord[] = [];
 	const saved: number[] = [];
 	const session = new RunSession({
@@ -140,7 +161,7 @@ describe('RunSession', () => {
 	});
 
 	it('ends a cancelled run at once even when the worker keeps scoring', async () => {
-		const { session, saved } = createSession(30, true);
+		const { session, saved } = createSession(30, deafToCancel);
 		const running = session.start(runInput(), SPEC, 'reference');
 		while (session.itemsDone < 1) await new Promise((resolve) => setTimeout(resolve, 5));
 		session.cancel();
@@ -153,6 +174,17 @@ describe('RunSession', () => {
 		expect(await listFinishedItemNumbers(cancelled?.id ?? 0)).toEqual(storedAtCancel);
 		expect(saved.sort((a, b) => a - b)).toEqual(storedAtCancel);
 		expect((await getRun(cancelled?.id ?? 0))?.itemsDone).toBe(storedAtCancel.length);
+	});
+
+	it('records a WebGPU → WASM fallback that happens mid-run, with its reason', async () => {
+		const { session, saved } = createSession(0, fallingBackMidRun);
+		const record = await session.start(runInput(), { ...SPEC, backend: 'webgpu' }, 'reference');
+		expect(record?.status).toBe('done');
+		expect(saved).toHaveLength(ITEM_COUNT);
+		const stored = await getRun(record?.id ?? 0);
+		expect(stored?.model).toMatchObject({ id: SPEC.id, backend: 'wasm' });
+		expect(stored?.fallbackReason).toBe(DEVICE_LOST.reason);
+		expect(session.run?.model.backend).toBe('wasm');
 	});
 
 	it('offers runs left running by an earlier page for resume', async () => {
