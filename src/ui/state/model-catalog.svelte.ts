@@ -23,6 +23,7 @@ import {
 	type SurprisalConvention,
 } from '../../core/model/model-spec';
 import type {
+	BackendFallback,
 	CachedModel,
 	InferenceClientApi,
 	LocalModelFile,
@@ -102,6 +103,17 @@ export class ModelCatalog {
 
 	get loaded(): ModelInfo | null {
 		return this.#loaded;
+	}
+
+	/** The loaded model now runs on a fallback backend (the worker said so while scoring). */
+	noteFallback(modelKey: string, fallback: BackendFallback): void {
+		const loaded = this.#loaded;
+		if (loaded?.modelKey !== modelKey) return;
+		this.#loaded = {
+			...loaded,
+			spec: { ...loaded.spec, backend: fallback.backend },
+			fallbackReason: fallback.reason,
+		};
 	}
 
 	/** Bytes downloaded/read so far and expected (0 total = size not known yet). */

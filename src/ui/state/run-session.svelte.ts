@@ -24,9 +24,11 @@ import type {
 export type RunSessionStatus =
 	'idle' | 'loading-model' | 'scoring' | 'cancelling' | 'done' | 'cancelled' | 'failed';
 
-/** What the session needs from the model picker: load a spec (reusing a loaded model). */
+/** What the session needs from the model picker: load a spec (reusing a loaded model), and hear
+ * that a loaded model moved to a fallback backend. */
 export interface ModelLoader {
 	load(spec: ModelSpec, signal?: AbortSignal): Promise<ModelInfo>;
+	noteFallback?(modelKey: string, fallback: BackendFallback): void;
 }
 
 export interface RunSessionOptions {
@@ -320,8 +322,10 @@ export class RunSession {
 		};
 		/** The engine says the model runs on a fallback backend (e.g. WebGPU lost mid-run → WASM): the
 		 * run records it, once. */
+		let modelKey = '';
 		const noteFallback = (fallback: BackendFallback | undefined): void => {
 			if (!fallback || fallback.backend === model.backend) return;
+			this.#options.models.noteFallback?.(modelKey, fallback);
 			const stored = recordBackend(fallback).catch(() => undefined);
 			saveChain = saveChain.then(() => stored);
 		};
@@ -334,6 +338,7 @@ export class RunSession {
 				this.#options.models.load(run.model, abort.signal),
 				abort.signal,
 			);
+			modelKey = info.modelKey;
 			if (info.spec.backend !== run.model.backend || info.fallbackReason) {
 				await recordBackend({
 					backend: info.spec.backend,

@@ -101,20 +101,22 @@ function createSession(
 	wrap: (client: InferenceClientApi) => InferenceClientApi = (client) => client,
 ): {
 	session: RunSession;
+	catalog: ModelCatalog;
 	started: RunRecord[];
 	saved: number[];
 } {
 	const client = wrap(createInThreadClient(new FakeEngine({ batchDelayMs, defaultBatchSize: 2 })));
 	const started: RunRecord[] = [];
 	const saved: number[] = [];
+	const catalog = new ModelCatalog(client);
 	const session = new RunSession({
 		client,
-		models: new ModelCatalog(client),
+		models: catalog,
 		appVersion: '9.9.9',
 		onRunStarted: (run) => started.push(run),
 		onItemSaved: (_, item) => saved.push(item.itemNumber),
 	});
-	return { session, started, saved };
+	return { session, catalog, started, saved };
 }
 
 beforeEach(clearDatabase);
@@ -177,7 +179,7 @@ describe('RunSession', () => {
 	});
 
 	it('records a WebGPU → WASM fallback that happens mid-run, with its reason', async () => {
-		const { session, saved } = createSession(0, fallingBackMidRun);
+		const { session, catalog, saved } = createSession(0, fallingBackMidRun);
 		const record = await session.start(runInput(), { ...SPEC, backend: 'webgpu' }, 'reference');
 		expect(record?.status).toBe('done');
 		expect(saved).toHaveLength(ITEM_COUNT);
@@ -185,6 +187,11 @@ describe('RunSession', () => {
 		expect(stored?.model).toMatchObject({ id: SPEC.id, backend: 'wasm' });
 		expect(stored?.fallbackReason).toBe(DEVICE_LOST.reason);
 		expect(session.run?.model.backend).toBe('wasm');
+		// The model picker shows where the model runs now.
+		expect(catalog.loaded).toMatchObject({
+			spec: { backend: 'wasm' },
+			fallbackReason: DEVICE_LOST.reason,
+		});
 	});
 
 	it('offers runs left running by an earlier page for resume', async () => {
