@@ -320,9 +320,9 @@ export class RunSession {
 				if (changed) this.#setRun(changed);
 			});
 		};
+		let modelKey = '';
 		/** The engine says the model runs on a fallback backend (e.g. WebGPU lost mid-run → WASM): the
 		 * run records it, once. */
-		let modelKey = '';
 		const noteFallback = (fallback: BackendFallback | undefined): void => {
 			if (!fallback || fallback.backend === model.backend) return;
 			this.#options.models.noteFallback?.(modelKey, fallback);
