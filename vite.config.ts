@@ -86,6 +86,15 @@ export default defineConfig({
 			},
 			{
 				extends: true,
+				test: {
+					name: 'providers',
+					include: ['tests/providers/**/*.test.ts'],
+					environment: 'node',
+					testTimeout: 120_000,
+				},
+			},
+			{
+				extends: true,
 				test: { name: 'suites', include: ['tests/suites/**/*.test.ts'], environment: 'node' },
 			},
 			{
