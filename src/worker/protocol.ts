@@ -5,6 +5,7 @@
  */
 import type { ScoredToken } from '../core/scoring/types';
 import type { InferenceBackend, ModelSpec, SurprisalConvention } from '../core/model/model-spec';
+import type { GenerationParams, GenerationPrompt, TokenUsage } from '../core/model/generation';
 
 /** A file of a user-picked local model folder, with its path relative to the folder root
  * (`config.json`, `tokenizer.json`, `onnx/model.onnx`, ...). */
@@ -74,6 +75,29 @@ export interface TokenizeResult {
 	readonly tokens: readonly ScoredToken[];
 }
 
+export interface GenerateTextParams {
+	readonly modelKey: string;
+	/** A chat is rendered with the tokenizer's chat template, or the Evals text rendering. */
+	readonly prompt: GenerationPrompt;
+	/** Only what the caller set: temperature 0 (or absent) is greedy. */
+	readonly params: GenerationParams;
+}
+
+export interface GenerateTextResult {
+	/** The whole completion, stop sequence excluded, never stripped. */
+	readonly completion: string;
+	/** `stop`: EOS or a stop sequence; `length`: `max_tokens` (or the context) ran out. */
+	readonly finishReason: 'stop' | 'length';
+	readonly usage: TokenUsage;
+	readonly elapsedMs: number;
+}
+
+/** One generation step: the text it added to the completion (may be empty while a multi-byte
+ * character is incomplete). Sent as it is produced; cancel stops within one step. */
+export interface GenerateProgress {
+	readonly text: string;
+}
+
 export interface CachedModel {
 	readonly id: string;
 	readonly source: 'bundled' | 'hub' | 'local';
@@ -86,14 +110,15 @@ export interface Calls {
 	loadModel: { params: LoadModelParams; result: ModelInfo };
 	scoreTexts: { params: ScoreTextsParams; result: ScoreTextsResult };
 	tokenize: { params: TokenizeParams; result: TokenizeResult };
+	generate: { params: GenerateTextParams; result: GenerateTextResult };
 	disposeModel: { params: { readonly modelKey: string }; result: null };
 	listCachedModels: { params: Record<string, never>; result: readonly CachedModel[] };
 	deleteCachedModel: { params: { readonly id: string }; result: { readonly filesDeleted: number } };
 }
 export type CallKind = keyof Calls;
 
-/** Main → worker. `cancel` stops the request `id` within one batch; it then rejects with
- * an error named `CancelledError`. */
+/** Main → worker. `cancel` stops the request `id` within one batch (one token step for
+ * `generate`); it then rejects with an error named `CancelledError`. */
 export type WorkerRequest =
 	| {
 			[K in CallKind]: {
@@ -145,6 +170,7 @@ export type WorkerEvent =
 	| { readonly type: 'error'; readonly id: number; readonly error: SerializedError }
 	| { readonly type: 'load-progress'; readonly id: number; readonly progress: LoadProgress }
 	| { readonly type: 'score-progress'; readonly id: number; readonly progress: ScoreProgress }
+	| { readonly type: 'generate-progress'; readonly id: number; readonly progress: GenerateProgress }
 	| { readonly type: 'log'; readonly level: 'info' | 'warn'; readonly message: string };
 
 /** Per-call options of the client. */
@@ -152,6 +178,8 @@ export interface CallOptions {
 	readonly signal?: AbortSignal;
 	readonly onLoadProgress?: (progress: LoadProgress) => void;
 	readonly onScoreProgress?: (progress: ScoreProgress) => void;
+	/** `generate`: each step's new text, in order. */
+	readonly onToken?: (progress: GenerateProgress) => void;
 }
 
 /** What the UI sees of inference, wherever it runs (worker, in-thread fake, Node). */
