@@ -1,8 +1,17 @@
 /**
  * The app's Content-Security-Policy, injected as a <meta> tag into the built index.html (so it
  * travels with the static files to any host). Only what the app needs: itself, WebAssembly, its
- * module workers, and the Hugging Face hub for user-chosen hub models.
+ * module workers, the Hugging Face hub for user-chosen hub models, and `fetch` to user-chosen
+ * model endpoints.
  */
+
+/**
+ * Model endpoints the user types in (vLLM on a cluster, `serve` on a classroom machine, Ollama on
+ * localhost, OpenAI): any host, so `connect-src` allows the http and https schemes. Only
+ * `connect-src`: scripts, images, frames and forms stay limited to the app itself, so an endpoint
+ * can answer data but never load code. The server's CORS answer still decides who may read.
+ */
+export const MODEL_ENDPOINT_SCHEMES = ['http:', 'https:'] as const;
 
 /** Origins model files are fetched from when the user picks a hub model (files redirect to CDNs). */
 export const MODEL_HUB_ORIGINS = [
@@ -17,7 +26,7 @@ export const CONTENT_SECURITY_POLICY_DIRECTIVES: Readonly<Record<string, readonl
 	'script-src': ["'self'", "'wasm-unsafe-eval'"],
 	// onnxruntime may start its thread workers from blob: URLs.
 	'worker-src': ["'self'", 'blob:'],
-	'connect-src': ["'self'", 'blob:', 'data:', ...MODEL_HUB_ORIGINS],
+	'connect-src': ["'self'", 'blob:', 'data:', ...MODEL_HUB_ORIGINS, ...MODEL_ENDPOINT_SCHEMES],
 	'img-src': ["'self'", 'data:', 'blob:'],
 	'style-src': ["'self'"],
 	'font-src': ["'self'"],

@@ -17,4 +17,23 @@ describe('formatContentSecurityPolicy', () => {
 		expect(policy).toContain('connect-src ');
 		expect(policy).toContain('https://huggingface.co');
 	});
+
+	it('lets fetch reach user endpoints over http and https, and nothing else widens', () => {
+		const directives = Object.fromEntries(
+			formatContentSecurityPolicy()
+				.split('; ')
+				.map((d) => {
+					const [name = '', ...sources] = d.split(' ');
+					return [name, sources];
+				}),
+		);
+		expect(directives['connect-src']).toEqual(expect.arrayContaining(['http:', 'https:']));
+		for (const name of ['default-src', 'script-src', 'worker-src', 'img-src', 'style-src']) {
+			expect(directives[name], name).not.toContain('http:');
+			expect(directives[name], name).not.toContain('https:');
+			expect(directives[name], name).not.toContain('*');
+		}
+		expect(directives['object-src']).toEqual(["'none'"]);
+		expect(directives['form-action']).toEqual(["'none'"]);
+	});
 });
