@@ -93,14 +93,23 @@ export function orderStoredItems(suite: Suite, stored: StoredRunScores): ItemRes
 export function collectLmZooSentences(
 	suite: Suite,
 	stored: StoredRunScores,
-): { readonly tokens: readonly ScoredToken[] }[] {
-	const sentences: { tokens: readonly ScoredToken[] }[] = [];
+): {
+	readonly tokens: readonly ScoredToken[];
+	readonly itemNumber: number;
+	readonly conditionName: string;
+}[] {
+	const sentences: { tokens: readonly ScoredToken[]; itemNumber: number; conditionName: string }[] =
+		[];
 	for (const item of suite.items) {
 		const result = stored.items.get(item.itemNumber);
 		if (!result) continue;
 		for (const condition of item.conditions) {
 			const sentence = result.sentences.find((s) => s.conditionName === condition.conditionName);
-			sentences.push({ tokens: sentence ? sentence.tokens : [] });
+			sentences.push({
+				tokens: sentence ? sentence.tokens : [],
+				itemNumber: item.itemNumber,
+				conditionName: condition.conditionName,
+			});
 		}
 	}
 	return sentences;

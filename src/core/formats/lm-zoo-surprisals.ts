@@ -3,7 +3,7 @@
  * ids 1-based, one row per model token, surprisal in bits. Reader (located errors) and writer.
  */
 import { formatPythonFloat, parsePythonFloat } from './python-float';
-import { createInputFormatError, readTsvTable } from './tsv-table';
+import { createInputFormatError, formatTsvRow, readTsvTable } from './tsv-table';
 
 export const LM_ZOO_SURPRISAL_COLUMNS = ['sentence_id', 'token_id', 'token', 'surprisal'] as const;
 
@@ -19,6 +19,10 @@ export interface LmZooSentence {
 	/** 1-based, consecutive: sentence k is the k-th sentence of the suite. */
 	readonly sentenceId: number;
 	readonly tokens: readonly LmZooToken[];
+	/** From the optional `item_number` column (our exports write it). */
+	readonly itemNumber?: number;
+	/** From the optional `condition_name` column (our exports write it). */
+	readonly conditionName?: string;
 }
 
 function parseId(text: string): number | undefined {
@@ -28,7 +32,9 @@ function parseId(text: string): number | undefined {
 /**
  * Reads an lm-zoo surprisal file. Fields are separated by runs of spaces or tabs (the reference
  * reads it with pandas `delim_whitespace`); columns are found by header name, extra columns are
- * ignored. Sentence ids must run 1, 2, 3, … and token ids 1, 2, 3, … within each sentence.
+ * ignored except `item_number` and `condition_name` (our exports). Fields may be RFC 4180 quoted
+ * (see `readTsvTable`). Sentence ids must run 1, 2, 3, … and token ids 1, 2, 3, … within each
+ * sentence.
  * @throws InputFormatError with `source:line:column` for a missing column, a bad row, a
  * non-numeric surprisal or ids out of order.
  */
@@ -47,7 +53,14 @@ export function readLmZooSurprisals(text: string, source?: string): LmZooSentenc
 				`${missing.join(', ')} (found: ${table.header.join(', ')}).`,
 		);
 	}
-	const sentences: { sentenceId: number; tokens: LmZooToken[] }[] = [];
+	const itemColumn = table.header.indexOf('item_number');
+	const conditionColumn = table.header.indexOf('condition_name');
+	const sentences: {
+		sentenceId: number;
+		tokens: LmZooToken[];
+		itemNumber?: number;
+		conditionName?: string;
+	}[] = [];
 	for (const row of table.rows) {
 		const field = (name: keyof typeof index) => row.fields[index[name]] as string;
 		const column = (name: keyof typeof index) => row.columns[index[name]] as number;
@@ -70,7 +83,13 @@ export function readLmZooSurprisals(text: string, source?: string): LmZooSentenc
 		}
 		let sentence = current;
 		if (sentence === undefined || sentence.sentenceId !== sentenceId) {
-			sentence = { sentenceId, tokens: [] };
+			const itemNumber = itemColumn < 0 ? undefined : parseId(row.fields[itemColumn] as string);
+			sentence = {
+				sentenceId,
+				tokens: [],
+				...(itemNumber === undefined ? {} : { itemNumber }),
+				...(conditionColumn < 0 ? {} : { conditionName: row.fields[conditionColumn] as string }),
+			};
 			sentences.push(sentence);
 		}
 		const tokenId = parseId(field('token_id'));
@@ -97,23 +116,37 @@ export function readLmZooSurprisals(text: string, source?: string): LmZooSentenc
 	return sentences;
 }
 
+/** One sentence to write; with `itemNumber`/`conditionName` the file gets those columns. */
+export interface LmZooSentenceToWrite {
+	readonly tokens: readonly { readonly token: string; readonly surprisalBits: number }[];
+	readonly itemNumber?: number;
+	readonly conditionName?: string;
+}
+
 /**
  * Writes an lm-zoo surprisal file (tab-separated, header first, surprisals as Python `repr`).
- * Sentence and token ids are the 1-based positions. Tokens must not contain whitespace (the
- * format has no quoting); whitespace inside a token is replaced by `_`.
+ * Sentence and token ids are the 1-based positions. When any sentence names its item, two
+ * columns follow lm-zoo's four: `item_number condition_name` (lm-zoo readers find columns by
+ * name and ignore extra ones). A field holding `"` or whitespace is RFC 4180 quoted (`""""` for
+ * a `"` token), which pandas and Python's `csv` read back (the reference reads this file
+ * whitespace-separated); an empty token is written `_`.
  */
-export function writeLmZooSurprisals(
-	sentences: readonly {
-		readonly tokens: readonly { readonly token: string; readonly surprisalBits: number }[];
-	}[],
-): string {
-	const lines = [LM_ZOO_SURPRISAL_COLUMNS.join('\t')];
-	sentences.forEach(({ tokens }, sentenceIndex) => {
+export function writeLmZooSurprisals(sentences: readonly LmZooSentenceToWrite[]): string {
+	const withItems = sentences.some((sentence) => sentence.itemNumber !== undefined);
+	const header: string[] = [...LM_ZOO_SURPRISAL_COLUMNS];
+	if (withItems) header.push('item_number', 'condition_name');
+	const lines = [header.join('\t')];
+	sentences.forEach(({ tokens, itemNumber, conditionName }, sentenceIndex) => {
 		tokens.forEach(({ token, surprisalBits }, tokenIndex) => {
-			const safeToken = token === '' ? '_' : token.replace(/\s/g, '_');
-			lines.push(
-				`${sentenceIndex + 1}\t${tokenIndex + 1}\t${safeToken}\t${formatPythonFloat(surprisalBits)}`,
-			);
+			const fields = [
+				String(sentenceIndex + 1),
+				String(tokenIndex + 1),
+				token === '' ? '_' : token,
+				formatPythonFloat(surprisalBits),
+			];
+			if (withItems)
+				fields.push(itemNumber === undefined ? '' : String(itemNumber), conditionName ?? '');
+			lines.push(formatTsvRow(fields, 'whitespace'));
 		});
 	});
 	return `${lines.join('\n')}\n`;

@@ -5,7 +5,7 @@
 import { METRIC_NAMES, type MetricName } from '../suite/types';
 import type { MetricValue, RegionValue } from '../scoring/types';
 import { formatPythonFloat, parsePythonFloat } from './python-float';
-import { createInputFormatError, readTsvTable } from './tsv-table';
+import { createInputFormatError, formatTsvField, readTsvTable } from './tsv-table';
 
 export const REGIONS_TSV_KEY_COLUMNS = ['item_number', 'condition_name', 'region_number'] as const;
 
@@ -18,16 +18,12 @@ export function formatMetricValue(value: MetricValue | undefined): string {
 	return value === null || value === undefined ? '' : formatPythonFloat(value);
 }
 
-function cleanField(text: string): string {
-	return text.replace(/[\t\r\n]/g, ' ');
-}
-
 /**
  * The CLI `regions` table: header `item_number condition_name region_number content tokens`
  * then one column per metric (default all six: `sum mean median range max min`), one row per
  * region value in the given order. `tokens` is the region's model tokens joined by single
- * spaces. Numbers as in {@link formatMetricValue}; tabs and line breaks inside content or
- * tokens are written as spaces (the format has no quoting).
+ * spaces. Numbers as in {@link formatMetricValue}; a field holding `"`, a tab or a line break is
+ * RFC 4180 quoted ({@link formatTsvField}).
  */
 export function writeRegionsTsv(
 	regionValues: readonly RegionValue[],
@@ -38,10 +34,10 @@ export function writeRegionsTsv(
 		lines.push(
 			[
 				String(value.itemNumber),
-				cleanField(value.conditionName),
+				formatTsvField(value.conditionName),
 				String(value.regionNumber),
-				cleanField(value.content),
-				cleanField(value.tokens.join(' ')),
+				formatTsvField(value.content),
+				formatTsvField(value.tokens.join(' ')),
 				...metrics.map((metric) => formatMetricValue(value.values[metric])),
 			].join('\t'),
 		);

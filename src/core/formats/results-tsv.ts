@@ -4,12 +4,14 @@
  */
 import type { MetricName } from '../suite/types';
 import type { PredictionOutcome } from '../scoring/types';
+import { formatTsvField } from './tsv-table';
 
 /**
  * One row per outcome. With one metric the table is syntaxgym-core's, rows in the given order
  * (item by item, predictions in order); with several, a last `metric` column is added and rows
  * are grouped by metric in `metrics` order (stable), so each block reads as the reference's
- * output for that metric. `prediction_id` is 0-based.
+ * output for that metric. `prediction_id` is 0-based; a suite name holding `"`, a tab or a line
+ * break is RFC 4180 quoted.
  */
 export function writeResultsTsv(
 	suiteName: string,
@@ -26,7 +28,7 @@ export function writeResultsTsv(
 	const ordered = withMetric
 		? [...outcomes].sort((a, b) => rank(a.metric) - rank(b.metric))
 		: outcomes;
-	const suite = suiteName.replace(/[\t\r\n]/g, ' ');
+	const suite = formatTsvField(suiteName);
 	const lines = [header.join('\t')];
 	for (const outcome of ordered) {
 		const row = [

@@ -114,6 +114,17 @@ describe('collectLmZooSentences', () => {
 		).toEqual(['The dog barks .', 'The dog bark .', 'A cat meows .', 'A cat meow']);
 	});
 
+	it("names each sentence's item and condition (the token TSV's extra columns)", () => {
+		const stored = addScoredItems(suite, EMPTY_RUN_SCORES, [ITEM_2, ITEM_1]);
+		expect(
+			collectLmZooSentences(suite, stored).map((s) => `${s.itemNumber} ${s.conditionName}`),
+		).toEqual(
+			suite.items.flatMap((item) =>
+				item.conditions.map((c) => `${item.itemNumber} ${c.conditionName}`),
+			),
+		);
+	});
+
 	it('skips items not stored and keeps special tokens', () => {
 		const withEos: ItemResult = {
 			itemNumber: 2,

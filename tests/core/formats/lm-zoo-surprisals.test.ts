@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
 	checkSentenceCount,
@@ -143,9 +144,60 @@ describe('writeLmZooSurprisals', () => {
 		);
 	});
 
-	it('replaces whitespace inside a token, which the format cannot hold', () => {
+	it('quotes a token holding whitespace instead of changing it', () => {
 		expect(writeLmZooSurprisals([{ tokens: [{ token: 'a b', surprisalBits: 1 }] }])).toContain(
-			'\ta_b\t',
+			'\t"a b"\t',
 		);
+	});
+});
+
+describe('token TSV with awkward tokens, items and conditions', () => {
+	const TOKENS = ['"', 'Ġ"', '""', 'a\tb', 'line\nbreak', 'Ġthe', '\r\n', 'x y'];
+	const sentences = [
+		{
+			itemNumber: 3,
+			conditionName: 'what gap',
+			tokens: TOKENS.map((token, index) => ({ token, surprisalBits: index + 0.5 })),
+		},
+		{ itemNumber: 3, conditionName: 'that_nogap', tokens: [{ token: '"', surprisalBits: 2 }] },
+	];
+	const text = writeLmZooSurprisals(sentences);
+
+	it('writes item_number and condition_name after the lm-zoo columns', () => {
+		expect(text.split('\n')[0]).toBe(
+			'sentence_id\ttoken_id\ttoken\tsurprisal\titem_number\tcondition_name',
+		);
+		expect(text.split('\n')[1]).toBe('1\t1\t""""\t0.5\t3\t"what gap"');
+	});
+
+	it('round trip: every token, item and condition comes back', () => {
+		const read = readLmZooSurprisals(text, 'tokens.tsv');
+		expect(
+			read.map((s) => [
+				s.itemNumber,
+				s.conditionName,
+				s.tokens.map((t) => [t.token, t.surprisalBits]),
+			]),
+		).toEqual(
+			sentences.map((s) => [
+				s.itemNumber,
+				s.conditionName,
+				s.tokens.map((t) => [t.token, t.surprisalBits]),
+			]),
+		);
+	});
+
+	const python = spawnSync('python3', ['--version']).status === 0;
+	it.skipIf(!python)('Python csv (tab dialect) loses no row', () => {
+		const script =
+			'import csv, io, json, sys\n' +
+			"source = io.TextIOWrapper(sys.stdin.buffer, encoding='utf-8', newline='')\n" +
+			"print(json.dumps(list(csv.reader(source, delimiter='\\t'))))\n";
+		const result = spawnSync('python3', ['-c', script], { input: text, encoding: 'utf8' });
+		expect(result.stderr).toBe('');
+		const rows = JSON.parse(result.stdout) as string[][];
+		expect(rows).toHaveLength(1 + TOKENS.length + 1);
+		expect(rows.slice(1).map((row) => row[2])).toEqual([...TOKENS, '"']);
+		expect(rows.every((row) => row.length === 6)).toBe(true);
 	});
 });

@@ -60,6 +60,19 @@ describe('writeRegionsTsv', () => {
 				'1\twhat_gap\t1\tI know what\tI know what\t10.83909\n',
 		);
 	});
+
+	it('quotes content and tokens holding `"`, tabs or line breaks, and reads them back', () => {
+		const awkward: RegionValue = {
+			...(VALUES[0] as RegionValue),
+			content: 'said "no"\tthen\nleft',
+			tokens: ['said', 'Ġ"', 'no', '"'],
+		};
+		const text = writeRegionsTsv([awkward], ['sum']);
+		expect(text).toContain('\t"said ""no""\tthen\nleft"\t"said Ġ"" no """\t10.83909\n');
+		const [row] = readRegionsTsv(text, { metrics: ['sum'] });
+		expect(row?.content).toBe(awkward.content);
+		expect(row?.values).toEqual({ sum: 10.83909 });
+	});
 });
 
 describe('readRegionsTsv', () => {
