@@ -17,27 +17,31 @@ function isLoopback(hostname: string): boolean {
 export function checkEndpointBaseUrl(baseUrl: string, pageProtocol: string): string | null {
 	const trimmed = baseUrl.trim();
 	if (trimmed === '') return 'Type the endpoint base URL, e.g. http://127.0.0.1:8000/v1.';
-	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
+	const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(trimmed);
+	if (!scheme) {
 		return 'The base URL must start with http:// or https://, e.g. http://127.0.0.1:8000/v1.';
 	}
-	let url: URL;
-	try {
-		url = new URL(trimmed);
-	} catch {
+	const protocol = `${(scheme[1] ?? '').toLowerCase()}:`;
+	if (protocol !== 'http:' && protocol !== 'https:') {
+		return `The base URL must start with http:// or https:// (got ${protocol}).`;
+	}
+	// scheme://[userinfo@]host[:port][/path][?query][#fragment] (core has no URL class).
+	const parts =
+		/^[^:]+:\/\/(?:([^@/?#]*)@)?(\[[0-9a-f:.]+\]|[^\s/?#:@[\]]+)(?::(\d{1,5}))?(\/[^\s?#]*)?(\?[^#]*)?(#.*)?$/i.exec(
+			trimmed,
+		);
+	if (!parts) {
 		return `"${trimmed}" is not a URL: type it as the server prints it, e.g. http://127.0.0.1:8000/v1.`;
 	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return `The base URL must start with http:// or https:// (got ${url.protocol}).`;
-	}
-	if (url.username !== '' || url.password !== '') {
-		return 'Put the API key in the key field, not in the URL.';
-	}
-	if (url.search !== '' || url.hash !== '') {
+	const [, userinfo, host = '', , , query, fragment] = parts;
+	if (userinfo !== undefined) return 'Put the API key in the key field, not in the URL.';
+	if (query !== undefined || fragment !== undefined) {
 		return 'The base URL takes no ?query or #fragment: type only the server and path (e.g. …/v1).';
 	}
-	if (pageProtocol === 'https:' && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+	const hostname = host.toLowerCase();
+	if (pageProtocol === 'https:' && protocol === 'http:' && !isLoopback(hostname)) {
 		return (
-			`This page is served over HTTPS, so the browser blocks plain-http ${url.host} (mixed ` +
+			`This page is served over HTTPS, so the browser blocks plain-http ${hostname} (mixed ` +
 			'content). Serve the endpoint over https (e.g. behind a reverse proxy), use localhost, or ' +
 			'open the app over http from the same network.'
 		);
