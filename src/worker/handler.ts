@@ -36,6 +36,11 @@ export function createRequestHandler(
 				});
 			case 'tokenize':
 				return engine.tokenize(request.params);
+			case 'generate':
+				return engine.generate(request.params, {
+					signal,
+					onToken: (text) => post({ type: 'generate-progress', id, progress: { text } }),
+				});
 			case 'disposeModel':
 				await engine.disposeModel(request.params.modelKey);
 				return null;

@@ -108,6 +108,9 @@ export class PortInferenceClient implements InferenceClientApi {
 			case 'score-progress':
 				pending.options?.onScoreProgress?.(event.progress);
 				return;
+			case 'generate-progress':
+				pending.options?.onToken?.(event.progress);
+				return;
 			case 'result':
 				this.#pending.delete(event.id);
 				pending.detach();

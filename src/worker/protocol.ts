@@ -37,6 +37,9 @@ export interface ModelInfo {
 	readonly tokenizerKind: 'byte-level-bpe' | 'sentencepiece' | 'generic';
 	/** Whether batches may mix sentences (false for dtypes whose numbers depend on the batch, e.g. q8). */
 	readonly batchInvariant: boolean;
+	/** The tokenizer has a chat template (chat prompts use it; otherwise the Evals text rendering).
+	 * Absent when the engine does not say. */
+	readonly hasChatTemplate?: boolean;
 	readonly loadMs: number;
 }
 
@@ -47,6 +50,15 @@ export interface ScoreTextsParams {
 	readonly convention: SurprisalConvention;
 	/** Upper bound on sentences per forward pass; the engine may use fewer. */
 	readonly maxBatchSize?: number;
+	/** Reuse the key/value cache of shared prefixes (default true); false runs plain batches. */
+	readonly prefixReuse?: boolean;
+}
+
+/** Whether a scoring request reused shared prefixes, and why not when it did not. */
+export interface PrefixReuseReport {
+	readonly used: boolean;
+	/** Why plain batches ran (the graph has no key/value cache, q8, turned off, ...). */
+	readonly reason?: string;
 }
 
 export interface ScoredText {
@@ -59,6 +71,9 @@ export interface ScoredText {
 export interface ScoreTextsResult {
 	readonly texts: readonly ScoredText[];
 	readonly tokenCount: number;
+	/** Token positions the model computed, padding included (≤ tokenCount with prefix reuse). */
+	readonly positionsComputed?: number;
+	readonly prefixReuse?: PrefixReuseReport;
 	readonly elapsedMs: number;
 	/** Set when the model ended this request on a fallback backend. */
 	readonly fallback?: BackendFallback;

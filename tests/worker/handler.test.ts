@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeEngine } from '../../src/worker/fake-engine';
+import { FAKE_GREEDY_TOKENS, FakeEngine } from '../../src/worker/fake-engine';
 import { createRequestHandler } from '../../src/worker/handler';
 import type { InferenceEngine } from '../../src/worker/engine';
 import type { WorkerEvent, WorkerRequest } from '../../src/worker/protocol';
@@ -125,6 +125,7 @@ describe('createRequestHandler', () => {
 			loadModel: () => Promise.reject(new OutOfMemoryError('wasm heap exhausted')),
 			tokenize: () => Promise.reject('a bare string'),
 			scoreTexts: () => Promise.reject(new TypeError('bad input')),
+			generate: () => Promise.reject(new RangeError('prompt too long')),
 			disposeModel: async () => undefined,
 			listCachedModels: async () => [],
 			deleteCachedModel: async () => ({ filesDeleted: 0 }),
@@ -157,6 +158,63 @@ describe('createRequestHandler', () => {
 			error: { name: 'TypeError', message: 'bad input' },
 		});
 		expect(structuredClone(scored)).toEqual(scored);
+		expect(
+			await h.send({
+				type: 'call',
+				id: 4,
+				kind: 'generate',
+				params: { modelKey: 'k', prompt: { kind: 'text', text: 'a' }, params: {} },
+			}),
+		).toEqual({ type: 'error', id: 4, error: { name: 'RangeError', message: 'prompt too long' } });
+	});
+
+	it('streams generate-progress events under the request id; their texts make the completion', async () => {
+		const h = harness(new FakeEngine());
+		const loaded = await h.send({ type: 'call', id: 1, kind: 'loadModel', params: { spec: SPEC } });
+		const modelKey =
+			loaded?.type === 'result' ? (loaded.result as { modelKey: string }).modelKey : '';
+		const ended = await h.send({
+			type: 'call',
+			id: 2,
+			kind: 'generate',
+			params: {
+				modelKey,
+				prompt: { kind: 'text', text: 'The cat' },
+				params: { temperature: 0, max_tokens: 5 },
+			},
+		});
+		const texts = h.events.flatMap((e) =>
+			e.type === 'generate-progress' && e.id === 2 ? [e.progress.text] : [],
+		);
+		expect(texts).toHaveLength(5);
+		expect(ended).toMatchObject({
+			type: 'result',
+			id: 2,
+			result: { completion: texts.join(''), finishReason: 'length' },
+		});
+		expect(h.events.every((e) => e.type !== 'generate-progress' || e.id === 2)).toBe(true);
+	});
+
+	it('cancels a generation within one token step and reports CancelledError', async () => {
+		const h = harness(new FakeEngine({ batchDelayMs: 30 }));
+		const loaded = await h.send({ type: 'call', id: 1, kind: 'loadModel', params: { spec: SPEC } });
+		const modelKey =
+			loaded?.type === 'result' ? (loaded.result as { modelKey: string }).modelKey : '';
+		const ended = h.send({
+			type: 'call',
+			id: 2,
+			kind: 'generate',
+			params: { modelKey, prompt: { kind: 'text', text: 'Once' }, params: { temperature: 0 } },
+		});
+		while (!h.events.some((e) => e.type === 'generate-progress')) {
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
+		h.send({ type: 'cancel', id: 2 });
+		const before = h.events.filter((e) => e.type === 'generate-progress').length;
+		expect(await ended).toMatchObject({ type: 'error', id: 2, error: { name: 'CancelledError' } });
+		const after = h.events.filter((e) => e.type === 'generate-progress').length;
+		expect(after - before).toBeLessThanOrEqual(1);
+		expect(after).toBeLessThan(FAKE_GREEDY_TOKENS);
 	});
 
 	it('ignores a cancel for an unknown id', () => {

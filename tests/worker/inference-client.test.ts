@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FakeEngine } from '../../src/worker/fake-engine';
+import { FAKE_GREEDY_TOKENS, FakeEngine } from '../../src/worker/fake-engine';
 import {
 	CancelledError,
 	ModelFileMissingError,
 	createInThreadClient,
 } from '../../src/worker/inference-client';
-import type { LoadProgress, ScoreProgress } from '../../src/worker/protocol';
+import type { GenerateProgress, LoadProgress, ScoreProgress } from '../../src/worker/protocol';
 import type { ModelSpec } from '../../src/core/model/model-spec';
 
 const SPEC: ModelSpec = { source: 'bundled', id: 'gpt2-en-small', dtype: 'fp32', backend: 'wasm' };
@@ -78,5 +78,44 @@ describe('createInThreadClient over FakeEngine', () => {
 		client.dispose();
 		await expect(pending).rejects.toBeInstanceOf(CancelledError);
 		await expect(client.call('listCachedModels', {})).rejects.toBeInstanceOf(CancelledError);
+	});
+
+	it('streams generated text to onToken and resolves with the whole completion', async () => {
+		const client = createInThreadClient(new FakeEngine());
+		const { modelKey } = await client.call('loadModel', { spec: SPEC });
+		const tokens: GenerateProgress[] = [];
+		const result = await client.call(
+			'generate',
+			{ modelKey, prompt: { kind: 'text', text: 'Hello' }, params: { temperature: 0 } },
+			{ onToken: (p) => tokens.push(p) },
+		);
+		expect(tokens).toHaveLength(FAKE_GREEDY_TOKENS);
+		expect(tokens.map((t) => t.text).join('')).toBe(result.completion);
+		expect(result).toMatchObject({
+			finishReason: 'stop',
+			usage: { completionTokens: FAKE_GREEDY_TOKENS },
+		});
+		client.dispose();
+	});
+
+	it('turns an AbortSignal into a cancel that stops generation within one token step', async () => {
+		const client = createInThreadClient(new FakeEngine({ batchDelayMs: 20 }));
+		const { modelKey } = await client.call('loadModel', { spec: SPEC });
+		const controller = new AbortController();
+		let tokens = 0;
+		const promise = client.call(
+			'generate',
+			{ modelKey, prompt: { kind: 'text', text: 'Hello' }, params: { temperature: 0 } },
+			{
+				signal: controller.signal,
+				onToken: () => {
+					tokens++;
+					if (tokens === 2) controller.abort();
+				},
+			},
+		);
+		await expect(promise).rejects.toBeInstanceOf(CancelledError);
+		expect(tokens).toBeLessThanOrEqual(3);
+		client.dispose();
 	});
 });
