@@ -5,6 +5,8 @@
 import { CancelledError } from './engine-errors';
 import type {
 	CachedModel,
+	GenerateTextParams,
+	GenerateTextResult,
 	LoadModelParams,
 	LoadProgress,
 	ModelInfo,
@@ -28,6 +30,13 @@ export interface ScoreTextsOptions {
 	readonly onProgress?: (progress: ScoreProgress) => void;
 }
 
+export interface GenerateTextOptions {
+	/** Checked after every token step: an aborted request rejects with CancelledError. */
+	readonly signal?: AbortSignal;
+	/** New completion text as it is decoded (never the start of a possible stop sequence). */
+	readonly onToken?: (text: string) => void;
+}
+
 export interface InferenceEngine {
 	/** Loads (or returns the already loaded) model; `ModelInfo.modelKey` names it afterwards. */
 	loadModel(params: LoadModelParams, options?: LoadModelOptions): Promise<ModelInfo>;
@@ -38,6 +47,12 @@ export interface InferenceEngine {
 	scoreTexts(params: ScoreTextsParams, options?: ScoreTextsOptions): Promise<ScoreTextsResult>;
 	/** Tokens and offsets under a convention, without running the model (surprisals are NaN). */
 	tokenize(params: TokenizeParams): Promise<TokenizeResult>;
+	/**
+	 * Generates a completion of a prompt (text or chat) with the loaded model: temperature 0 is
+	 * greedy; otherwise (absent: 1, as OpenAI-compatible servers) temperature / top_p sampling,
+	 * reproducible with a `seed`.
+	 */
+	generate(params: GenerateTextParams, options?: GenerateTextOptions): Promise<GenerateTextResult>;
 	disposeModel(modelKey: string): Promise<void>;
 	/** Models with files in the browser's Cache API (hub downloads, and bundled models once loaded
 	 * there); empty in Node. */

@@ -3,10 +3,14 @@
  * tokens with exact offsets, surprisal from the token's characters. Never loads a real model.
  */
 import type { SurprisalConvention } from '../core/model/model-spec';
+import { renderChatAsText } from '../core/model/render-chat-as-text';
+import { seededRandom } from '../core/model/sample-token';
+import { findStopIndex, safeEmitLength } from '../core/model/stop-sequences';
 import type { ScoredToken } from '../core/scoring/types';
 import {
 	throwIfCancelled,
 	type InferenceEngine,
+	type GenerateTextOptions,
 	type LoadModelOptions,
 	type ScoreTextsOptions,
 } from './engine';
@@ -18,6 +22,8 @@ import {
 } from './engine-errors';
 import type {
 	CachedModel,
+	GenerateTextParams,
+	GenerateTextResult,
 	LoadModelParams,
 	ModelInfo,
 	ScoredText,
@@ -81,6 +87,29 @@ export function scoreFakeText(text: string, convention: SurprisalConvention): Sc
 		});
 	}
 	return tokens;
+}
+
+/** Words the fake generates from; a greedy completion has {@link FAKE_GREEDY_TOKENS} of them. */
+const FAKE_WORDS = ['the', 'model', 'says', 'hello', 'to', 'a', 'quiet', 'room', 'and', 'then'];
+export const FAKE_GREEDY_TOKENS = 8;
+
+/** The fake's completion tokens for a prompt: `FAKE_GREEDY_TOKENS` words then EOS when greedy
+ * (picked by the prompt's hash); seeded random words (and length) when sampling. */
+export function fakeCompletionTokens(
+	promptText: string,
+	temperature: number,
+	seed: number,
+): string[] {
+	const start = Math.floor(fakeSurprisalBits(promptText) * 100);
+	if (temperature === 0) {
+		return Array.from(
+			{ length: FAKE_GREEDY_TOKENS },
+			(_, i) => ` ${FAKE_WORDS[(start + i) % FAKE_WORDS.length]}`,
+		);
+	}
+	const random = seededRandom(seed + start);
+	const length = 1 + Math.floor(random() * 2 * FAKE_GREEDY_TOKENS);
+	return Array.from({ length }, () => ` ${FAKE_WORDS[Math.floor(random() * FAKE_WORDS.length)]}`);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -192,6 +221,57 @@ export class FakeEngine implements InferenceEngine {
 			surprisalBits: Number.NaN,
 		}));
 		return { tokens };
+	}
+
+	/** A deterministic generation: see {@link fakeCompletionTokens}; one `batchDelayMs` per token. */
+	async generate(
+		params: GenerateTextParams,
+		options: GenerateTextOptions = {},
+	): Promise<GenerateTextResult> {
+		this.#requireModel(params.modelKey);
+		const started = Date.now();
+		const { prompt } = params;
+		const promptText =
+			prompt.kind === 'text'
+				? prompt.text
+				: renderChatAsText(prompt.messages, { forCompletion: true });
+		const temperature = params.params.temperature ?? 1;
+		const planned = fakeCompletionTokens(promptText, temperature, params.params.seed ?? 0);
+		const maxTokens = params.params.max_tokens ?? Number.POSITIVE_INFINITY;
+		const stops = params.params.stop ?? [];
+		let text = '';
+		let emitted = 0;
+		let count = 0;
+		let finishReason: GenerateTextResult['finishReason'] = 'stop';
+		for (const token of planned) {
+			if (count >= maxTokens) {
+				finishReason = 'length';
+				break;
+			}
+			throwIfCancelled(options.signal);
+			await sleep(this.#options.batchDelayMs ?? 0, options.signal);
+			count++;
+			text += token;
+			const stopAt = findStopIndex(text, stops);
+			const end = stopAt >= 0 ? stopAt : safeEmitLength(text, stops);
+			if (end > emitted) options.onToken?.(text.slice(emitted, end));
+			emitted = Math.max(emitted, end);
+			if (stopAt >= 0) {
+				text = text.slice(0, stopAt);
+				break;
+			}
+		}
+		if (emitted < text.length) options.onToken?.(text.slice(emitted));
+		throwIfCancelled(options.signal);
+		return {
+			completion: text,
+			finishReason,
+			usage: {
+				promptTokens: scoreFakeText(promptText, 'reference').length,
+				completionTokens: count,
+			},
+			elapsedMs: Date.now() - started,
+		};
 	}
 
 	async disposeModel(modelKey: string): Promise<void> {

@@ -9,9 +9,11 @@ import {
 	AutoModelForCausalLM,
 	AutoTokenizer,
 	env,
+	Tensor,
 	type PreTrainedModel,
 	type PreTrainedTokenizer,
 } from '@huggingface/transformers';
+import { BenchtopError } from '../core/errors';
 import type { InferenceBackend, ModelSpec, SurprisalConvention } from '../core/model/model-spec';
 import {
 	appendLogProbTail,
@@ -38,6 +40,7 @@ import {
 	throwIfCancelled,
 	type InferenceEngine,
 	type LoadModelOptions,
+	type GenerateTextOptions,
 	type ScoreTextsOptions,
 } from './engine';
 import {
@@ -49,10 +52,18 @@ import {
 	OutOfMemoryError,
 	UnsupportedModelError,
 } from './engine-errors';
+import {
+	generateText,
+	nextMacrotask,
+	type GenerationHooks,
+	type GenerationTokenizer,
+} from './generate-text';
 import type { OrtModelSource, OrtRuntime, OrtSession, OrtTensor } from './ort-runtime';
 import type {
 	BackendFallback,
 	CachedModel,
+	GenerateTextParams,
+	GenerateTextResult,
 	LoadModelParams,
 	LoadProgress,
 	ModelInfo,
@@ -243,6 +254,9 @@ export class TransformersEngine implements InferenceEngine {
 	#deviceLostListening = false;
 	/** The last fetch that failed without a response during the current load. */
 	#networkFailure: string | undefined;
+	/** Plain (unfused) models for generation by modelKey: the scoring graph returns no logits. */
+	readonly #generators = new Map<string, Promise<PreTrainedModel>>();
+	#generateChain: Promise<unknown> = Promise.resolve();
 
 	constructor(options: TransformersEngineOptions) {
 		this.#options = options;
@@ -378,7 +392,32 @@ export class TransformersEngine implements InferenceEngine {
 		return { tokens };
 	}
 
+	async generate(
+		params: GenerateTextParams,
+		options: GenerateTextOptions = {},
+	): Promise<GenerateTextResult> {
+		const loaded = await this.#require(params.modelKey);
+		// Generations run one at a time (one decoding loop per ORT session).
+		const run = this.#generateChain.then(async () => {
+			throwIfCancelled(options.signal);
+			const model = await this.#generationModel(loaded);
+			throwIfCancelled(options.signal);
+			return generateText(this.#generationRuntime(loaded, model), params, options);
+		});
+		this.#generateChain = run.catch(() => undefined);
+		try {
+			return await run;
+		} catch (error) {
+			if (error instanceof CancelledError || error instanceof RangeError) throw error;
+			if (error instanceof BenchtopError) throw error;
+			throw new BackendError(`The model failed while generating: ${messageOf(error)}`);
+		}
+	}
+
 	async disposeModel(modelKey: string): Promise<void> {
+		const generator = this.#generators.get(modelKey);
+		this.#generators.delete(modelKey);
+		await generator?.then((m) => m.dispose()).catch(() => undefined);
 		const pending = this.#models.get(modelKey);
 		if (!pending) return;
 		this.#models.delete(modelKey);
@@ -709,6 +748,78 @@ export class TransformersEngine implements InferenceEngine {
 			);
 			loaded.lostReason = reason;
 		});
+	}
+
+	// --- generation ---
+
+	/** The model without the log-prob tail (loaded once per modelKey, in the load chain). */
+	#generationModel(loaded: LoadedModel): Promise<PreTrainedModel> {
+		const key = loaded.info.modelKey;
+		let pending = this.#generators.get(key);
+		if (!pending) {
+			pending = this.#loadChain.then(async () => {
+				const { spec } = loaded.info;
+				// NOTE: like #fallBack, a browser-picked local folder is not re-read here.
+				const modelId = this.#configureSource({ spec });
+				try {
+					return await AutoModelForCausalLM.from_pretrained(modelId, {
+						revision: spec.source === 'hub' ? (spec.revision ?? 'main') : 'main',
+						dtype: spec.dtype,
+						device: this.#runtime.deviceName(loaded.backend) as 'wasm',
+						session_options: this.#runtime.sessionOptions(loaded.backend),
+					});
+				} catch (error) {
+					throw classifyLoadError(error, spec, this.#networkFailure);
+				} finally {
+					env.useCustomCache = false;
+				}
+			});
+			this.#loadChain = pending.catch(() => undefined);
+			this.#generators.set(key, pending);
+			pending.catch(() => this.#generators.delete(key));
+		}
+		return pending;
+	}
+
+	#generationRuntime(loaded: LoadedModel, model: PreTrainedModel) {
+		const configEos = loaded.config.eos_token_id;
+		const eosTokenIds = [
+			...(loaded.behaviour.eosTokenId !== undefined ? [loaded.behaviour.eosTokenId] : []),
+			...(Array.isArray(configEos) ? configEos : typeof configEos === 'number' ? [configEos] : []),
+		];
+		return {
+			tokenizer: loaded.tokenizer as unknown as GenerationTokenizer,
+			eosTokenIds,
+			startTokenId: loaded.behaviour.bosTokenId ?? loaded.behaviour.eosTokenId,
+			maxPositions: loaded.maxPositions,
+			runGenerate: async (ids: readonly number[], maxNewTokens: number, hooks: GenerationHooks) => {
+				const n = ids.length;
+				const generator = model as unknown as {
+					forward(inputs: unknown): Promise<unknown>;
+					generate(options: Record<string, unknown>): Promise<unknown>;
+				};
+				const forward = generator.forward;
+				// A macrotask before every step lets a cancel message arrive (worker event loop).
+				generator.forward = async (inputs: unknown) => {
+					await nextMacrotask();
+					return forward.call(model, inputs);
+				};
+				try {
+					await generator.generate({
+						inputs: new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, n]),
+						attention_mask: new Tensor('int64', new BigInt64Array(n).fill(1n), [1, n]),
+						max_new_tokens: maxNewTokens,
+						do_sample: false,
+						num_beams: 1,
+						logits_processor: [hooks.logitsProcessor],
+						stopping_criteria: [hooks.stoppingCriteria],
+						streamer: hooks.streamer,
+					});
+				} finally {
+					generator.forward = forward;
+				}
+			},
+		};
 	}
 
 	// --- scoring ---

@@ -1,0 +1,158 @@
+// Local generation in Node (TransformersEngine on onnxruntime-node, bundled GPT-2s): greedy equals
+// transformers.js's own greedy decoding, seeded sampling repeats, stop sequences, chat rendering,
+// streaming and cancel.
+import { AutoModelForCausalLM, AutoTokenizer, env } from '@huggingface/transformers';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ModelSpec } from '../../src/core/model/model-spec';
+import { renderChatAsText } from '../../src/core/model/render-chat-as-text';
+import type { GenerateTextOptions } from '../../src/worker/engine';
+import { CancelledError } from '../../src/worker/engine-errors';
+import { createNodeEngine, NODE_BUNDLED_MODELS_PATH } from '../../src/worker/node-engine';
+import type { GenerateTextParams } from '../../src/worker/protocol';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+const TINY: ModelSpec = {
+	source: 'bundled',
+	id: 'gpt2-random-tiny',
+	dtype: 'fp32',
+	backend: 'node-cpu',
+};
+const SMALL: ModelSpec = { ...TINY, id: 'gpt2-en-small' };
+const PROMPT = 'The children walked to the river and';
+
+const engine = createNodeEngine({ threads: 2 });
+let tinyKey = '';
+let smallKey = '';
+beforeAll(async () => {
+	tinyKey = (await engine.loadModel({ spec: TINY })).modelKey;
+	smallKey = (await engine.loadModel({ spec: SMALL })).modelKey;
+});
+
+async function generate(
+	modelKey: string,
+	params: GenerateTextParams['params'],
+	prompt: GenerateTextParams['prompt'] = { kind: 'text', text: PROMPT },
+	options: GenerateTextOptions = {},
+) {
+	const pieces: string[] = [];
+	const result = await engine.generate(
+		{ modelKey, prompt, params },
+		{ ...options, onToken: (text) => pieces.push(text) },
+	);
+	return { ...result, streamed: pieces.join(''), pieces };
+}
+
+describe('greedy generation', () => {
+	it('equals transformers.js greedy decoding of the same model (gpt2-en-small)', async () => {
+		const ours = await generate(smallKey, { temperature: 0, max_tokens: 12 });
+		env.localModelPath = NODE_BUNDLED_MODELS_PATH;
+		env.allowLocalModels = true;
+		env.allowRemoteModels = false;
+		const tokenizer = await AutoTokenizer.from_pretrained('gpt2-en-small');
+		const model = await AutoModelForCausalLM.from_pretrained('gpt2-en-small', {
+			dtype: 'fp32',
+			device: 'cpu',
+		});
+		const inputs = tokenizer(PROMPT);
+		const output = (await model.generate({
+			...inputs,
+			max_new_tokens: 12,
+			do_sample: false,
+		})) as { tolist(): bigint[][] };
+		const ids = (output.tolist()[0] ?? []).map(Number).slice(inputs.input_ids.dims[1]);
+		const eos = ids.indexOf(0);
+		const expected = tokenizer.decode(eos >= 0 ? ids.slice(0, eos) : ids, {
+			skip_special_tokens: true,
+		});
+		await model.dispose();
+		expect(ours.completion).toBe(expected);
+		expect(ours.streamed).toBe(ours.completion);
+		expect(ours.usage.promptTokens).toBe(inputs.input_ids.dims[1]);
+		if (eos < 0) {
+			expect(ours.finishReason).toBe('length');
+			expect(ours.usage.completionTokens).toBe(12);
+		}
+	});
+
+	it('is deterministic and streams token by token', async () => {
+		const a = await generate(tinyKey, { temperature: 0, max_tokens: 10 });
+		const b = await generate(tinyKey, { temperature: 0, max_tokens: 10 });
+		expect(b.completion).toBe(a.completion);
+		expect(a.finishReason).toBe('length');
+		expect(a.usage.completionTokens).toBe(10);
+		expect(a.pieces.length).toBeGreaterThan(1);
+		expect(a.streamed).toBe(a.completion);
+	});
+
+	it('renders a chat without a chat template as the Evals text prompt', async () => {
+		const messages = [
+			{ role: 'system', content: 'Answer briefly.' },
+			{ role: 'user', content: 'Where did the children walk?' },
+		];
+		const chat = await generate(
+			smallKey,
+			{ temperature: 0, max_tokens: 6 },
+			{ kind: 'chat', messages },
+		);
+		const text = await generate(
+			smallKey,
+			{ temperature: 0, max_tokens: 6 },
+			{ kind: 'text', text: renderChatAsText(messages, { forCompletion: true }) },
+		);
+		expect(chat.completion).toBe(text.completion);
+		expect(chat.usage.promptTokens).toBe(text.usage.promptTokens);
+	});
+});
+
+describe('sampling', () => {
+	it('repeats with the same seed and differs across seeds', async () => {
+		const params = { temperature: 1, top_p: 0.95, max_tokens: 16 };
+		const a = await generate(tinyKey, { ...params, seed: 7 });
+		const b = await generate(tinyKey, { ...params, seed: 7 });
+		const others = await Promise.all(
+			[8, 9, 10].map(async (seed) => (await generate(tinyKey, { ...params, seed })).completion),
+		);
+		expect(b.completion).toBe(a.completion);
+		expect(others.some((c) => c !== a.completion)).toBe(true);
+	});
+});
+
+describe('stop sequences', () => {
+	it('cut the completion before the stop and never stream it', async () => {
+		const full = await generate(tinyKey, { temperature: 0, max_tokens: 16 });
+		const stop = full.completion.slice(6, 9);
+		const cut = full.completion.indexOf(stop);
+		const stopped = await generate(tinyKey, {
+			temperature: 0,
+			max_tokens: 16,
+			stop: ['zzzq', stop],
+		});
+		expect(stopped.completion).toBe(full.completion.slice(0, cut));
+		expect(stopped.finishReason).toBe('stop');
+		expect(stopped.streamed).toBe(stopped.completion);
+	});
+});
+
+describe('cancel', () => {
+	it('stops within one token step with CancelledError', async () => {
+		const controller = new AbortController();
+		const pieces: string[] = [];
+		const run = engine.generate(
+			{
+				modelKey: tinyKey,
+				prompt: { kind: 'text', text: PROMPT },
+				params: { temperature: 0, max_tokens: 200 },
+			},
+			{
+				signal: controller.signal,
+				onToken: (text) => {
+					pieces.push(text);
+					if (pieces.length === 2) controller.abort();
+				},
+			},
+		);
+		await expect(run).rejects.toBeInstanceOf(CancelledError);
+		expect(pieces.length).toBeLessThanOrEqual(3);
+	});
+});
