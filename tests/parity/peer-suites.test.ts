@@ -1,27 +1,19 @@
 /**
  * The 34 Hu et al. (2020) suites, read from ../shared/peer (never copied here): the `nextflow`
  * copies must pass strict mode, the published `master` copies compatible mode, and both must
- * match the counts that the folder's SOURCE.md lists. Skipped when the peer folder is absent.
+ * match the counts that the folder's SOURCE.md lists. Skipped when the peer folder is absent
+ * (fails under CI).
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { describeWithPeer, peerPath } from './peer-data';
 import { buildSuiteSentences } from '../../src/core/suite/build-sentences';
 import { parseSuite } from '../../src/core/suite/parse-suite';
 import type { ParseSuiteOptions, ParseSuiteResult, Suite } from '../../src/core/suite/types';
 
-const SUITES_DIR = fileURLToPath(
-	new URL('../../../shared/peer/syntaxgym/suites/', import.meta.url),
-);
+const SUITES_DIR = peerPath('syntaxgym/suites/');
 const NEXTFLOW_DIR = `${SUITES_DIR}nextflow/`;
 const SOURCE_MD = `${SUITES_DIR}SOURCE.md`;
-const PEER_PRESENT = existsSync(SOURCE_MD) && existsSync(NEXTFLOW_DIR);
-
-if (!PEER_PRESENT) {
-	console.warn(
-		`peer-suites: skipped, ${SOURCE_MD} or ${NEXTFLOW_DIR} not found (../shared/peer is optional)`,
-	);
-}
 
 interface SourceRow {
 	readonly file: string;
@@ -122,12 +114,11 @@ function hasStraySpace(content: string): boolean {
 	return content !== content.trim() || /\s\s/.test(content);
 }
 
-describe.skipIf(!PEER_PRESENT)(
+describeWithPeer(
 	'peer suites (Hu et al. 2020, ../shared/peer/syntaxgym/suites)',
+	['syntaxgym/suites/SOURCE.md', 'syntaxgym/suites/nextflow'],
 	() => {
-		const source = PEER_PRESENT
-			? readSourceTable(readFileSync(SOURCE_MD, 'utf8'))
-			: { rows: [], totalItems: 0, totalSentences: 0 };
+		const source = readSourceTable(readFileSync(SOURCE_MD, 'utf8'));
 		const rowByFile = new Map(source.rows.map((row) => [row.file, row]));
 
 		it('SOURCE.md lists the 34 files of each folder', () => {

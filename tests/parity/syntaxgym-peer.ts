@@ -1,26 +1,31 @@
 // Access to the third-party SyntaxGym parity data in ../shared/peer/syntaxgym (read at test time,
 // never copied into the project) and comparison helpers for the parity tests. Test helper only.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import type { MetricValue } from '../../src/core/scoring/types';
 import { METRIC_NAMES, type MetricName } from '../../src/core/suite/types';
+import { describeMissingPeerData, isCi, missingPeerPaths, peerPath } from './peer-data';
 
-/** `../shared/peer/syntaxgym` relative to the project root. */
-export const PEER_SYNTAXGYM = fileURLToPath(
-	new URL('../../../shared/peer/syntaxgym/', import.meta.url),
-);
+/** `../shared/peer/syntaxgym/` relative to the project root (absolute, ends with `/`). */
+export const PEER_SYNTAXGYM = peerPath('syntaxgym/');
 export const PEER_OUTPUTS = `${PEER_SYNTAXGYM}outputs/`;
 export const PEER_SUITES = `${PEER_SYNTAXGYM}suites/nextflow/`;
 
-/** True when every path (relative to PEER_SYNTAXGYM) exists; else the tests skip with a note. */
+/** Paths relative to PEER_SYNTAXGYM as paths relative to ../shared/peer (for describeWithPeer). */
+export function syntaxgymPeerPaths(...paths: string[]): string[] {
+	return paths.map((path) => `syntaxgym/${path}`);
+}
+
+/**
+ * True when every path (relative to PEER_SYNTAXGYM) exists; else false with a warning, and under
+ * CI (CI=true) it throws, so the test file fails instead of skipping. Prefer `describeWithPeer`.
+ */
 export function hasPeerFiles(...paths: string[]): boolean {
-	const missing = [...new Set(paths)].filter((path) => !existsSync(`${PEER_SYNTAXGYM}${path}`));
-	if (missing.length > 0) {
-		console.warn(
-			`parity data absent, skipping: ${missing.map((path) => `../shared/peer/syntaxgym/${path}`).join(', ')}`,
-		);
-	}
-	return missing.length === 0;
+	const missing = missingPeerPaths(syntaxgymPeerPaths(...paths));
+	if (missing.length === 0) return true;
+	const message = describeMissingPeerData(missing);
+	if (isCi()) throw new Error(message);
+	console.warn(`skipping: ${message}`);
+	return false;
 }
 
 export function readPeerText(path: string): string {
