@@ -1,0 +1,68 @@
+/**
+ * The response cache key: one completion per (provider, base URL, model, revision, prompt, every
+ * generation parameter), plus the sample seed when the call samples (temperature ≠ 0), so a re-run
+ * is free and reproducible while a new seed samples anew. The API key is never part of it. Pure.
+ */
+import { sha256Hex } from '../hash/sha256';
+import type { GenerateRequest, GenerationParams } from './generation';
+import type { TextModelSpec } from './model-spec';
+
+/** Bumped when the key's content changes meaning (old entries then simply miss). */
+export const RESPONSE_CACHE_KEY_VERSION = 1;
+
+/** True when a call samples: temperature absent (1, as OpenAI-compatible servers) or > 0. */
+export function isSampled(params: GenerationParams): boolean {
+	return params.temperature !== 0;
+}
+
+/** JSON with object keys sorted at every depth (arrays keep their order), `undefined` dropped. */
+export function canonicalJson(value: unknown): string {
+	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+	if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
+	const entries = Object.entries(value as Record<string, unknown>)
+		.filter(([, v]) => v !== undefined)
+		.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+	return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** The model part of the key: everything that decides which weights answer, nothing secret. */
+function modelIdentity(spec: TextModelSpec): Record<string, unknown> {
+	switch (spec.source) {
+		case 'openai':
+			return { provider: 'openai', baseUrl: spec.baseUrl, model: spec.model };
+		case 'replay':
+			return { provider: 'replay', file: spec.file, sha256: spec.sha256 };
+		default:
+			return {
+				provider: spec.source,
+				model: spec.id,
+				revision: spec.revision ?? null,
+				dtype: spec.dtype,
+				backend: spec.backend,
+			};
+	}
+}
+
+/** What the key hashes (exposed for tests and for listing the cache). */
+export function responseCacheKeyMaterial(
+	spec: TextModelSpec,
+	request: GenerateRequest,
+	sampleSeed?: string | number,
+): string {
+	return canonicalJson({
+		v: RESPONSE_CACHE_KEY_VERSION,
+		model: modelIdentity(spec),
+		prompt: request.prompt,
+		params: request.params,
+		seed: isSampled(request.params) ? (sampleSeed ?? null) : null,
+	});
+}
+
+/** SHA-256 hex of {@link responseCacheKeyMaterial}. */
+export function responseCacheKey(
+	spec: TextModelSpec,
+	request: GenerateRequest,
+	sampleSeed?: string | number,
+): string {
+	return sha256Hex(responseCacheKeyMaterial(spec, request, sampleSeed));
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import {
+	describeModelSpec,
+	formatModelSpec,
+	normalizeBaseUrl,
+	parseModelSpecString,
+	type TextModelSpec,
+} from '../../../src/core/model/model-spec';
+
+describe('parseModelSpecString', () => {
+	it.each([
+		['gpt2-en-small', { kind: 'bundled', id: 'gpt2-en-small' }],
+		[' gpt2-random-tiny ', { kind: 'bundled', id: 'gpt2-random-tiny' }],
+		['openai/Qwen/Qwen2.5-0.5B-Instruct', { kind: 'openai', model: 'Qwen/Qwen2.5-0.5B-Instruct' }],
+		['openai/gpt-4o-mini', { kind: 'openai', model: 'gpt-4o-mini' }],
+		['replay:runs/old.jsonl', { kind: 'replay', file: 'runs/old.jsonl' }],
+		['./models/my-gpt2', { kind: 'folder', path: './models/my-gpt2' }],
+		['/srv/models/x', { kind: 'folder', path: '/srv/models/x' }],
+		['C:\\models\\x', { kind: 'folder', path: 'C:\\models\\x' }],
+		['Xenova/distilgpt2', { kind: 'hub-or-folder', id: 'Xenova/distilgpt2' }],
+		['Xenova/distilgpt2@v1', { kind: 'hub-or-folder', id: 'Xenova/distilgpt2', revision: 'v1' }],
+	])('%s', (text, expected) => {
+		expect(parseModelSpecString(text)).toEqual(expected);
+	});
+
+	it.each(['', '   ', 'openai/', 'replay:'])('rejects %j with what is accepted', (text) => {
+		expect(() => parseModelSpecString(text)).toThrow(RangeError);
+	});
+});
+
+describe('formatModelSpec / describeModelSpec', () => {
+	const cases: [TextModelSpec, string, string][] = [
+		[
+			{ source: 'bundled', id: 'gpt2-en-small', dtype: 'fp32', backend: 'wasm' },
+			'gpt2-en-small',
+			'gpt2-en-small',
+		],
+		[
+			{ source: 'hub', id: 'Xenova/gpt2', revision: 'main', dtype: 'q8', backend: 'wasm' },
+			'Xenova/gpt2',
+			'Xenova/gpt2',
+		],
+		[
+			{ source: 'hub', id: 'Xenova/gpt2', revision: 'abc123', dtype: 'q8', backend: 'wasm' },
+			'Xenova/gpt2@abc123',
+			'Xenova/gpt2@abc123',
+		],
+		[
+			{ source: 'openai', model: 'llama-3', baseUrl: 'http://gpu:8000/v1' },
+			'openai/llama-3',
+			'openai/llama-3@http://gpu:8000/v1',
+		],
+		[{ source: 'replay', file: 'a.jsonl', sha256: 'ff' }, 'replay:a.jsonl', 'replay:a.jsonl'],
+	];
+	it.each(cases)('%j → %s', (spec, formatted, described) => {
+		expect(formatModelSpec(spec)).toBe(formatted);
+		expect(describeModelSpec(spec)).toBe(described);
+	});
+
+	it('round-trips through parseModelSpecString', () => {
+		expect(parseModelSpecString(formatModelSpec(cases[2]![0]))).toEqual({
+			kind: 'hub-or-folder',
+			id: 'Xenova/gpt2',
+			revision: 'abc123',
+		});
+		expect(parseModelSpecString(formatModelSpec(cases[3]![0]))).toEqual({
+			kind: 'openai',
+			model: 'llama-3',
+		});
+	});
+});
+
+describe('normalizeBaseUrl', () => {
+	it.each([
+		['http://127.0.0.1:8000/v1/', 'http://127.0.0.1:8000/v1'],
+		[' https://api.openai.com/v1 ', 'https://api.openai.com/v1'],
+	])('%s → %s', (input, output) => expect(normalizeBaseUrl(input)).toBe(output));
+});
