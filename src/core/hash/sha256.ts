@@ -2,6 +2,7 @@
  * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, in pure TypeScript: suite fingerprints must be
  * the same in the app (any origin, secure or not), a worker and the CLI. No Web Crypto here.
  */
+import { encodeUtf8 } from '../formats/utf8';
 
 const ROUND_CONSTANTS = new Uint32Array([
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -18,36 +19,8 @@ const INITIAL_HASH = [
 	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 ];
 
-/** UTF-8 bytes of `text`; a lone surrogate becomes U+FFFD, as TextEncoder does. */
-export function encodeUtf8(text: string): Uint8Array {
-	const bytes: number[] = [];
-	for (let i = 0; i < text.length; i++) {
-		let code = text.charCodeAt(i);
-		if (code >= 0xd800 && code <= 0xdbff) {
-			const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
-			if (next >= 0xdc00 && next <= 0xdfff) {
-				code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
-				i++;
-			} else {
-				code = 0xfffd;
-			}
-		} else if (code >= 0xdc00 && code <= 0xdfff) {
-			code = 0xfffd;
-		}
-		if (code < 0x80) bytes.push(code);
-		else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
-		else if (code < 0x10000)
-			bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
-		else
-			bytes.push(
-				0xf0 | (code >> 18),
-				0x80 | ((code >> 12) & 0x3f),
-				0x80 | ((code >> 6) & 0x3f),
-				0x80 | (code & 0x3f),
-			);
-	}
-	return Uint8Array.from(bytes);
-}
+/** UTF-8 bytes of `text` (the core's one encoder, re-exported for the hash's users). */
+export { encodeUtf8 };
 
 /** SHA-256 of `bytes` as 64 lowercase hex digits. */
 export function sha256HexOfBytes(bytes: Uint8Array): string {

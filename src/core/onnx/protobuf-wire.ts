@@ -2,6 +2,7 @@
  * The protobuf wire format, just enough to walk and splice ONNX messages without decoding them:
  * field iteration over a byte range and encoders for the few field kinds we write. Pure.
  */
+import { decodeUtf8, encodeUtf8 } from '../formats/utf8';
 
 export const WIRE_VARINT = 0;
 export const WIRE_I64 = 1;
@@ -85,51 +86,6 @@ export function readFields(bytes: Uint8Array, start = 0, end = bytes.length): Wi
 		position = valueEnd;
 	}
 	return fields;
-}
-
-/** UTF-8 bytes of a string (lone surrogates become U+FFFD). No TextEncoder in the pure core. */
-export function encodeUtf8(text: string): Uint8Array {
-	const out: number[] = [];
-	for (const char of text) {
-		let code = char.codePointAt(0) ?? 0xfffd;
-		if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd;
-		if (code < 0x80) out.push(code);
-		else if (code < 0x800) out.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
-		else if (code < 0x10000)
-			out.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
-		else {
-			out.push(
-				0xf0 | (code >> 18),
-				0x80 | ((code >> 12) & 0x3f),
-				0x80 | ((code >> 6) & 0x3f),
-				0x80 | (code & 0x3f),
-			);
-		}
-	}
-	return Uint8Array.from(out);
-}
-
-/** The string of well-formed UTF-8 bytes (a malformed sequence becomes U+FFFD per byte). */
-export function decodeUtf8(bytes: Uint8Array): string {
-	let text = '';
-	let i = 0;
-	while (i < bytes.length) {
-		const b0 = bytes[i] ?? 0;
-		const length = b0 < 0x80 ? 1 : b0 >= 0xf0 ? 4 : b0 >= 0xe0 ? 3 : b0 >= 0xc0 ? 2 : 0;
-		let code = length === 1 ? b0 : length === 0 ? -1 : b0 & (0xff >> (length + 1));
-		for (let k = 1; k < length && code >= 0; k++) {
-			const b = bytes[i + k];
-			code = b !== undefined && (b & 0xc0) === 0x80 ? (code << 6) | (b & 0x3f) : -1;
-		}
-		if (code < 0 || code > 0x10ffff) {
-			text += '\uFFFD';
-			i += 1;
-		} else {
-			text += String.fromCodePoint(code);
-			i += length;
-		}
-	}
-	return text;
 }
 
 /** The UTF-8 string payload of a LEN field. */

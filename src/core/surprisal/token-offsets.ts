@@ -4,6 +4,7 @@
  * comes in as data (token strings, ids, added tokens) or a `decode` callback, never as an import.
  */
 import { TokenOffsetError } from '../errors';
+import { encodeUtf8 } from '../formats/utf8';
 
 /** How offsets are reconstructed for a tokenizer (see `detectTokenizerKind`). */
 export type TokenizerKind = 'byte-level-bpe' | 'sentencepiece' | 'generic';
@@ -512,28 +513,6 @@ function byteLevelDecoder(): Int16Array {
 	return table;
 }
 
-/** UTF-8 bytes of a string (lone surrogates as U+FFFD, like TextEncoder). */
-function encodeUtf8(text: string): number[] {
-	const bytes: number[] = [];
-	for (const char of text) {
-		let cp = char.codePointAt(0) ?? 0xfffd;
-		if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
-		if (cp < 0x80) bytes.push(cp);
-		else if (cp < 0x800) bytes.push(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
-		else if (cp < 0x10000) {
-			bytes.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
-		} else {
-			bytes.push(
-				0xf0 | (cp >> 18),
-				0x80 | ((cp >> 12) & 0x3f),
-				0x80 | ((cp >> 6) & 0x3f),
-				0x80 | (cp & 0x3f),
-			);
-		}
-	}
-	return bytes;
-}
-
 /** For each UTF-8 byte of `text`: the UTF-16 [start, end) of the character it belongs to. */
 function utf16SpanOfEachByte(
 	text: string,
@@ -555,7 +534,7 @@ function utf16SpanOfEachByte(
 	return { starts, ends };
 }
 
-function startsWithBytes(bytes: readonly number[], at: number, prefix: readonly number[]): boolean {
+function startsWithBytes(bytes: ArrayLike<number>, at: number, prefix: ArrayLike<number>): boolean {
 	if (at + prefix.length > bytes.length) return false;
 	for (let k = 0; k < prefix.length; k++) if (bytes[at + k] !== prefix[k]) return false;
 	return true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeUtf8, sha256Hex, sha256HexOfBytes } from '../../../src/core/hash/sha256';
+import { sha256Hex, sha256HexOfBytes } from '../../../src/core/hash/sha256';
 
 describe('sha256Hex', () => {
 	// FIPS 180-4 / NIST example vectors, plus multi-block and non-ASCII inputs.
@@ -27,17 +27,7 @@ describe('sha256Hex', () => {
 	});
 });
 
-describe('encodeUtf8', () => {
-	it.each([
-		['a', [0x61]],
-		['é', [0xc3, 0xa9]],
-		['€', [0xe2, 0x82, 0xac]],
-		['🙂', [0xf0, 0x9f, 0x99, 0x82]],
-		['\ud800', [0xef, 0xbf, 0xbd]],
-	])('encodes %j', (text, expected) => {
-		expect(Array.from(encodeUtf8(text))).toEqual(expected);
-	});
-
+describe('sha256HexOfBytes', () => {
 	it('agrees with sha256HexOfBytes on raw bytes', () => {
 		expect(sha256HexOfBytes(new Uint8Array([0x61, 0x62, 0x63]))).toBe(sha256Hex('abc'));
 	});

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
 	concatBytes,
-	decodeUtf8,
 	encodeMessageField,
 	encodeStringField,
-	encodeUtf8,
 	encodeVarint,
 	encodeVarintField,
 	readFields,
@@ -30,22 +28,6 @@ describe('encodeVarint / readVarint', () => {
 
 	it('rejects truncated input', () => {
 		expect(() => readVarint(Uint8Array.from([0x80]), 0)).toThrow(RangeError);
-	});
-});
-
-describe('encodeUtf8 / decodeUtf8', () => {
-	it.each([
-		['logits', [0x6c, 0x6f, 0x67, 0x69, 0x74, 0x73]],
-		['é', [0xc3, 0xa9]],
-		['€', [0xe2, 0x82, 0xac]],
-		['😀', [0xf0, 0x9f, 0x98, 0x80]],
-	])('%s ↔ %j', (text, bytes) => {
-		expect([...encodeUtf8(text)]).toEqual(bytes);
-		expect(decodeUtf8(Uint8Array.from(bytes))).toBe(text);
-	});
-
-	it('decodes a malformed byte as U+FFFD', () => {
-		expect(decodeUtf8(Uint8Array.from([0x61, 0xff, 0x62]))).toBe('a\uFFFDb');
 	});
 });
 
