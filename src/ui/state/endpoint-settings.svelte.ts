@@ -1,0 +1,253 @@
+/**
+ * The "Endpoint" model choice: base URL, model id and API key of an OpenAI-compatible server,
+ * "Test connection" (lists `/v1/models`), and what the page remembers. The key lives in memory
+ * unless the user ticks "remember the key" (then localStorage); it is never part of a spec.
+ */
+import * as v from 'valibot';
+import { describeError } from '../../core/app/describe-error';
+import {
+	checkEndpointBaseUrl,
+	checkEndpointModelId,
+	normalizeEndpointBaseUrl,
+} from '../../core/app/endpoint-choice';
+import type { EndpointModelSpec } from '../../core/model/model-spec';
+
+/** Lists the model ids an endpoint serves (`GET <baseUrl>/models`). */
+export type ListEndpointModels = (
+	endpoint: { readonly baseUrl: string; readonly apiKey?: string },
+	signal?: AbortSignal,
+) => Promise<readonly string[]>;
+
+export type ConnectionStatus = 'idle' | 'testing' | 'ok' | 'failed';
+
+/** localStorage keys: the endpoint (no secret) and, only when the user asks, the key. */
+export const ENDPOINT_STORAGE_KEY = 'benchtop:endpoint';
+export const ENDPOINT_KEY_STORAGE_KEY = 'benchtop:endpoint-api-key';
+
+/** What `serve` and vLLM print by default. */
+export const DEFAULT_ENDPOINT_BASE_URL = 'http://127.0.0.1:8000/v1';
+
+const StoredEndpoint = v.object({ baseUrl: v.string(), modelId: v.string() });
+
+/** The part of `Storage` used (localStorage in the app; absent in some tests). */
+export type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+function defaultStorage(): KeyValueStorage | null {
+	try {
+		return typeof localStorage === 'undefined' ? null : localStorage;
+	} catch {
+		// Storage disabled (privacy settings): remember nothing.
+		return null;
+	}
+}
+
+export interface EndpointSettingsOptions {
+	readonly listModels: ListEndpointModels;
+	readonly storage?: KeyValueStorage | null;
+	/** `location.protocol` of the page (mixed-content check); default: the current page's. */
+	readonly pageProtocol?: string;
+}
+
+export class EndpointSettings {
+	readonly #listModels: ListEndpointModels;
+	readonly #storage: KeyValueStorage | null;
+	readonly #pageProtocol: string;
+
+	#baseUrl = $state(DEFAULT_ENDPOINT_BASE_URL);
+	#modelId = $state('');
+	#apiKey = $state('');
+	#rememberKey = $state(false);
+	#status = $state<ConnectionStatus>('idle');
+	#models = $state.raw<readonly string[]>([]);
+	#message = $state<string | null>(null);
+	#testedUrl = '';
+	#abort: AbortController | null = null;
+
+	constructor(options: EndpointSettingsOptions) {
+		this.#listModels = options.listModels;
+		this.#storage = options.storage === undefined ? defaultStorage() : options.storage;
+		this.#pageProtocol = options.pageProtocol ?? globalThis.location?.protocol ?? 'http:';
+		this.#restore();
+	}
+
+	get baseUrl(): string {
+		return this.#baseUrl;
+	}
+
+	set baseUrl(value: string) {
+		this.#baseUrl = value;
+		this.#save();
+	}
+
+	get modelId(): string {
+		return this.#modelId;
+	}
+
+	set modelId(value: string) {
+		this.#modelId = value;
+		this.#save();
+	}
+
+	/** The API key (empty: none sent). Kept in memory; in localStorage only with rememberKey. */
+	get apiKey(): string {
+		return this.#apiKey;
+	}
+
+	set apiKey(value: string) {
+		this.#apiKey = value;
+		if (this.#rememberKey) this.#saveKey();
+	}
+
+	get rememberKey(): boolean {
+		return this.#rememberKey;
+	}
+
+	/** Ticking it stores the key in this browser; unticking removes it from there at once. */
+	set rememberKey(value: boolean) {
+		this.#rememberKey = value;
+		if (value) this.#saveKey();
+		else this.#forgetKey();
+	}
+
+	get status(): ConnectionStatus {
+		return this.#status;
+	}
+
+	/** Model ids the endpoint listed at the last successful test. */
+	get models(): readonly string[] {
+		return this.#models;
+	}
+
+	/** The outcome of the last test, in words (what to do when it failed). */
+	get message(): string | null {
+		return this.#message;
+	}
+
+	/** Why the base URL cannot be used, or null. */
+	get baseUrlProblem(): string | null {
+		return checkEndpointBaseUrl(this.#baseUrl, this.#pageProtocol);
+	}
+
+	/** Why the choice is incomplete, or null. */
+	get problem(): string | null {
+		return this.baseUrlProblem ?? checkEndpointModelId(this.#modelId);
+	}
+
+	/** The model as chosen (never with the key), or null while the choice is incomplete. */
+	get spec(): EndpointModelSpec | null {
+		if (this.problem !== null) return null;
+		return {
+			source: 'openai',
+			model: this.#modelId.trim(),
+			baseUrl: normalizeEndpointBaseUrl(this.#baseUrl),
+		};
+	}
+
+	/** The key to send, or undefined for none. */
+	get keyForRequests(): string | undefined {
+		const key = this.#apiKey.trim();
+		return key === '' ? undefined : key;
+	}
+
+	/** The listed models are from this base URL (not an earlier one). */
+	get testedCurrentUrl(): boolean {
+		return this.#status === 'ok' && this.#testedUrl === normalizeEndpointBaseUrl(this.#baseUrl);
+	}
+
+	/** Asks the endpoint for its models; with one model and no id typed, picks it. */
+	async testConnection(): Promise<void> {
+		const problem = this.baseUrlProblem;
+		if (problem) {
+			this.#status = 'failed';
+			this.#message = problem;
+			return;
+		}
+		this.#abort?.abort();
+		const abort = new AbortController();
+		this.#abort = abort;
+		const baseUrl = normalizeEndpointBaseUrl(this.#baseUrl);
+		const apiKey = this.keyForRequests;
+		this.#status = 'testing';
+		this.#message = null;
+		try {
+			const models = await this.#listModels(
+				{ baseUrl, ...(apiKey ? { apiKey } : {}) },
+				abort.signal,
+			);
+			if (abort.signal.aborted) return;
+			this.#models = models;
+			this.#testedUrl = baseUrl;
+			this.#status = 'ok';
+			if (this.#modelId.trim() === '' && models.length === 1) this.modelId = models[0] ?? '';
+			const listed = models.length === 1 ? '1 model' : `${models.length} models`;
+			const known =
+				this.#modelId.trim() === '' || models.includes(this.#modelId.trim())
+					? ''
+					: ` It does not list "${this.#modelId.trim()}": pick one of its models.`;
+			this.#message = `Connected to ${baseUrl}: ${listed}.${known}`;
+		} catch (error) {
+			if (abort.signal.aborted) return;
+			this.#models = [];
+			this.#status = 'failed';
+			this.#message = describeError(error);
+		} finally {
+			if (this.#abort === abort) this.#abort = null;
+		}
+	}
+
+	/** Sets the fields from a recorded spec (resume, history); the key is not part of it. */
+	choose(spec: EndpointModelSpec): void {
+		this.baseUrl = spec.baseUrl;
+		this.modelId = spec.model;
+	}
+
+	#restore(): void {
+		const storage = this.#storage;
+		if (!storage) return;
+		try {
+			const raw = storage.getItem(ENDPOINT_STORAGE_KEY);
+			if (raw) {
+				const parsed = v.safeParse(StoredEndpoint, JSON.parse(raw));
+				if (parsed.success) {
+					this.#baseUrl = parsed.output.baseUrl;
+					this.#modelId = parsed.output.modelId;
+				}
+			}
+			const key = storage.getItem(ENDPOINT_KEY_STORAGE_KEY);
+			if (key) {
+				this.#apiKey = key;
+				this.#rememberKey = true;
+			}
+		} catch {
+			// Unreadable or malformed: start from the defaults.
+		}
+	}
+
+	#save(): void {
+		try {
+			this.#storage?.setItem(
+				ENDPOINT_STORAGE_KEY,
+				JSON.stringify({ baseUrl: this.#baseUrl, modelId: this.#modelId }),
+			);
+		} catch {
+			// Quota or disabled storage: the choice still works for this page.
+		}
+	}
+
+	#saveKey(): void {
+		try {
+			if (this.#apiKey === '') this.#storage?.removeItem(ENDPOINT_KEY_STORAGE_KEY);
+			else this.#storage?.setItem(ENDPOINT_KEY_STORAGE_KEY, this.#apiKey);
+		} catch {
+			// As above.
+		}
+	}
+
+	#forgetKey(): void {
+		try {
+			this.#storage?.removeItem(ENDPOINT_KEY_STORAGE_KEY);
+		} catch {
+			// As above.
+		}
+	}
+}
