@@ -19,7 +19,10 @@ async function pasteInto(page: Page, label: string, text: string): Promise<void>
 }
 
 test('build a suite by typing and pasting, add a prediction, export, run', async ({ page }) => {
-	await page.goto('/#/editor');
+	// The model the editor's "Run this suite" will use: the tiny bundled one.
+	await page.goto('/');
+	await page.getByLabel('Bundled model (works offline)').selectOption('gpt2-random-tiny');
+	await page.getByRole('link', { name: 'Editor' }).click();
 	await expect(page.getByRole('heading', { name: 'Suite editor' })).toBeVisible();
 	// On a phone the page itself does not scroll sideways: the grid scrolls inside its box.
 	await page.setViewportSize({ width: 360, height: 800 });
@@ -104,11 +107,10 @@ test('build a suite by typing and pasting, add a prediction, export, run', async
 	expect(parsed.suite.predictions.map((p) => p.formula)).toEqual(['(3;%mismatch%) > (3;%match%)']);
 	await expect(page.getByTestId('editor-dirty')).toHaveCount(0);
 
-	// Run it directly: the run view opens with the suite, and it runs on the real engine.
+	// "Run this suite" runs it at once on the real engine and opens the run's results.
 	await page.getByRole('button', { name: 'Run this suite' }).click();
-	await expect(page.getByRole('heading', { name: 'Editor agreement' })).toBeVisible();
-	await page.getByLabel('Bundled model (works offline)').selectOption('gpt2-random-tiny');
-	await page.getByRole('button', { name: 'Run suite' }).click();
+	await expect(page).toHaveURL(/#\/results\/\d+$/);
+	await expect(page.getByRole('heading', { name: 'Results: Editor agreement' })).toBeVisible();
 	const progress = page.getByRole('region', { name: 'Run progress' });
 	await expect(progress.getByText('2 / 2 items')).toBeVisible({ timeout: 120_000 });
 	await expect(progress.getByRole('status')).toHaveText('Done');

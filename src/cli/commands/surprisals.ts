@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkHubModelId, checkHubRevision } from '../../core/app/model-choice';
 import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
+import { defaultConvention } from '../../core/model/default-convention';
 import {
 	BUNDLED_MODEL_IDS,
 	DEFAULT_MODEL_ID,
@@ -40,6 +41,8 @@ const DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q8'];
 export interface ModelRequest {
 	readonly spec: ModelSpec;
 	readonly convention: SurprisalConvention;
+	/** The convention was given with `--convention` (not the default). */
+	readonly conventionFromOption?: boolean;
 	readonly threads?: number;
 }
 
@@ -107,7 +110,25 @@ export async function readModelRequest(
 	if (revision !== undefined && spec.source !== 'hub') {
 		throw new CliInputError(`--revision only applies to hub models.\n${usage}`);
 	}
-	return { spec, convention, ...(threads !== undefined ? { threads } : {}) };
+	return {
+		spec,
+		convention,
+		conventionFromOption: stringOption(values, 'convention') !== undefined,
+		...(threads !== undefined ? { threads } : {}),
+	};
+}
+
+/**
+ * The stderr line that says which convention a run uses and where it came from; for a bundled
+ * model scored as `reference`, it names the model's own default (the app uses it).
+ */
+export function describeConventionChoice(request: ModelRequest): string {
+	const from = request.conventionFromOption ? '--convention' : 'the CLI default, as syntaxgym-core';
+	const line = `convention: ${request.convention} (${from})`;
+	const own = defaultConvention({ source: request.spec.source, id: request.spec.id });
+	return request.spec.source === 'bundled' && own.convention !== request.convention
+		? `${line}; ${request.spec.id}'s own default is ${own.convention} (--convention ${own.convention})`
+		: line;
 }
 
 /** One model run over `texts` in Node: loads, scores (texts in input order), disposes. */
@@ -120,6 +141,7 @@ export async function scoreTextsInNode(
 		request.threads !== undefined ? { threads: request.threads } : {},
 	);
 	const info = await engine.loadModel({ spec: request.spec });
+	io.stderr(`${describeConventionChoice(request)}\n`);
 	if (info.fallbackReason !== undefined) io.stderr(`note: ${info.fallbackReason}\n`);
 	try {
 		const result = await engine.scoreTexts({
