@@ -1,6 +1,6 @@
 /**
- * A stored run read back for share links: its record, exact suite text, parsed suite, and its
- * item results scored by the core pipeline into region values and outcomes. Reads storage only.
+ * A stored run read back (results view, resume, share links): its record, exact suite text,
+ * parsed suite, and its item results scored by the core pipeline. Reads storage only.
  */
 import {
 	EMPTY_RUN_SCORES,
@@ -25,27 +25,41 @@ export function scoreStoredItems(suite: Suite, items: readonly ItemResult[]): Ru
 	return { suite, outcomes: score.outcomes, regionValues: score.regionValues };
 }
 
-/** A run of this browser with its suite text, parsed suite and scored results. */
-export interface StoredRun {
+/** A run of this browser with its exact suite text and parsed suite. */
+export interface StoredRunWithSuite {
 	readonly run: RunRecord;
 	readonly suiteText: string;
 	readonly suite: Suite;
+}
+
+/** A run of this browser with its suite text, parsed suite and scored results. */
+export interface StoredRun extends StoredRunWithSuite {
 	readonly results: RunResults;
 }
 
-/** Loads a run with its suite and item results from this browser. */
-export async function loadStoredRun(runId: number): Promise<StoredRun> {
+/**
+ * Loads a run's record and its suite (the one way the app reads a stored run back: results,
+ * resume, share links).
+ * @throws Error saying what is missing: the run, its suite, or why the suite no longer parses.
+ */
+export async function loadRunWithSuite(runId: number): Promise<StoredRunWithSuite> {
 	const run = await getRun(runId);
-	if (!run) throw new Error(`run ${runId} is not stored in this browser`);
-	const stored = await getSuite(run.suiteSha256);
-	if (!stored) throw new Error(`the suite of run ${runId} is no longer stored`);
-	const parsed = parseSuite(stored.text);
-	if (!parsed.ok) throw new Error(`the stored suite of run ${runId} no longer parses`);
+	if (!run) throw new Error(`There is no run ${runId} in this browser (deleted?).`);
+	const saved = await getSuite(run.suiteSha256);
+	if (!saved) throw new Error(`The suite of run ${runId} is no longer stored.`);
+	const parsed = parseSuite(saved.text);
+	if (!parsed.ok) {
+		const first = parsed.diagnostics.find((d) => d.severity === 'error');
+		throw new Error(
+			`The suite of run ${runId} no longer parses${first ? `: ${first.message}` : ''}.`,
+		);
+	}
+	return { run, suiteText: saved.text, suite: parsed.suite };
+}
+
+/** Loads a run with its suite and item results from this browser, scored. */
+export async function loadStoredRun(runId: number): Promise<StoredRun> {
+	const loaded = await loadRunWithSuite(runId);
 	const items = await listItemResults(runId);
-	return {
-		run,
-		suiteText: stored.text,
-		suite: parsed.suite,
-		results: scoreStoredItems(parsed.suite, items),
-	};
+	return { ...loaded, results: scoreStoredItems(loaded.suite, items) };
 }

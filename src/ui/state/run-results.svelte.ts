@@ -33,11 +33,10 @@ import {
 	type OutcomeSummary,
 } from '../../core/scoring/summarize-outcomes';
 import { buildSentence } from '../../core/suite/build-sentences';
-import { parseSuite } from '../../core/suite/parse-suite';
 import { METRIC_NAMES, type MetricName, type Suite } from '../../core/suite/types';
 import { getItemResult, listItemResults } from '../../storage/results-repository';
 import { getRun } from '../../storage/runs-repository';
-import { getSuite } from '../../storage/suites-repository';
+import { loadRunWithSuite } from '../stored-run';
 
 export type RunResultsStatus = 'idle' | 'loading' | 'ready' | 'failed';
 
@@ -324,23 +323,12 @@ export class RunResults {
 		this.#metric = null;
 		this.#chartMetric = null;
 		try {
-			const run = await getRun(runId);
+			const { run, suiteText, suite } = await loadRunWithSuite(runId);
 			if (generation !== this.#generation) return;
-			if (!run) throw new Error(`There is no run ${runId} in this browser (deleted?).`);
-			const saved = await getSuite(run.suiteSha256);
-			if (generation !== this.#generation) return;
-			if (!saved) throw new Error(`The suite of run ${runId} is no longer stored.`);
-			const parsed = parseSuite(saved.text);
-			if (!parsed.ok) {
-				const first = parsed.diagnostics.find((d) => d.severity === 'error');
-				throw new Error(
-					`The suite of run ${runId} no longer parses${first ? `: ${first.message}` : ''}.`,
-				);
-			}
 			const items = await listItemResults(runId);
 			if (generation !== this.#generation) return;
-			this.#suiteText = saved.text;
-			this.#suite = parsed.suite;
+			this.#suiteText = suiteText;
+			this.#suite = suite;
 			this.#run = run;
 			this.#addItems(items);
 			this.#status = 'ready';

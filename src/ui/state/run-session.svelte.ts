@@ -9,11 +9,11 @@ import type { ModelSpec, SurprisalConvention } from '../../core/model/model-spec
 import type { ItemResult, RunRecord } from '../../core/run/run-types';
 import { ItemAssembly } from '../../core/run/item-assembly';
 import { buildSuiteSentences } from '../../core/suite/build-sentences';
-import { parseSuite } from '../../core/suite/parse-suite';
 import type { Suite } from '../../core/suite/types';
 import { listFinishedItemNumbers, saveItemResult } from '../../storage/results-repository';
 import { createRun, getRun, listResumableRuns, updateRun } from '../../storage/runs-repository';
-import { getSuite, saveSuite, type SuiteOrigin } from '../../storage/suites-repository';
+import { saveSuite, type SuiteOrigin } from '../../storage/suites-repository';
+import { loadRunWithSuite } from '../stored-run';
 import type {
 	BackendFallback,
 	InferenceClientApi,
@@ -210,18 +210,13 @@ export class RunSession {
 		this.#reset();
 		this.#interrupted = this.#interrupted.filter((run) => run.id !== runId);
 		try {
-			const run = await getRun(runId);
-			if (!run) throw new Error(`run ${runId} is not stored in this browser`);
-			const stored = await getSuite(run.suiteSha256);
-			if (!stored) throw new Error(`the suite of run ${runId} is no longer stored`);
-			const parsed = parseSuite(stored.text);
-			if (!parsed.ok) throw new Error(`the stored suite of run ${runId} no longer parses`);
+			const { run, suite } = await loadRunWithSuite(runId);
 			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a lookup, not UI state
 			const finished = new Set(await listFinishedItemNumbers(runId));
 			const resumed = await updateRun(runId, { status: 'running', errorMessage: undefined });
 			this.#setRun(resumed ?? run);
 			this.#options.onRunStarted?.(resumed ?? run);
-			return await this.#execute(resumed ?? run, parsed.suite, finished);
+			return await this.#execute(resumed ?? run, suite, finished);
 		} catch (error) {
 			this.#status = 'failed';
 			this.#message = `The run could not be resumed: ${describeError(error)}`;
