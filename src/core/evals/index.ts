@@ -1,0 +1,63 @@
+/**
+ * OpenAI Evals in Benchtop's core: the public API for the CLI (`oaieval`) and the app's Evals page.
+ * Read a registry from files, resolve an eval, run it on `TextModel`s, write and read the log.
+ */
+export type * from './types';
+export { EvalsError, formatLocation } from './errors';
+export { DEFAULT_ANSWER_PROMPTS, parseAnswerPrompts } from './answer-prompts';
+export { BUILTIN_MODELGRADED_SPECS } from './modelgraded-specs';
+export { parseSamplesJsonl } from './samples-jsonl';
+export {
+	TEMPLATE_CLASSES,
+	listEvalNames,
+	parseModelGradedSpec,
+	readRegistry,
+	readSamplesFromRegistry,
+	registryFiles,
+	resolveEval,
+	type Registry,
+	type RegistryEntry,
+	type RegistryFiles,
+} from './registry';
+export {
+	checkFuzzyMatch,
+	checkIncludes,
+	checkJsonMatch,
+	checkMatch,
+	f1Score,
+	fuzzyMatch,
+	jsonMatch,
+	normalizeAnswer,
+} from './templates';
+export { accuracy, bootstrapAccuracyStd, numpyMean } from './metrics';
+export {
+	INVALID_CHOICE,
+	aggregateGraded,
+	appendAnswerPrompt,
+	buildGraderPrompt,
+	choiceScore,
+	choiceStrings,
+	choicesToText,
+	parseGraderChoice,
+	scrubFormatting,
+} from './model-graded';
+export { PythonRandom, sampleRandom, shuffledSampleIndices } from './python-random';
+export { pythonFloatRepr, pythonJsonDumps } from './python-text';
+export {
+	DEFAULT_EVAL_SEED,
+	buildFinalReport,
+	newRunId,
+	promptForModel,
+	pythonUtcTimestamp,
+	runEval,
+	type EvalRunResult,
+	type RunEvalOptions,
+} from './run-eval';
+export {
+	buildRunSpec,
+	formatFinalReport,
+	formatLogEvent,
+	readOaievalLog,
+	writeOaievalLog,
+	type OaievalLog,
+} from './oaieval-log';

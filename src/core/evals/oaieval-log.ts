@@ -1,0 +1,154 @@
+/**
+ * The oaieval JSONL log (upstream `LocalRecorder`): a `{"spec": RunSpec}` line, one line per event
+ * (`run_id, event_id, sample_id, type, data, created_by, created_at`), and a final
+ * `{"final_report": {...}, "run_id": ...}` line, written as Python's `json.dumps` writes them.
+ * The reader accepts logs from upstream and from Benchtop and locates problems by line. Pure.
+ */
+import { EvalsError } from './errors';
+import { pythonJsonDumps } from './python-text';
+import type { EvalEvent, FinalReport, ResolvedEval, RunSpec } from './types';
+
+/** A log read back. */
+export interface OaievalLog {
+	readonly spec: RunSpec;
+	readonly events: readonly EvalEvent[];
+	/** Absent when the run did not finish. */
+	readonly finalReport?: FinalReport;
+}
+
+/** The `spec` line's content for a run (upstream `RunSpec` with its `run_config`). */
+export function buildRunSpec(options: {
+	readonly completionFns: readonly string[];
+	readonly evalSpec: ResolvedEval;
+	readonly runId: string;
+	readonly createdAt: string;
+	readonly seed: number;
+	readonly maxSamples?: number;
+	readonly command: string;
+	readonly createdBy?: string;
+	readonly registryPath?: string;
+}): RunSpec {
+	const name = options.evalSpec.name;
+	const [base = '', split = ''] = name.split('.');
+	return {
+		completion_fns: [...options.completionFns],
+		eval_name: name,
+		base_eval: base,
+		split,
+		run_config: {
+			completion_fns: [...options.completionFns],
+			eval_spec: {
+				cls: options.evalSpec.className,
+				registry_path: options.registryPath ?? '',
+				args: options.evalSpec.args,
+				key: name,
+				group: options.evalSpec.file.replace(/^.*\//u, '').split('.')[0] ?? '',
+			},
+			seed: options.seed,
+			max_samples: options.maxSamples ?? null,
+			command: options.command,
+			initial_settings: { visible: options.maxSamples === undefined },
+		},
+		created_by: options.createdBy ?? '',
+		run_id: options.runId,
+		created_at: options.createdAt,
+	};
+}
+
+/** One event as its log line (no newline). */
+export function formatLogEvent(event: EvalEvent): string {
+	return pythonJsonDumps({
+		run_id: event.run_id,
+		event_id: event.event_id,
+		sample_id: event.sample_id,
+		type: event.type,
+		data: event.data,
+		created_by: event.created_by,
+		created_at: event.created_at,
+	});
+}
+
+/** The whole log text: spec line, events, and the final report line when there is one. */
+export function writeOaievalLog(log: OaievalLog): string {
+	const lines = [pythonJsonDumps({ spec: log.spec }), ...log.events.map(formatLogEvent)];
+	if (log.finalReport)
+		lines.push(pythonJsonDumps({ final_report: log.finalReport, run_id: log.spec.run_id }));
+	return `${lines.join('\n')}\n`;
+}
+
+function parseLine(line: string, path: string, lineNumber: number): Record<string, unknown> {
+	let value: unknown;
+	try {
+		// Python writes NaN / Infinity for those floats; JSON.parse needs them quoted away.
+		value = JSON.parse(
+			line.replace(/(?<=[:[,]\s*)(-?Infinity|NaN)(?=\s*[,}\]])/gu, '"__py_$1__"'),
+			(_key, item: unknown) =>
+				typeof item === 'string' && item.startsWith('__py_') && item.endsWith('__')
+					? Number(item.slice(5, -2))
+					: item,
+		);
+	} catch (error) {
+		throw new EvalsError(`${path}:${lineNumber}: not valid JSON (${(error as Error).message})`, {
+			file: path,
+			line: lineNumber,
+		});
+	}
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+		throw new EvalsError(`${path}:${lineNumber}: each log line must be a JSON object`, {
+			file: path,
+			line: lineNumber,
+		});
+	}
+	return value as Record<string, unknown>;
+}
+
+/**
+ * Reads an oaieval log: the first line must hold `spec`; event lines need `sample_id`, `type` and
+ * `data`; a `final_report` line ends the run. Errors: `EvalsError` at the line.
+ */
+export function readOaievalLog(text: string, path: string): OaievalLog {
+	const lines = text.split(/\r?\n/u);
+	if (lines[lines.length - 1] === '') lines.pop();
+	let spec: RunSpec | undefined;
+	const events: EvalEvent[] = [];
+	let finalReport: FinalReport | undefined;
+	lines.forEach((line, index) => {
+		const lineNumber = index + 1;
+		if (line.trim() === '') return;
+		const value = parseLine(line, path, lineNumber);
+		if ('spec' in value) {
+			if (spec)
+				throw new EvalsError(`${path}:${lineNumber}: a second spec line`, {
+					file: path,
+					line: lineNumber,
+				});
+			spec = value.spec as RunSpec;
+		} else if ('final_report' in value) {
+			finalReport = value.final_report as FinalReport;
+		} else if (typeof value.type === 'string' && 'data' in value) {
+			events.push(value as unknown as EvalEvent);
+		} else {
+			throw new EvalsError(
+				`${path}:${lineNumber}: neither a spec, an event (type, data, sample_id) nor a final_report line`,
+				{ file: path, line: lineNumber },
+			);
+		}
+	});
+	if (!spec) {
+		throw new EvalsError(`${path}:1: the first line of an oaieval log must be {"spec": ...}`, {
+			file: path,
+			line: 1,
+		});
+	}
+	return { spec, events, ...(finalReport ? { finalReport } : {}) };
+}
+
+/** `Final report:` and one `key: value` line per metric, values printed as Python prints them. */
+export function formatFinalReport(
+	report: FinalReport,
+	formatValue: (key: string, value: number) => string,
+): string {
+	return `Final report:\n${Object.entries(report)
+		.map(([key, value]) => `${key}: ${formatValue(key, value)}`)
+		.join('\n')}\n`;
+}
