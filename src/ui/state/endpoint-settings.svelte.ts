@@ -5,12 +5,17 @@
  */
 import * as v from 'valibot';
 import { describeError } from '../../core/app/describe-error';
+import { BenchtopError } from '../../core/errors';
 import {
 	checkEndpointBaseUrl,
 	checkEndpointModelId,
 	normalizeEndpointBaseUrl,
 } from '../../core/app/endpoint-choice';
+import type { ModelAbilities } from '../../core/model/generation';
 import type { EndpointModelSpec } from '../../core/model/model-spec';
+import { EndpointModel } from '../../providers/endpoint-model';
+import { scoreTextsViaEndpoint } from '../../providers/endpoint-scoring';
+import { EndpointCannotScoreError, OpenAIClient } from '../../providers/openai-client';
 
 /** Lists the model ids an endpoint serves (`GET <baseUrl>/models`). */
 export type ListEndpointModels = (
@@ -41,8 +46,55 @@ function defaultStorage(): KeyValueStorage | null {
 	}
 }
 
+/** `GET /v1/models` from this page (errors say what to do: CORS flags per server, 401...). */
+export const listEndpointModels: ListEndpointModels = (endpoint, signal) =>
+	new OpenAIClient({
+		baseUrl: endpoint.baseUrl,
+		...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+		...pageOriginOption(),
+		maxRetries: 0,
+	}).listModels(signal);
+
+/**
+ * Whether the endpoint can score given text (echoes prompt logprobs, as vLLM and `serve` do):
+ * one tiny echo request. False for "cannot score"; other failures throw.
+ */
+export type ProbeEndpointScoring = (
+	spec: EndpointModelSpec,
+	apiKey: string | undefined,
+	signal?: AbortSignal,
+) => Promise<boolean>;
+
+function pageOriginOption(): { pageOrigin?: string } {
+	const origin = globalThis.location?.origin;
+	return origin ? { pageOrigin: origin } : {};
+}
+
+export const probeEndpointScoring: ProbeEndpointScoring = async (spec, apiKey, signal) => {
+	const client = new OpenAIClient({
+		baseUrl: spec.baseUrl,
+		...(apiKey ? { apiKey } : {}),
+		...pageOriginOption(),
+		maxRetries: 0,
+	});
+	try {
+		await scoreTextsViaEndpoint(client, ['Hello there.'], {
+			model: spec.model,
+			convention: 'reference',
+			...(signal ? { signal } : {}),
+		});
+		return true;
+	} catch (error) {
+		if (error instanceof EndpointCannotScoreError) return false;
+		throw error;
+	}
+};
+
 export interface EndpointSettingsOptions {
-	readonly listModels: ListEndpointModels;
+	/** Default: {@link listEndpointModels}. */
+	readonly listModels?: ListEndpointModels;
+	/** Default: {@link probeEndpointScoring}. */
+	readonly probeScoring?: ProbeEndpointScoring;
 	readonly storage?: KeyValueStorage | null;
 	/** `location.protocol` of the page (mixed-content check); default: the current page's. */
 	readonly pageProtocol?: string;
@@ -50,6 +102,7 @@ export interface EndpointSettingsOptions {
 
 export class EndpointSettings {
 	readonly #listModels: ListEndpointModels;
+	readonly #probeScoring: ProbeEndpointScoring;
 	readonly #storage: KeyValueStorage | null;
 	readonly #pageProtocol: string;
 
@@ -60,11 +113,14 @@ export class EndpointSettings {
 	#status = $state<ConnectionStatus>('idle');
 	#models = $state.raw<readonly string[]>([]);
 	#message = $state<string | null>(null);
+	#canScore = $state<boolean | null>(null);
 	#testedUrl = '';
+	#testedModel = '';
 	#abort: AbortController | null = null;
 
-	constructor(options: EndpointSettingsOptions) {
-		this.#listModels = options.listModels;
+	constructor(options: EndpointSettingsOptions = {}) {
+		this.#listModels = options.listModels ?? listEndpointModels;
+		this.#probeScoring = options.probeScoring ?? probeEndpointScoring;
 		this.#storage = options.storage === undefined ? defaultStorage() : options.storage;
 		this.#pageProtocol = options.pageProtocol ?? globalThis.location?.protocol ?? 'http:';
 		this.#restore();
@@ -149,6 +205,28 @@ export class EndpointSettings {
 		return key === '' ? undefined : key;
 	}
 
+	/**
+	 * What the chosen model can do: generate and chat (completions and chat APIs); `score` once
+	 * Test connection checked that the endpoint echoes prompt logprobs for this model (null: not
+	 * checked yet, e.g. before a test or after the model id changed).
+	 */
+	get abilities(): Omit<ModelAbilities, 'score'> & { readonly score: boolean | null } {
+		const checked = this.testedCurrentUrl && this.#testedModel === this.#modelId.trim();
+		return { score: checked ? this.#canScore : null, generate: true, chat: true };
+	}
+
+	/** The chosen model as a TextModel (streamed completions), with the key in memory. */
+	textModel(): EndpointModel | null {
+		const spec = this.spec;
+		if (!spec) return null;
+		const apiKey = this.keyForRequests;
+		return new EndpointModel({
+			spec,
+			...(apiKey ? { apiKey } : {}),
+			clientOptions: pageOriginOption(),
+		});
+	}
+
 	/** The listed models are from this base URL (not an earlier one). */
 	get testedCurrentUrl(): boolean {
 		return this.#status === 'ok' && this.#testedUrl === normalizeEndpointBaseUrl(this.#baseUrl);
@@ -185,11 +263,21 @@ export class EndpointSettings {
 					? ''
 					: ` It does not list "${this.#modelId.trim()}": pick one of its models.`;
 			this.#message = `Connected to ${baseUrl}: ${listed}.${known}`;
+			this.#canScore = null;
+			const spec = this.spec;
+			if (spec && models.includes(spec.model)) {
+				this.#testedModel = spec.model;
+				try {
+					this.#canScore = await this.#probeScoring(spec, apiKey, abort.signal);
+				} catch {
+					// Listing worked; a failed probe leaves `score` unknown (a run will say why).
+				}
+			}
 		} catch (error) {
 			if (abort.signal.aborted) return;
 			this.#models = [];
 			this.#status = 'failed';
-			this.#message = describeError(error);
+			this.#message = describeOwnError(error);
 		} finally {
 			if (this.#abort === abort) this.#abort = null;
 		}
@@ -250,4 +338,9 @@ export class EndpointSettings {
 			// As above.
 		}
 	}
+}
+
+/** Our own errors (endpoint failures included) already say what to do: shown as they are. */
+function describeOwnError(error: unknown): string {
+	return error instanceof BenchtopError ? error.message : describeError(error);
 }

@@ -4,6 +4,7 @@
  * endpoint); knows nothing of providers. No response cache: the point is to see the model talk.
  */
 import { describeError } from '../../core/app/describe-error';
+import { BenchtopError } from '../../core/errors';
 import type { GenerationParams, TextModel, TokenUsage } from '../../core/model/generation';
 
 export type TryItStatus = 'idle' | 'generating' | 'done' | 'cancelled' | 'failed';
@@ -138,7 +139,7 @@ export class TryIt {
 				this.#message = 'Generation cancelled.';
 			} else {
 				this.#status = 'failed';
-				this.#message = `Generation failed: ${describeError(error)}`;
+				this.#message = `Generation failed: ${describeOwnError(error)}`;
 			}
 		} finally {
 			if (this.#abort === abort) this.#abort = null;
@@ -149,4 +150,9 @@ export class TryIt {
 	cancel(): void {
 		this.#abort?.abort();
 	}
+}
+
+/** Our own errors (endpoint failures included) already say what to do: shown as they are. */
+function describeOwnError(error: unknown): string {
+	return error instanceof BenchtopError ? error.message : describeError(error);
 }

@@ -1,12 +1,14 @@
 // EndpointSettings: the spec as chosen (never the key), problems in words, Test connection over a
 // lister, and what is remembered in storage (the key only when asked, and forgotten on untick).
 import { describe, expect, it } from 'vitest';
+import { EndpointAuthError, EndpointUnreachableError } from '../../../src/providers/openai-client';
 import {
 	ENDPOINT_KEY_STORAGE_KEY,
 	ENDPOINT_STORAGE_KEY,
 	EndpointSettings,
 	type KeyValueStorage,
 	type ListEndpointModels,
+	type ProbeEndpointScoring,
 } from '../../../src/ui/state/endpoint-settings.svelte';
 
 function memoryStorage(initial: Record<string, string> = {}): KeyValueStorage & {
@@ -25,8 +27,9 @@ function settings(
 	listModels: ListEndpointModels = async () => ['tiny'],
 	storage = memoryStorage(),
 	pageProtocol = 'http:',
+	probeScoring: ProbeEndpointScoring = async () => true,
 ): EndpointSettings {
-	return new EndpointSettings({ listModels, storage, pageProtocol });
+	return new EndpointSettings({ listModels, storage, pageProtocol, probeScoring });
 }
 
 describe('EndpointSettings', () => {
@@ -88,7 +91,11 @@ describe('EndpointSettings', () => {
 		let calls = 0;
 		const endpoint = settings(async () => {
 			calls++;
-			throw new Error('401 from http://127.0.0.1:8000/v1: the API key was refused. Check it.');
+			throw new EndpointAuthError(
+				'401 from http://127.0.0.1:8000/v1: the API key was refused. Check it.',
+				'unauthorized',
+				401,
+			);
 		});
 		await endpoint.testConnection();
 		expect(endpoint.status).toBe('failed');
@@ -138,5 +145,58 @@ describe('EndpointSettings', () => {
 		expect(settings(undefined, storage).baseUrl).toBe('http://127.0.0.1:8000/v1');
 		const broken = memoryStorage({ [ENDPOINT_STORAGE_KEY]: 'not json' });
 		expect(settings(undefined, broken).modelId).toBe('');
+	});
+
+	it('shows abilities: score as checked for the listed model, unknown otherwise', async () => {
+		const probed: string[] = [];
+		const endpoint = settings(
+			async () => ['scorer', 'chatty'],
+			memoryStorage(),
+			'http:',
+			async (spec) => {
+				probed.push(spec.model);
+				return spec.model === 'scorer';
+			},
+		);
+		expect(endpoint.abilities).toEqual({ score: null, generate: true, chat: true });
+		endpoint.modelId = 'scorer';
+		await endpoint.testConnection();
+		expect(endpoint.abilities.score).toBe(true);
+		endpoint.modelId = 'chatty';
+		expect(endpoint.abilities.score).toBeNull();
+		await endpoint.testConnection();
+		expect(endpoint.abilities.score).toBe(false);
+		endpoint.modelId = 'unlisted';
+		await endpoint.testConnection();
+		expect(probed).toEqual(['scorer', 'chatty']);
+		expect(endpoint.abilities.score).toBeNull();
+	});
+
+	it('keeps score unknown when the probe fails for another reason', async () => {
+		const endpoint = settings(
+			async () => ['m'],
+			memoryStorage(),
+			'http:',
+			async () => {
+				throw new EndpointUnreachableError('gone', 'network');
+			},
+		);
+		endpoint.modelId = 'm';
+		await endpoint.testConnection();
+		expect(endpoint.status).toBe('ok');
+		expect(endpoint.abilities.score).toBeNull();
+	});
+
+	it('makes a TextModel for the chosen spec, none while incomplete', () => {
+		const endpoint = settings();
+		expect(endpoint.textModel()).toBeNull();
+		endpoint.modelId = 'tiny';
+		const model = endpoint.textModel();
+		expect(model?.spec).toEqual({
+			source: 'openai',
+			model: 'tiny',
+			baseUrl: 'http://127.0.0.1:8000/v1',
+		});
+		expect(model?.abilities.generate).toBe(true);
 	});
 });
