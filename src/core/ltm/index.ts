@@ -1,0 +1,105 @@
+/**
+ * Public API of the long-term-memory (GoodAI LTM benchmark) core: load definitions, run them
+ * through the pure scheduler (or the `runLtm` driver), score, and report. Pure TypeScript: agent
+ * and judge are `TextModel`s; storage, tokenizers and files belong to the callers.
+ */
+
+/** Plain data: test definitions, config, waits, evaluations, diagnostics. */
+export type {
+	BuiltInEvaluatorId,
+	DynamicProgram,
+	DynamicStep,
+	EvaluatorSpec,
+	GenericRule,
+	JsonValue,
+	LtmBenchmark,
+	LtmConfig,
+	LtmDiagnostic,
+	LtmTestDefinition,
+	LtmWait,
+	RuleCheck,
+	TestEvaluation,
+	WatchSpec,
+} from './types';
+/** Every built-in evaluator id accepted in `ltm-suite.json`. */
+export { BUILT_IN_EVALUATORS } from './types';
+
+/** Datasets known by name (upstream dataset name ↔ config name ↔ evaluator, our reset messages). */
+export { LTM_DATASETS, findLtmDataset, type LtmDatasetInfo } from './datasets';
+
+/** Upstream definitions (`<Dataset Name>/<id>.def.json` + `config.yml`) from a `{path → text}` map; default waits (L2). */
+export {
+	loadLtmDefinitions,
+	defaultWaits,
+	scriptTokens,
+	estimateTokens,
+	DEFAULT_MEMORY_SPAN,
+	type CountTokens,
+	type LoadDefinitionsOptions,
+	type LoadResult,
+} from './definitions';
+
+/** Our single-file format `ltm-suite.json`, validated with located errors. */
+export { loadLtmSuite, type LoadSuiteOptions } from './ltm-suite';
+
+/** The scheduler state machine: `createLtmRun` → loop { `nextAction` → do it → `applyResult` }. State is JSON. */
+export {
+	createLtmRun,
+	nextAction,
+	applyResult,
+	tokensToWait,
+	areCompatible,
+	questionsAndResponses,
+	INTRO_MESSAGE,
+	UNSUPPORTED_DYNAMIC,
+	type LtmAction,
+	type LtmActionResult,
+	type LtmEnvironment,
+	type LtmRunOptions,
+	type LtmRunState,
+	type LogEntry,
+	type TestOutcome,
+	type TestProgress,
+} from './scheduler';
+
+/** The driver over TextModel agent and judge, with per-step events and resume. */
+export {
+	runLtm,
+	agentHistory,
+	LtmCancelledError,
+	type RunLtmOptions,
+	type LtmRunEvent,
+} from './run-ltm';
+
+/** Scoring of one finished static test (normalised, L1; skipped without a needed judge). */
+export { evaluateTest, NEEDS_JUDGE_REASON } from './evaluate-test';
+/** The evaluator of a built-in id or generic rule. */
+export { evaluatorFor } from './evaluators';
+export type { Evaluator, EvaluatorInput, EvaluatorVerdict, Judge } from './evaluators/evaluator';
+
+/** Reports: upstream TestResult files and the summary (L14). */
+export {
+	buildLtmReport,
+	summarizeScores,
+	meanAndStd,
+	formatLogTime,
+	type LtmReport,
+	type LtmSummaryJson,
+	type LtmTestReport,
+	type TestResultJson,
+} from './report';
+
+/** Filler trivia (ours, or an upstream-format file) and the canned reply (L4). */
+export {
+	buildFiller,
+	ourTriviaItem,
+	readUpstreamTrivia,
+	FILLER_INSTRUCTION,
+	type TriviaItem,
+} from './filler';
+
+/** goodai-ltm's `sanitize_and_parse_json`, ported (with Python's json decoder errors). */
+export { sanitizeAndParseJson, JsonSanitizeError } from './sanitize-json';
+
+/** The Jokes dataset's temporal question (L15). */
+export { jokesQuestion } from './evaluators/jokes';

@@ -1,0 +1,361 @@
+/**
+ * Our single-file LTM format `ltm-suite.json` (reference §4.2): a config and datasets, each with
+ * an `evaluator` (a built-in id or a generic rule) and examples that are static scripts, callback
+ * scripts with a `watch`, or declarative dynamic tests (`say`/`wait`/`check`/`extract`/`pick`/
+ * `branch`). Validated with valibot; every problem is reported with its JSON pointer.
+ */
+import * as v from 'valibot';
+import { findLtmDataset } from './datasets';
+import {
+	compareIds,
+	defaultWaits,
+	estimateTokens,
+	scriptTokens,
+	DEFAULT_MEMORY_SPAN,
+	type CountTokens,
+} from './definitions';
+import type {
+	DynamicStep,
+	EvaluatorSpec,
+	GenericRule,
+	JsonValue,
+	LtmBenchmark,
+	LtmDiagnostic,
+	LtmTestDefinition,
+	LtmWait,
+} from './types';
+import { BUILT_IN_EVALUATORS } from './types';
+import type { LoadResult } from './definitions';
+
+const Wait = v.strictObject({
+	tokens: v.optional(v.pipe(v.number(), v.minValue(0))),
+	time: v.optional(v.pipe(v.number(), v.minValue(0))),
+	percentage_finished: v.optional(v.pipe(v.number(), v.minValue(0))),
+});
+
+const Case = v.optional(v.picklist(['sensitive', 'insensitive']));
+
+const Rule = v.union([
+	v.strictObject({ contains: v.string(), case: Case }),
+	v.strictObject({ not_contains: v.string(), case: Case }),
+	v.strictObject({ regex: v.string(), flags: v.optional(v.string()) }),
+]);
+
+const Step: v.GenericSchema<unknown> = v.lazy(() =>
+	v.union([
+		v.strictObject({
+			say: v.string(),
+			question: v.optional(v.boolean()),
+			id: v.optional(v.string()),
+		}),
+		v.strictObject({
+			wait: v.strictObject({
+				tokens: v.optional(v.pipe(v.number(), v.minValue(0))),
+				percentage_finished: v.optional(v.pipe(v.number(), v.minValue(0))),
+				time_s: v.optional(v.pipe(v.number(), v.minValue(0))),
+			}),
+		}),
+		v.strictObject({
+			check: Rule,
+			on_pass: v.optional(
+				v.strictObject({ score: v.optional(v.number()), reason: v.optional(v.string()) }),
+			),
+			on_fail: v.optional(
+				v.strictObject({ reason: v.optional(v.string()), stop: v.optional(v.boolean()) }),
+			),
+		}),
+		v.strictObject({
+			extract: v.strictObject({
+				from: v.optional(v.literal('last_reply')),
+				regex: v.string(),
+				into: v.string(),
+			}),
+		}),
+		v.strictObject({
+			pick: v.strictObject({ into: v.string(), from: v.pipe(v.array(v.string()), v.minLength(1)) }),
+		}),
+		v.strictObject({
+			branch: v.strictObject({ if: Rule, then: v.array(Step), else: v.optional(v.array(Step)) }),
+		}),
+	]),
+);
+
+const Watch = v.strictObject({
+	after_step: v.pipe(v.number(), v.integer(), v.minValue(0)),
+	nth_response: v.pipe(v.number(), v.integer(), v.minValue(1)),
+	must_contain: v.pipe(v.string(), v.minLength(1)),
+	normalise: v.optional(v.picklist(['standardise', 'none'])),
+	exclusive: v.optional(v.boolean()),
+});
+
+const StaticExample = v.strictObject({
+	id: v.optional(v.string()),
+	script: v.array(v.string()),
+	is_question: v.array(v.boolean()),
+	waits: v.optional(v.array(Wait)),
+	expected_responses: v.array(v.unknown()),
+	is_temporal: v.optional(v.boolean()),
+	uses_callback: v.optional(v.boolean()),
+	can_be_interleaved: v.optional(v.boolean()),
+	watch: v.optional(Watch),
+});
+
+const DynamicExample = v.strictObject({
+	id: v.optional(v.string()),
+	type: v.literal('dynamic'),
+	max_score: v.pipe(v.number(), v.minValue(0.000001)),
+	vars: v.optional(v.record(v.string(), v.string())),
+	steps: v.pipe(v.array(Step), v.minLength(1)),
+});
+
+const GenericRuleSchema = v.union([
+	v.strictObject({ rule: v.literal('contains'), case: Case }),
+	v.strictObject({ rule: v.literal('regex'), pattern: v.string(), flags: v.optional(v.string()) }),
+	v.strictObject({ rule: v.literal('json_equals') }),
+	v.strictObject({ rule: v.literal('json_list_overlap') }),
+	v.strictObject({ rule: v.literal('digits_set_equals') }),
+	v.strictObject({ rule: v.literal('llm_checklist'), model_slot: v.optional(v.literal('judge')) }),
+]);
+
+const Dataset = v.strictObject({
+	name: v.pipe(v.string(), v.minLength(1)),
+	config_name: v.optional(v.string()),
+	description: v.optional(v.string()),
+	reset_message: v.optional(v.string()),
+	evaluator: v.union([v.picklist(BUILT_IN_EVALUATORS), GenericRuleSchema]),
+	examples: v.pipe(v.array(v.union([DynamicExample, StaticExample])), v.minLength(1)),
+});
+
+const Suite = v.strictObject({
+	format: v.literal('ltm-suite/1'),
+	config: v.optional(
+		v.strictObject({
+			run_name: v.optional(v.string()),
+			memory_span: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+			incompatibilities: v.optional(v.array(v.array(v.string()))),
+			isolated: v.optional(v.boolean()),
+			seed: v.optional(v.number()),
+			tokenizer: v.optional(v.picklist(['agent', 'cl100k'])),
+		}),
+	),
+	datasets: v.pipe(v.array(Dataset), v.minLength(1)),
+});
+
+type SuiteInput = v.InferOutput<typeof Suite>;
+
+export interface LoadSuiteOptions {
+	readonly memorySpan?: number;
+	readonly isolated?: boolean;
+	readonly countTokens?: CountTokens;
+}
+
+/** JSON pointer of a valibot issue path. */
+function pointerOf(issue: v.BaseIssue<unknown>): string {
+	return (issue.path ?? []).map((item) => `/${String(item.key)}`).join('');
+}
+
+/** The deepest sub-issue of a union issue, which names the real problem. */
+function deepest(issue: v.BaseIssue<unknown>): v.BaseIssue<unknown> {
+	let best = issue;
+	for (const sub of issue.issues ?? []) {
+		const candidate = deepest(sub);
+		if ((candidate.path?.length ?? 0) > (best.path?.length ?? 0)) best = candidate;
+	}
+	return best;
+}
+
+/** Parses and checks an `ltm-suite.json` text; `path` names the file in messages. */
+export function loadLtmSuite(
+	path: string,
+	text: string,
+	options: LoadSuiteOptions = {},
+): LoadResult {
+	let root: unknown;
+	try {
+		root = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
+	} catch (cause) {
+		return {
+			ok: false,
+			diagnostics: [
+				diag(path, '', `not valid JSON: ${cause instanceof Error ? cause.message : String(cause)}`),
+			],
+		};
+	}
+	const parsed = v.safeParse(Suite, root);
+	if (!parsed.success) {
+		return {
+			ok: false,
+			diagnostics: parsed.issues.map((issue) => {
+				const inner = deepest(issue);
+				return diag(path, pointerOf(inner), inner.message);
+			}),
+		};
+	}
+	return buildBenchmark(path, parsed.output, options);
+}
+
+function buildBenchmark(path: string, suite: SuiteInput, options: LoadSuiteOptions): LoadResult {
+	const diagnostics: LtmDiagnostic[] = [];
+	const memorySpan = options.memorySpan ?? suite.config?.memory_span ?? DEFAULT_MEMORY_SPAN;
+	const count = options.countTokens ?? estimateTokens;
+	const tests: LtmTestDefinition[] = [];
+	suite.datasets.forEach((dataset, datasetIndex) => {
+		const known = findLtmDataset(dataset.name);
+		const evaluator = dataset.evaluator as EvaluatorSpec;
+		if (typeof evaluator !== 'string' && evaluator.rule === 'regex') {
+			try {
+				new RegExp(evaluator.pattern, evaluator.flags ?? '');
+			} catch (cause) {
+				diagnostics.push(
+					diag(
+						path,
+						`/datasets/${datasetIndex}/evaluator/pattern`,
+						`not a valid regular expression: ${String(cause)}`,
+					),
+				);
+			}
+		}
+		dataset.examples.forEach((example, exampleIndex) => {
+			const pointer = `/datasets/${datasetIndex}/examples/${exampleIndex}`;
+			const exampleId = example.id ?? String(exampleIndex);
+			const base = {
+				uniqueId: `${dataset.name} - ${exampleId}`,
+				datasetName: dataset.name,
+				exampleId,
+				configName: dataset.config_name ?? known?.configName ?? dataset.name,
+				evaluator,
+				description: dataset.description ?? known?.description ?? '',
+				resetMessage: dataset.reset_message ?? '',
+				source: `${path}#${pointer}`,
+			};
+			if ('type' in example) {
+				tests.push({
+					...base,
+					script: [],
+					isQuestion: [],
+					waits: [],
+					expectedResponses: [],
+					isTemporal: false,
+					usesCallback: false,
+					canBeInterleaved: true,
+					dynamic: {
+						maxScore: example.max_score,
+						vars: example.vars ?? {},
+						steps: example.steps as DynamicStep[],
+					},
+				});
+				return;
+			}
+			const lines = example.is_question.length;
+			if (
+				lines !== example.script.length &&
+				!(example.is_temporal === true && lines === example.script.length + 1)
+			) {
+				diagnostics.push(
+					diag(
+						path,
+						`${pointer}/is_question`,
+						`has ${lines} entries for ${example.script.length} script lines: give one per line`,
+					),
+				);
+			}
+			if (!example.is_question.includes(true)) {
+				diagnostics.push(
+					diag(
+						path,
+						`${pointer}/is_question`,
+						'the test has no question: mark at least one line true',
+					),
+				);
+			}
+			const waits: LtmWait[] = (example.waits ?? []).map(
+				(wait) => JSON.parse(JSON.stringify(wait)) as LtmWait,
+			);
+			if (waits.length !== 0 && waits.length !== lines) {
+				diagnostics.push(
+					diag(
+						path,
+						`${pointer}/waits`,
+						`has ${waits.length} entries for ${lines} lines: give one per line, or none for the defaults`,
+					),
+				);
+			}
+			const tokens = scriptTokens(example.script, count);
+			if (tokens >= memorySpan) {
+				diagnostics.push(
+					diag(
+						path,
+						`${pointer}/script`,
+						`the script takes ${tokens} tokens, which does not fit the memory span of ${memorySpan}: raise memory_span or shorten the script`,
+					),
+				);
+			}
+			if (example.watch && example.watch.after_step >= example.script.length) {
+				diagnostics.push(
+					diag(
+						path,
+						`${pointer}/watch/after_step`,
+						`names line ${example.watch.after_step}, but the script has ${example.script.length} lines`,
+					),
+				);
+			}
+			if (evaluator === 'watch' && !example.watch) {
+				diagnostics.push(
+					diag(path, `${pointer}`, 'the dataset evaluator is "watch": give the example a "watch"'),
+				);
+			}
+			const watch = example.watch
+				? {
+						afterLine: example.watch.after_step,
+						nthResponse: example.watch.nth_response,
+						mustContain: example.watch.must_contain,
+						normalise: example.watch.normalise ?? 'standardise',
+						exclusive: example.watch.exclusive ?? true,
+					}
+				: undefined;
+			tests.push({
+				...base,
+				script: example.script,
+				isQuestion: watch
+					? example.is_question.map((_, index) => index === watch.afterLine)
+					: example.is_question,
+				waits: waits.length === 0 ? defaultWaits(lines) : waits,
+				expectedResponses: example.expected_responses as JsonValue[],
+				isTemporal: example.is_temporal ?? false,
+				usesCallback: (example.uses_callback ?? false) || watch !== undefined,
+				canBeInterleaved: example.can_be_interleaved ?? true,
+				...(watch ? { watch } : {}),
+			});
+		});
+	});
+	const seen = new Set<string>();
+	for (const test of tests) {
+		if (seen.has(test.uniqueId))
+			diagnostics.push(
+				diag(
+					path,
+					test.source.split('#')[1] ?? '',
+					`two tests share the id '${test.uniqueId}': give each example its own "id"`,
+				),
+			);
+		seen.add(test.uniqueId);
+	}
+	if (diagnostics.length > 0) return { ok: false, diagnostics };
+	tests.sort((a, b) => compareIds(a.uniqueId, b.uniqueId));
+	const benchmark: LtmBenchmark = {
+		config: {
+			runName: suite.config?.run_name ?? 'LTM suite',
+			memorySpan,
+			incompatibilities: suite.config?.incompatibilities ?? [],
+			isolated: options.isolated ?? suite.config?.isolated ?? false,
+		},
+		tests,
+	};
+	return { ok: true, benchmark, diagnostics };
+}
+
+function diag(path: string, pointer: string, message: string): LtmDiagnostic {
+	return { severity: 'error', path, pointer, message };
+}
+
+export type { GenericRule };

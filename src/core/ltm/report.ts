@@ -1,0 +1,168 @@
+/**
+ * Reports of an LTM run in upstream's shapes: one TestResult JSON per test (score normalised,
+ * max_score 1) and the summary (L14): per dataset the mean and population std, score = sum of
+ * dataset means, score_std, accuracy %, ltm = mean gap of perfect tests, speed, verbosity. Pure.
+ */
+import type { LogEntry, LtmRunState } from './scheduler';
+import { firstLineIndex } from './scheduler';
+import type { JsonValue, LtmTestDefinition } from './types';
+
+/** Upstream's TestResult file (`<Dataset Name>/<example_id>_0.json`). */
+export interface TestResultJson {
+	readonly task_log: string[];
+	readonly actual_responses: string[];
+	readonly score: number;
+	readonly max_score: 1;
+	readonly reasoning: string[];
+	readonly tokens: number;
+	readonly characters: number;
+	readonly full_log: string[];
+	readonly expected_responses: readonly JsonValue[];
+	readonly needles: number;
+}
+
+/** A scored test with its file. Skipped tests have no file. */
+export interface LtmTestReport {
+	readonly test: LtmTestDefinition;
+	/** `<Dataset Name>/<example_id>_0.json` */
+	readonly path: string;
+	readonly result: TestResultJson;
+	readonly flags: readonly string[];
+	readonly overrun: boolean;
+}
+
+export interface LtmSummaryJson {
+	readonly run_name: string;
+	readonly memory_span: number;
+	readonly datasets: Record<string, { mean: number; std: number; tests: number }>;
+	readonly score: number;
+	readonly score_std: number;
+	/** 100 · score / number of datasets. */
+	readonly accuracy: number;
+	/** Mean `tokens` of the tests that scored their maximum (the "LTM score"). */
+	readonly ltm: number;
+	/** Agent reply tokens per second of agent time. */
+	readonly speed: number;
+	/** Agent reply tokens (generated ones; canned filler replies excluded). */
+	readonly verbosity: number;
+	readonly total_tokens: number;
+	readonly skipped: { readonly test: string; readonly reason: string }[];
+	readonly overruns: string[];
+	readonly isolated: boolean;
+}
+
+export interface LtmReport {
+	readonly tests: readonly LtmTestReport[];
+	readonly summary: LtmSummaryJson;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of the run's start plus a virtual-clock offset. */
+export function formatLogTime(startTime: string, clockS: number): string {
+	const at = new Date(Date.parse(startTime) + clockS * 1000);
+	return at.toISOString().replace('T', ' ').slice(0, 19);
+}
+
+function logLine(state: LtmRunState, entry: LogEntry): string {
+	const who = entry.role === 'user' ? 'Test' : entry.role === 'agent' ? 'Agent' : 'SYSTEM';
+	return `${who} (${formatLogTime(state.startTime, entry.clockS)}): ${entry.text}`;
+}
+
+/** Population mean and standard deviation (0 and 0 for an empty list). */
+export function meanAndStd(values: readonly number[]): { mean: number; std: number } {
+	if (values.length === 0) return { mean: 0, std: 0 };
+	const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+	const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length;
+	return { mean, std: Math.sqrt(variance) };
+}
+
+/** Per-test score and gap → the summary numbers (L14). */
+export function summarizeScores(
+	tests: readonly { dataset: string; score: number; tokens: number }[],
+): Pick<LtmSummaryJson, 'datasets' | 'score' | 'score_std' | 'accuracy' | 'ltm'> {
+	const byDataset = new Map<string, number[]>();
+	for (const test of tests)
+		byDataset.set(test.dataset, [...(byDataset.get(test.dataset) ?? []), test.score]);
+	const datasets: Record<string, { mean: number; std: number; tests: number }> = {};
+	let score = 0;
+	let scoreStd = 0;
+	for (const [name, scores] of [...byDataset.entries()].sort(([a], [b]) =>
+		a < b ? -1 : a > b ? 1 : 0,
+	)) {
+		const { mean, std } = meanAndStd(scores);
+		datasets[name] = { mean, std, tests: scores.length };
+		score += mean;
+		scoreStd += std;
+	}
+	const perfect = tests.filter((test) => test.score === 1);
+	const ltm =
+		perfect.length === 0 ? 0 : perfect.reduce((sum, test) => sum + test.tokens, 0) / perfect.length;
+	const count = byDataset.size;
+	return {
+		datasets,
+		score,
+		score_std: scoreStd,
+		accuracy: count === 0 ? 0 : (100 * score) / count,
+		ltm,
+	};
+}
+
+/** Builds every report of a (finished or partial) run from its state. */
+export function buildLtmReport(state: LtmRunState): LtmReport {
+	const tests: LtmTestReport[] = [];
+	const skipped: { test: string; reason: string }[] = [];
+	for (const test of state.tests) {
+		const outcome = state.outcomes[test.uniqueId];
+		if (!outcome) continue;
+		if (outcome.evaluation.status === 'skipped') {
+			skipped.push({ test: test.uniqueId, reason: outcome.evaluation.reasons.join(' ') });
+			continue;
+		}
+		const id = test.uniqueId;
+		const taskLog = state.log
+			.filter((entry) => entry.testId === id && entry.role !== 'system')
+			.map((entry) => logLine(state, entry));
+		const start = firstLineIndex(state, id);
+		const fullLog = (start === -1 ? [] : state.log.slice(start)).map((entry) =>
+			logLine(state, entry),
+		);
+		tests.push({
+			test,
+			path: `${test.datasetName}/${test.exampleId}_0.json`,
+			flags: outcome.evaluation.flags,
+			overrun: outcome.overrun,
+			result: {
+				task_log: taskLog,
+				actual_responses: [...outcome.responses],
+				score: outcome.evaluation.score,
+				max_score: 1,
+				reasoning: [...outcome.evaluation.reasons],
+				tokens: outcome.tokens,
+				characters: outcome.characters,
+				full_log: fullLog,
+				expected_responses: test.expectedResponses,
+				needles: test.isQuestion.filter((question) => !question).length,
+			},
+		});
+	}
+	const scores = summarizeScores(
+		tests.map((entry) => ({
+			dataset: entry.test.datasetName,
+			score: entry.result.score,
+			tokens: entry.result.tokens,
+		})),
+	);
+	return {
+		tests,
+		summary: {
+			run_name: state.config.runName + (state.config.isolated ? ' (isolated)' : ''),
+			memory_span: state.config.memorySpan,
+			...scores,
+			speed: state.agentDurationMs > 0 ? state.agentTokens / (state.agentDurationMs / 1000) : 0,
+			verbosity: state.agentTokens,
+			total_tokens: state.totalTokens,
+			skipped,
+			overruns: tests.filter((entry) => entry.overrun).map((entry) => entry.test.uniqueId),
+			isolated: state.config.isolated,
+		},
+	};
+}

@@ -1,0 +1,151 @@
+/**
+ * The LTM driver: runs the scheduler's actions against an agent (and a judge) through
+ * `TextModel`, one reply at a time, reporting every step through `onEvent` with the new state
+ * (store it to resume). The agent sees the conversation since its last reset as chat messages.
+ */
+import {
+	generateCompletion,
+	type CancelSignal,
+	type ChatMessage,
+	type TextModel,
+} from '../model/generation';
+import type { Judge } from './evaluators/evaluator';
+import { evaluateTest } from './evaluate-test';
+import {
+	applyResult,
+	createLtmRun,
+	nextAction,
+	type LtmAction,
+	type LtmActionResult,
+	type LtmEnvironment,
+	type LtmRunOptions,
+	type LtmRunState,
+} from './scheduler';
+import type { LtmBenchmark } from './types';
+
+export interface RunLtmOptions extends LtmRunOptions {
+	readonly agent: TextModel;
+	readonly judge?: TextModel;
+	/** Overrides the benchmark's memory span. */
+	readonly memorySpan?: number;
+	readonly isolated?: boolean;
+	/** Called after every applied step with the action, its result and the new state. */
+	readonly onEvent?: (event: LtmRunEvent) => void | Promise<void>;
+	readonly signal?: CancelSignal;
+	/** A stored state to continue from (its tests and config win over `benchmark`). */
+	readonly resumeFrom?: LtmRunState;
+	/** Token counter for scheduling and gaps; default the agent's `countTokens`. */
+	readonly countTokens?: (text: string) => number | Promise<number>;
+	readonly environment?: LtmEnvironment;
+	/** Run label for ModelCall records. */
+	readonly runId?: string;
+	/** Generation parameters of the agent (default: none, the provider's defaults). */
+	readonly agentParams?: Parameters<TextModel['generate']>[0]['params'];
+	/** Wall clock in ms (tests inject a fixed one). */
+	readonly now?: () => number;
+}
+
+export interface LtmRunEvent {
+	readonly action: LtmAction;
+	readonly result: LtmActionResult;
+	readonly state: LtmRunState;
+}
+
+/** Thrown when the run is cancelled; `state` is where it stopped (resumable). */
+export class LtmCancelledError extends Error {
+	override name = 'LtmCancelledError';
+	constructor(readonly state: LtmRunState) {
+		super('the LTM run was cancelled; resume from its last state');
+	}
+}
+
+/** The chat the agent sees: user/agent lines since the last agent reset. */
+export function agentHistory(state: LtmRunState): ChatMessage[] {
+	let start = 0;
+	state.log.forEach((entry, index) => {
+		if (entry.kind === 'agent-reset') start = index + 1;
+	});
+	return state.log
+		.slice(start)
+		.filter((entry) => entry.role !== 'system')
+		.map((entry) => ({ role: entry.role === 'user' ? 'user' : 'assistant', content: entry.text }));
+}
+
+/** Runs to the end (or cancellation) and returns the final state. */
+export async function runLtm(
+	benchmark: LtmBenchmark,
+	options: RunLtmOptions,
+): Promise<LtmRunState> {
+	const environment = options.environment ?? {};
+	const config = {
+		...benchmark.config,
+		...(options.memorySpan !== undefined ? { memorySpan: options.memorySpan } : {}),
+		...(options.isolated !== undefined ? { isolated: options.isolated } : {}),
+	};
+	let state = options.resumeFrom ?? createLtmRun({ ...benchmark, config }, options, environment);
+	const count = async (text: string): Promise<number> =>
+		options.countTokens ? options.countTokens(text) : options.agent.countTokens(text);
+	const now = options.now ?? (() => Date.now());
+	const runId = options.runId ?? 'ltm';
+	const judgeCalls = new Map<string, number>();
+	for (;;) {
+		if (options.signal?.aborted) throw new LtmCancelledError(state);
+		const action = nextAction(state);
+		if (action.kind === 'done') return state;
+		let result: LtmActionResult;
+		if (action.kind === 'send') {
+			const started = now();
+			let reply: string;
+			if (action.cannedReply !== undefined) {
+				reply = action.cannedReply;
+			} else {
+				const messages = [...agentHistory(state), { role: 'user', content: action.text }];
+				const done = await generateCompletion(
+					options.agent,
+					{ prompt: { kind: 'chat', messages }, params: options.agentParams ?? {} },
+					{ runId, sampleId: action.testId === '' ? action.purpose : action.testId, role: 'agent' },
+					options.signal,
+				);
+				if (done.finishReason === 'cancelled') throw new LtmCancelledError(state);
+				reply = done.completion;
+			}
+			result = {
+				kind: 'sent',
+				reply,
+				messageTokens: await count(action.text),
+				replyTokens: await count(reply),
+				durationMs: action.cannedReply !== undefined ? 0 : now() - started,
+			};
+		} else if (action.kind === 'reset-agent') {
+			result = { kind: 'agent-reset' };
+		} else {
+			const judgeModel = options.judge;
+			const judge: Judge | undefined = judgeModel
+				? async (messages, params) => {
+						const index = judgeCalls.get(action.testId) ?? 0;
+						judgeCalls.set(action.testId, index + 1);
+						const done = await generateCompletion(
+							judgeModel,
+							{ prompt: { kind: 'chat', messages }, params },
+							{ runId, sampleId: action.testId, role: 'judge', callIndex: index },
+							options.signal,
+						);
+						return done.completion;
+					}
+				: undefined;
+			const test = state.tests.find((candidate) => candidate.uniqueId === action.testId)!;
+			result = {
+				kind: 'evaluated',
+				evaluation: await evaluateTest(
+					test,
+					action.questions,
+					action.responses,
+					judge,
+					state.tests,
+				),
+			};
+		}
+		state = applyResult(state, result, environment);
+		await options.onEvent?.({ action, result, state });
+	}
+}
