@@ -3,8 +3,10 @@
  * storage shapes; repositories map them to the core's domain types. Keep every version block.
  */
 import { Dexie, type Table } from 'dexie';
-import type { ModelSpec, SurprisalConvention } from '../core/model/model-spec';
+import type { ModelSpec, SurprisalConvention, TextModelSpec } from '../core/model/model-spec';
 import type { RunStatus } from '../core/run/run-types';
+import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from '../core/evals/types';
+import type { GenerationParams } from '../core/model/generation';
 
 /** Where a suite in the library came from. */
 export type SuiteOrigin = 'bundled' | 'file' | 'paste' | 'url' | 'import';
@@ -53,6 +55,42 @@ export interface SentenceRow {
 	special: Uint8Array;
 }
 
+/** An Evals run (generative runs, design §3): what ran, on which models, how far, the report. */
+export interface EvalsRunRow {
+	id?: number;
+	kind: 'evals';
+	evalName: string;
+	/** The registry files' SHA-256 by path, and the resolved eval (samples included). */
+	spec: { registryFiles: Record<string, string>; eval: ResolvedEval };
+	/** Full model specs (never an API key): the policy model(s) and the grader. */
+	models: { policy: TextModelSpec[]; grader?: TextModelSpec };
+	/** Generation parameters the user set over upstream's, per role (absent: upstream's). */
+	overrides: { policy: GenerationParams; grader: GenerationParams };
+	/** Replay files' text by SHA-256, so a run on replay models resumes after a reload. */
+	replayTexts: Record<string, string>;
+	seed: number;
+	maxSamples?: number;
+	runId: string;
+	status: RunStatus;
+	progress: { done: number; total: number; tokens: number; elapsedMs: number };
+	createdAt: number;
+	updatedAt: number;
+	/** The final report (metric → value) once finished. */
+	report?: FinalReport;
+	errorMessage?: string;
+}
+
+/** One finished sample of an Evals run: its result and the recorder events it wrote. */
+export interface EvalsSampleRow {
+	runId: number;
+	sampleId: string;
+	/** Position in evaluation order (after the shuffle). */
+	position: number;
+	result: SampleResult;
+	events: EvalEvent[];
+	savedAt: number;
+}
+
 export interface ItemResultRow {
 	runId: number;
 	itemNumber: number;
@@ -64,6 +102,8 @@ export type BenchtopDatabase = Dexie & {
 	suites: Table<SuiteRow, string>;
 	runs: Table<RunRow, number, RunRow>;
 	itemResults: Table<ItemResultRow, [number, number]>;
+	evalsRuns: Table<EvalsRunRow, number, EvalsRunRow>;
+	evalsSamples: Table<EvalsSampleRow, [number, string]>;
 };
 
 /** The database name; one per origin. */
@@ -75,4 +115,10 @@ db.version(1).stores({
 	suites: '&sha256, name, listed, savedAt',
 	runs: '++id, suiteSha256, status, createdAt',
 	itemResults: '[runId+itemNumber], runId',
+});
+
+// Evals runs (generative): the run record and one row per finished sample.
+db.version(2).stores({
+	evalsRuns: '++id, status, createdAt, evalName',
+	evalsSamples: '[runId+sampleId], runId',
 });
