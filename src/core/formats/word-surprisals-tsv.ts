@@ -1,0 +1,52 @@
+/**
+ * The word-level surprisal table written next to the token table: one row per word, words as
+ * `sumSurprisalsToWords` finds them (whitespace-separated, subword surprisals summed). Writer
+ * only; the reader is `readTsvTable`.
+ */
+import type { WordSurprisal } from '../surprisal/word-surprisal';
+import { formatPythonFloat } from './python-float';
+import { formatTsvRow } from './tsv-table';
+
+export const WORD_SURPRISAL_COLUMNS = [
+	'sentence_id',
+	'word_id',
+	'word',
+	'surprisal',
+	'token_count',
+] as const;
+
+/** One sentence's words; with `itemNumber`/`conditionName` the table gets those columns. */
+export interface WordSentenceToWrite {
+	readonly words: readonly WordSurprisal[];
+	readonly itemNumber?: number;
+	readonly conditionName?: string;
+}
+
+/**
+ * Tab-separated, header first: `sentence_id word_id word surprisal token_count` (ids 1-based,
+ * surprisal in bits as Python `repr`, `token_count` = the word's model tokens), then
+ * `item_number condition_name` when any sentence names its item. A field holding `"`, a tab or
+ * a line break is RFC 4180 quoted.
+ */
+export function writeWordSurprisalsTsv(sentences: readonly WordSentenceToWrite[]): string {
+	const withItems = sentences.some((sentence) => sentence.itemNumber !== undefined);
+	const header: string[] = [...WORD_SURPRISAL_COLUMNS];
+	if (withItems) header.push('item_number', 'condition_name');
+	const lines = [header.join('\t')];
+	sentences.forEach(({ words, itemNumber, conditionName }, sentenceIndex) => {
+		words.forEach((word, wordIndex) => {
+			const fields = [
+				String(sentenceIndex + 1),
+				String(wordIndex + 1),
+				word.word,
+				formatPythonFloat(word.surprisalBits),
+				String(word.tokenIndices.length),
+			];
+			if (withItems) {
+				fields.push(itemNumber === undefined ? '' : String(itemNumber), conditionName ?? '');
+			}
+			lines.push(formatTsvRow(fields));
+		});
+	});
+	return `${lines.join('\n')}\n`;
+}
