@@ -27,7 +27,21 @@ import {
 	type ModelInputPlan,
 	type SpecialTokenBehaviour,
 } from '../core/surprisal/conventions';
-import { buildBatchInputs, planBatches, type BatchInputs } from '../core/surprisal/plan-batches';
+import {
+	bucketSequenceLength,
+	buildBatchInputs,
+	planBatches,
+	type BatchGroup,
+	type BatchLimits,
+} from '../core/surprisal/plan-batches';
+import {
+	buildContinuationInputs,
+	continuationLength,
+	joinSurprisals,
+	planPrefixReuse,
+	type ContinuationInputs,
+	type ContinuationRow,
+} from '../core/surprisal/prefix-plan';
 import { readReducedLogProbs, surprisalsBitsForRow } from '../core/surprisal/surprisal-from-logits';
 import {
 	computeTokenOffsets,
@@ -67,6 +81,7 @@ import type {
 	LoadModelParams,
 	LoadProgress,
 	ModelInfo,
+	PrefixReuseReport,
 	ScoredText,
 	ScoreTextsParams,
 	ScoreTextsResult,
@@ -102,6 +117,8 @@ interface PastInput {
 
 interface LoadedModel {
 	info: ModelInfo;
+	/** What it was loaded from (a fallback reloads from the same source, local files included). */
+	readonly params: LoadModelParams;
 	/** The backend it runs on; `requestedBackend` is the one it was loaded for. */
 	backend: InferenceBackend;
 	readonly requestedBackend: InferenceBackend;
@@ -116,6 +133,8 @@ interface LoadedModel {
 	readonly maxPositions: number;
 	readonly config: ModelConfigLike;
 	pastInputs: readonly PastInput[];
+	/** `present.*` output per past input (same order), or empty when the graph returns no cache. */
+	cacheOutputs: readonly string[];
 	hasPositionIds: boolean;
 	hasLogitsToKeep: boolean;
 	hasCacheBranch: boolean;
@@ -230,6 +249,11 @@ function classifyRunError(error: unknown): Error {
 	return new BackendError(`The model failed while scoring: ${message}`);
 }
 
+/** A CPU/WASM forward pass costs about as much as this many extra positions (measured in Node,
+ * gpt2-en-small: ~3 ms per pass, ~130 µs per position): batches are cut where padding and passes
+ * cost least. */
+const CPU_BATCH_OVERHEAD_POSITIONS = 24;
+
 /** Every length 1…maxPositions: padding to the longest sequence of a batch, no further. */
 function exactBuckets(maxPositions: number): number[] {
 	return Array.from({ length: maxPositions }, (_, i) => i + 1);
@@ -243,6 +267,97 @@ function yieldToEventLoop(): Promise<void> {
 /** Elapsed milliseconds on a monotonic clock. */
 function now(): number {
 	return globalThis.performance?.now() ?? Date.now();
+}
+
+/** What the scoring loops share: batch limits, cancel signal, and what to do with results. */
+interface ScoringRun {
+	readonly limits: BatchLimits;
+	readonly signal: AbortSignal | undefined;
+	/** Turns a sequence's surprisals into its ScoredText (and records it). */
+	finish(index: number, bits: Float64Array): ScoredText;
+	/** After each batch: the texts it finished and the positions it computed (padding included). */
+	report(batch: readonly ScoredText[], positions: number): void;
+}
+
+/** A forward pass's log-probs `[B·S]` and the cache outputs fetched, `[B, heads, P + S, dim]`. */
+interface BatchOutputs {
+	readonly logProbs: Float32Array;
+	readonly caches: readonly {
+		readonly data: Float32Array | Uint16Array;
+		readonly dims: readonly number[];
+	}[];
+}
+
+/** A sequence's first `positions` cache positions, one `[heads, positions, dim]` per past input. */
+interface PrefixCache {
+	readonly positions: number;
+	readonly tensors: readonly (Float32Array | Uint16Array)[];
+}
+
+/** Why shared-prefix reuse cannot run on `model` (plain batches then), or undefined if it can. */
+function prefixReuseUnavailableReason(model: LoadedModel): string | undefined {
+	if (!model.info.batchInvariant)
+		return `${model.info.spec.dtype} runs one sentence per pass (its numbers depend on the batch)`;
+	if (model.pastInputs.length === 0)
+		return 'the graph has no key/value cache inputs (past_key_values.*)';
+	if (model.cacheOutputs.length === 0)
+		return 'the graph returns no key/value cache (present.* outputs)';
+	if (model.hasCacheBranch) return 'the graph is a merged decoder (use_cache_branch)';
+	if (!model.hasPositionIds) return 'the graph takes no position_ids';
+	return undefined;
+}
+
+/** Row `row`'s first `keep` positions of every fetched cache output: its past (P positions),
+ * then its own tokens, which sit after the batch's padded past. */
+function keepCache(
+	model: LoadedModel,
+	caches: BatchOutputs['caches'],
+	inputs: ContinuationInputs,
+	row: number,
+	past: number,
+	keep: number,
+): PrefixCache {
+	const tensors = caches.map(({ data, dims }, j) => {
+		const heads = dims[1] ?? model.pastInputs[j]?.heads ?? 1;
+		const positions = dims[2] ?? inputs.pastLength + inputs.sequenceLength;
+		const dim = dims[3] ?? model.pastInputs[j]?.headDim ?? 1;
+		const kept =
+			data instanceof Uint16Array
+				? new Uint16Array(heads * keep * dim)
+				: new Float32Array(heads * keep * dim);
+		for (let h = 0; h < heads; h++) {
+			const base = (row * heads + h) * positions * dim;
+			const to = h * keep * dim;
+			const own = inputs.pastLength;
+			const fromPast = Math.min(past, keep);
+			kept.set(data.subarray(base, base + fromPast * dim) as Float32Array & Uint16Array, to);
+			if (keep > fromPast) {
+				kept.set(
+					data.subarray(base + own * dim, base + (own + keep - fromPast) * dim) as Float32Array &
+						Uint16Array,
+					to + fromPast * dim,
+				);
+			}
+		}
+		return kept;
+	});
+	return { positions: keep, tensors };
+}
+
+/** Batches whose padded past and length would pass the model's positions, as single rows. */
+function splitOverlong(
+	groups: readonly BatchGroup[],
+	rows: readonly ContinuationRow[],
+	maxPositions: number,
+): BatchGroup[] {
+	return groups.flatMap((group) => {
+		const past = Math.max(...group.sequenceIndices.map((i) => rows[i]?.pastLength ?? 0));
+		if (past + group.sequenceLength <= maxPositions) return [group];
+		return group.sequenceIndices.map((i) => ({
+			sequenceIndices: [i],
+			sequenceLength: rows[i] ? continuationLength(rows[i]) : 1,
+		}));
+	});
 }
 
 export class TransformersEngine implements InferenceEngine {
@@ -300,20 +415,22 @@ export class TransformersEngine implements InferenceEngine {
 		const started = now();
 		const prepared = params.texts.map((text) => this.#prepare(model, text, params.convention));
 		const sequences = prepared.map((p) => p.plan.inputIds);
-		const groups = planBatches(
-			sequences.map((ids) => ids.length),
-			{
-				maxPositions: model.maxPositions,
-				maxTokens: this.#options.maxTokensPerBatch ?? 2048,
-				maxLogitsBytes: this.#options.maxLogitsBytesPerBatch ?? 96 * 1024 * 1024,
-				logitsWidth: model.vocabSize,
-				maxBatchSize: params.maxBatchSize ?? this.#options.defaultMaxBatchSize ?? 64,
-				batchInvariant: model.info.batchInvariant,
-				// CPU and WASM kernels take any shape at no cost: pad only to the batch's longest
-				// sequence. WebGPU keeps the default buckets so compiled shaders are reused.
-				...(model.backend === 'webgpu' ? {} : { buckets: exactBuckets(model.maxPositions) }),
-			},
-		);
+		const limits: BatchLimits = {
+			maxPositions: model.maxPositions,
+			maxTokens: this.#options.maxTokensPerBatch ?? 2048,
+			maxLogitsBytes: this.#options.maxLogitsBytesPerBatch ?? 96 * 1024 * 1024,
+			logitsWidth: model.vocabSize,
+			maxBatchSize: params.maxBatchSize ?? this.#options.defaultMaxBatchSize ?? 64,
+			batchInvariant: model.info.batchInvariant,
+			// CPU and WASM kernels take any shape at no cost: pad only to the batch's longest
+			// sequence. WebGPU keeps the default buckets so compiled shaders are reused.
+			...(model.backend === 'webgpu'
+				? {}
+				: {
+						buckets: exactBuckets(model.maxPositions),
+						batchOverheadPositions: CPU_BATCH_OVERHEAD_POSITIONS,
+					}),
+		};
 		const results: (ScoredText | undefined)[] = new Array(prepared.length);
 		// Texts with no model input (empty text, reference convention) have nothing to score.
 		prepared.forEach((p, index) => {
@@ -321,31 +438,18 @@ export class TransformersEngine implements InferenceEngine {
 		});
 		let done = results.filter(Boolean).length;
 		let tokenCount = 0;
+		let positionsComputed = 0;
 		/** Set while the model runs on another backend than it was loaded for (WebGPU → WASM, at
 		 * load or since a device loss): callers may hold the load-time info. */
 		const fallback = (): BackendFallback | undefined =>
 			model.backend === model.requestedBackend
 				? undefined
 				: { backend: model.backend, reason: model.info.fallbackReason ?? 'unknown reason' };
-		let logProbs = new Float64Array(0);
-		for (const group of groups) {
-			// A cancel arrives as a message: let the worker's event loop deliver it before the next batch.
-			if (done > 0) await yieldToEventLoop();
-			throwIfCancelled(options.signal);
-			const inputs = buildBatchInputs(group, sequences, model.padTokenId);
-			const reduced = await this.#runBatch(model, inputs);
-			const rows = inputs.batchSize * inputs.sequenceLength;
-			if (logProbs.length < rows) logProbs = new Float64Array(rows);
-			readReducedLogProbs(reduced, inputs, inputs.lengths, logProbs);
-			const batch: ScoredText[] = [];
-			inputs.sequenceIndices.forEach((index, row) => {
+		const run: ScoringRun = {
+			limits,
+			signal: options.signal,
+			finish: (index, bits) => {
 				const p = prepared[index] as PreparedText;
-				const bits = surprisalsBitsForRow(
-					logProbs,
-					row,
-					inputs.sequenceLength,
-					inputs.lengths[row] ?? 0,
-				);
 				const tokens = assembleScoredTokens({
 					text: p.text,
 					plan: p.plan,
@@ -355,25 +459,38 @@ export class TransformersEngine implements InferenceEngine {
 				});
 				const scored = { index, tokens };
 				results[index] = scored;
-				batch.push(scored);
-			});
-			done += batch.length;
-			tokenCount += inputs.tokenCount;
-			const seconds = Math.max(now() - started, 1) / 1000;
-			const moved = fallback();
-			options.onProgress?.({
-				done,
-				total: prepared.length,
-				tokensPerSecond: tokenCount / seconds,
-				texts: batch,
-				...(moved ? { fallback: moved } : {}),
-			});
-		}
+				return scored;
+			},
+			report: (batch, positions) => {
+				done += batch.length;
+				positionsComputed += positions;
+				for (const scored of batch) tokenCount += scored.tokens.length;
+				const seconds = Math.max(now() - started, 1) / 1000;
+				const moved = fallback();
+				options.onProgress?.({
+					done,
+					total: prepared.length,
+					tokensPerSecond: tokenCount / seconds,
+					texts: batch,
+					...(moved ? { fallback: moved } : {}),
+				});
+			},
+		};
+		const unavailable =
+			params.prefixReuse === false
+				? 'turned off for this request'
+				: prefixReuseUnavailableReason(model);
+		if (unavailable === undefined) await this.#scoreReusingPrefixes(model, sequences, run);
+		else await this.#scorePlain(model, sequences, run);
 		throwIfCancelled(options.signal);
 		const moved = fallback();
+		const prefixReuse: PrefixReuseReport =
+			unavailable === undefined ? { used: true } : { used: false, reason: unavailable };
 		return {
 			texts: results.map((r, index) => r ?? { index, tokens: [] }),
 			tokenCount,
+			positionsComputed,
+			prefixReuse,
 			elapsedMs: now() - started,
 			...(moved ? { fallback: moved } : {}),
 		};
@@ -499,16 +616,24 @@ export class TransformersEngine implements InferenceEngine {
 				backend,
 				fallbackReason,
 				started,
+				params,
 			);
 			if (backend === 'webgpu') this.#watchDeviceLoss(loaded);
 			// Run once: compiles kernels and proves the graph works before the first real request.
-			await this.#runBatch(
+			await this.#scorePlain(
 				loaded,
-				buildBatchInputs(
-					{ sequenceIndices: [0], sequenceLength: 8 },
-					[this.#prepare(loaded, PROBE_TEXT, 'reference').plan.inputIds.slice(0, 8)],
-					loaded.padTokenId,
-				),
+				[this.#prepare(loaded, PROBE_TEXT, 'reference').plan.inputIds.slice(0, 8)],
+				{
+					limits: {
+						maxPositions: loaded.maxPositions,
+						maxTokens: 8,
+						buckets: [8],
+						batchInvariant: loaded.info.batchInvariant,
+					},
+					signal: undefined,
+					finish: (index) => ({ index, tokens: [] }),
+					report: () => undefined,
+				},
 			);
 			loaded.info = { ...loaded.info, loadMs: now() - started };
 			return loaded;
@@ -581,7 +706,7 @@ export class TransformersEngine implements InferenceEngine {
 		// us; during this load its `create` adds the log-prob tail and our session options.
 		sessionClass.create = async (source: OrtModelSource, options?: Record<string, unknown>) => {
 			const bytes = typeof source === 'string' ? await runtime.readModelFile(source) : source;
-			const fused = appendLogProbTail(bytes, variant);
+			const fused = appendLogProbTail(bytes, variant, { keepCacheOutputs: true });
 			if (!fused.ok) {
 				throw new UnsupportedModelError(
 					`The model '${spec.id}' cannot be scored: ${fused.reason}.`,
@@ -618,6 +743,7 @@ export class TransformersEngine implements InferenceEngine {
 		backend: InferenceBackend,
 		fallbackReason: string | undefined,
 		started: number,
+		params: LoadModelParams,
 	): LoadedModel {
 		const internals = tokenizer as unknown as TokenizerInternals;
 		const facts = readTokenizerFacts(internals._tokenizerJSON);
@@ -651,6 +777,7 @@ export class TransformersEngine implements InferenceEngine {
 		};
 		return {
 			info,
+			params,
 			backend,
 			requestedBackend: spec.backend,
 			model: created.model,
@@ -728,8 +855,13 @@ export class TransformersEngine implements InferenceEngine {
 				throw new UnsupportedModelError(`The model '${spec.id}' has no '${required}' input.`);
 			}
 		}
+		// The cache each past input feeds comes back as the output named `present…` likewise.
+		const cacheOutputs = pastInputs.map((past) => past.name.replace(/^past_key_values/, 'present'));
+		const hasCache =
+			pastInputs.length > 0 && cacheOutputs.every((name) => session.outputNames.includes(name));
 		return {
 			pastInputs,
+			cacheOutputs: hasCache ? cacheOutputs : [],
 			hasPositionIds: session.inputNames.includes('position_ids'),
 			hasLogitsToKeep: session.inputNames.includes('num_logits_to_keep'),
 			hasCacheBranch: session.inputNames.includes('use_cache_branch'),
@@ -846,30 +978,167 @@ export class TransformersEngine implements InferenceEngine {
 		return { text, plan, tokens, spans };
 	}
 
-	/** One forward pass; returns log p(target) per position ([B·S], nats). Reloads on the
-	 * fallback backend once if WebGPU fails or lost its device. */
-	async #runBatch(model: LoadedModel, inputs: BatchInputs): Promise<Float32Array> {
-		if (model.lostReason !== undefined && model.backend === 'webgpu')
-			await this.#fallBack(model, model.lostReason);
-		try {
-			return await this.#forward(model, inputs);
-		} catch (error) {
-			if (model.backend !== 'webgpu') throw classifyRunError(error);
-			await this.#fallBack(model, `WebGPU failed while scoring (${messageOf(error)})`);
-			try {
-				return await this.#forward(model, inputs);
-			} catch (retryError) {
-				throw classifyRunError(retryError);
+	/** Scores every sequence in plain batches (each sequence whole, empty past). */
+	async #scorePlain(
+		model: LoadedModel,
+		sequences: readonly (readonly number[])[],
+		run: ScoringRun,
+	): Promise<void> {
+		const groups = planBatches(
+			sequences.map((ids) => ids.length),
+			run.limits,
+		);
+		let logProbs = new Float64Array(0);
+		for (const [n, group] of groups.entries()) {
+			// A cancel arrives as a message: let the worker's event loop deliver it before the next batch.
+			if (n > 0) await yieldToEventLoop();
+			throwIfCancelled(run.signal);
+			const inputs = buildBatchInputs(group, sequences, model.padTokenId);
+			const { Tensor } = this.#runtime;
+			const { batchSize: b, sequenceLength: s } = inputs;
+			const feeds = this.#feeds(model, {
+				batchSize: b,
+				sequenceLength: s,
+				pastLength: 0,
+				inputIds: inputs.inputIds,
+				attentionMask: inputs.attentionMask,
+				positionIds: inputs.positionIds,
+				targets: inputs.targets,
+			});
+			for (const past of model.pastInputs) {
+				const empty = past.type === 'float16' ? new Uint16Array(0) : new Float32Array(0);
+				feeds[past.name] = new Tensor(past.type, empty, [b, past.heads, 0, past.headDim]);
+			}
+			const reduced = await this.#runBatch(model, feeds, []);
+			const rows = b * s;
+			if (logProbs.length < rows) logProbs = new Float64Array(rows);
+			readReducedLogProbs(reduced.logProbs, inputs, inputs.lengths, logProbs);
+			const batch = inputs.sequenceIndices.map((index, row) =>
+				run.finish(index, surprisalsBitsForRow(logProbs, row, s, inputs.lengths[row] ?? 0)),
+			);
+			run.report(batch, rows);
+		}
+	}
+
+	/**
+	 * Scores every sequence, running a prefix shared with an earlier sequence once: the earlier
+	 * sequence's key/value cache stands in for it and only the continuation runs. Continuations
+	 * with pasts of different lengths share a batch (padded past masked, explicit positions).
+	 */
+	async #scoreReusingPrefixes(
+		model: LoadedModel,
+		sequences: readonly (readonly number[])[],
+		run: ScoringRun,
+	): Promise<void> {
+		const bytesPerPosition = model.pastInputs.reduce(
+			(sum, past) => sum + past.heads * past.headDim * (past.type === 'float16' ? 2 : 4),
+			0,
+		);
+		// Caches live for one round: about 256 MiB of them at ~48 kept positions per sequence.
+		const maxSequencesPerRound = Math.max(
+			8,
+			Math.min(256, Math.floor((256 * 1024 * 1024) / Math.max(1, bytesPerPosition * 48))),
+		);
+		const plan = planPrefixReuse(sequences, { maxSequencesPerRound });
+		const webgpu = model.backend === 'webgpu';
+		let batches = 0;
+		for (const waves of plan.rounds) {
+			const caches = new Map<number, PrefixCache>();
+			const bitsOf = new Map<number, Float64Array>();
+			for (const wave of waves) {
+				const rows: ContinuationRow[] = wave.map((sequenceIndex) => {
+					const past = plan.links[sequenceIndex]?.reusedPositions ?? 0;
+					const ids = sequences[sequenceIndex] ?? [];
+					return { sequenceIndex, pastLength: past, ids: ids.slice(past) };
+				});
+				// A sequence its parent covers entirely (a duplicate, a prefix) runs nothing.
+				const covered = rows.filter((row) => continuationLength(row) === 0);
+				if (covered.length > 0) {
+					const batch = covered.map(({ sequenceIndex: index, pastLength }) => {
+						const link = plan.links[index];
+						const parentBits = link ? bitsOf.get(link.parent) : undefined;
+						const length = sequences[index]?.length ?? 0;
+						return run.finish(
+							index,
+							joinSurprisals(length, pastLength, parentBits, new Float64Array(0), 0),
+						);
+					});
+					run.report(batch, 0);
+				}
+				for (const group of splitOverlong(
+					planBatches(rows.map(continuationLength), run.limits),
+					rows,
+					model.maxPositions,
+				)) {
+					if (batches++ > 0) await yieldToEventLoop();
+					throwIfCancelled(run.signal);
+					const batchRows = group.sequenceIndices.map((i) => rows[i] as ContinuationRow);
+					const longestPast = Math.max(...batchRows.map((row) => row.pastLength));
+					const pastLength =
+						webgpu && longestPast > 0
+							? bucketSequenceLength(
+									longestPast,
+									model.maxPositions - group.sequenceLength,
+									undefined,
+								)
+							: longestPast;
+					const inputs = buildContinuationInputs(
+						batchRows,
+						model.padTokenId,
+						group.sequenceLength,
+						pastLength,
+						model.maxPositions,
+					);
+					const feeds = this.#feeds(model, inputs);
+					this.#feedPastCaches(model, feeds, inputs, batchRows, (row) => {
+						const link = plan.links[row.sequenceIndex];
+						return link ? caches.get(link.parent) : undefined;
+					});
+					const keeps = batchRows.some((row) => (plan.keepPositions[row.sequenceIndex] ?? 0) > 0);
+					const out = await this.#runBatch(model, feeds, keeps ? model.cacheOutputs : []);
+					const { batchSize: b, sequenceLength: s } = inputs;
+					const batch = batchRows.map((row, r) => {
+						const index = row.sequenceIndex;
+						const link = plan.links[index];
+						const bits = joinSurprisals(
+							sequences[index]?.length ?? 0,
+							row.pastLength,
+							link ? bitsOf.get(link.parent) : undefined,
+							out.logProbs,
+							r * s,
+						);
+						const keep = plan.keepPositions[index] ?? 0;
+						if (keep > 0) {
+							bitsOf.set(index, bits);
+							caches.set(index, keepCache(model, out.caches, inputs, r, row.pastLength, keep));
+						}
+						return run.finish(index, bits);
+					});
+					run.report(batch, b * s);
+				}
 			}
 		}
 	}
 
-	async #forward(model: LoadedModel, inputs: BatchInputs): Promise<Float32Array> {
+	/** The inputs every graph takes (ids, mask, targets) and the optional ones it declares. */
+	#feeds(
+		model: LoadedModel,
+		inputs: Pick<
+			ContinuationInputs,
+			| 'batchSize'
+			| 'sequenceLength'
+			| 'pastLength'
+			| 'inputIds'
+			| 'attentionMask'
+			| 'positionIds'
+			| 'targets'
+		>,
+	): Record<string, OrtTensor> {
 		const { Tensor } = this.#runtime;
-		const { batchSize: b, sequenceLength: s } = inputs;
+		const { batchSize: b, sequenceLength: s, pastLength: p } = inputs;
 		const feeds: Record<string, OrtTensor> = {
 			input_ids: new Tensor('int64', inputs.inputIds, [b, s]),
-			attention_mask: new Tensor('int64', inputs.attentionMask, [b, s]),
+			attention_mask: new Tensor('int64', inputs.attentionMask, [b, p + s]),
 			[TARGETS_INPUT_NAME]: new Tensor('int64', inputs.targets, [b, s, 1]),
 		};
 		if (model.hasPositionIds)
@@ -877,30 +1146,112 @@ export class TransformersEngine implements InferenceEngine {
 		if (model.hasLogitsToKeep)
 			feeds['num_logits_to_keep'] = new Tensor('int64', new BigInt64Array(1), []);
 		if (model.hasCacheBranch) feeds['use_cache_branch'] = new Tensor('bool', [false], [1]);
-		for (const past of model.pastInputs) {
-			const empty = past.type === 'float16' ? new Uint16Array(0) : new Float32Array(0);
-			feeds[past.name] = new Tensor(past.type, empty, [b, past.heads, 0, past.headDim]);
+		return feeds;
+	}
+
+	/** Past tensors `[B, heads, P_max, headDim]`: each row's parent cache, zeros after it. */
+	#feedPastCaches(
+		model: LoadedModel,
+		feeds: Record<string, OrtTensor>,
+		inputs: ContinuationInputs,
+		rows: readonly ContinuationRow[],
+		cacheOf: (row: ContinuationRow) => PrefixCache | undefined,
+	): void {
+		const { Tensor } = this.#runtime;
+		const { batchSize: b, pastLength: pMax } = inputs;
+		model.pastInputs.forEach((past, j) => {
+			const { heads, headDim } = past;
+			const data =
+				past.type === 'float16'
+					? new Uint16Array(b * heads * pMax * headDim)
+					: new Float32Array(b * heads * pMax * headDim);
+			rows.forEach((row, r) => {
+				if (row.pastLength === 0) return;
+				const cache = cacheOf(row);
+				const source = cache?.tensors[j];
+				if (!cache || !source || cache.positions < row.pastLength) {
+					throw new BackendError(
+						`Internal: no cache of ${row.pastLength} positions for sequence ${row.sequenceIndex}.`,
+					);
+				}
+				for (let h = 0; h < heads; h++) {
+					const from = h * cache.positions * headDim;
+					data.set(
+						source.subarray(from, from + row.pastLength * headDim) as Float32Array & Uint16Array,
+						(r * heads + h) * pMax * headDim,
+					);
+				}
+			});
+			feeds[past.name] = new Tensor(past.type, data, [b, heads, pMax, headDim]);
+		});
+	}
+
+	/** One forward pass; returns log p(target) per position ([B·S], nats) and the fetched cache
+	 * outputs. Reloads on the fallback backend once if WebGPU fails or lost its device. */
+	async #runBatch(
+		model: LoadedModel,
+		feeds: Record<string, OrtTensor>,
+		cacheOutputs: readonly string[],
+	): Promise<BatchOutputs> {
+		if (model.lostReason !== undefined && model.backend === 'webgpu')
+			await this.#fallBack(model, model.lostReason);
+		try {
+			return await this.#forward(model, feeds, cacheOutputs);
+		} catch (error) {
+			if (model.backend !== 'webgpu') throw classifyRunError(error);
+			await this.#fallBack(model, `WebGPU failed while scoring (${messageOf(error)})`);
+			try {
+				return await this.#forward(model, feeds, cacheOutputs);
+			} catch (retryError) {
+				throw classifyRunError(retryError);
+			}
 		}
-		const outputs = await model.session.run(feeds, [LOG_PROBS_OUTPUT_NAME]);
+	}
+
+	async #forward(
+		model: LoadedModel,
+		feeds: Record<string, OrtTensor>,
+		cacheOutputs: readonly string[],
+	): Promise<BatchOutputs> {
+		const outputs = await model.session.run(feeds, [LOG_PROBS_OUTPUT_NAME, ...cacheOutputs]);
 		const result = outputs[LOG_PROBS_OUTPUT_NAME];
 		if (!result || !(result.data instanceof Float32Array)) {
 			throw new BackendError(`The model returned no float32 '${LOG_PROBS_OUTPUT_NAME}' output.`);
 		}
-		const data = result.data;
+		const logProbs = result.data;
 		result.dispose?.();
-		return data;
+		const caches = cacheOutputs.map((name) => {
+			const tensor = outputs[name];
+			const data = tensor?.data;
+			if (!tensor || !(data instanceof Float32Array || data instanceof Uint16Array)) {
+				throw new BackendError(`The model returned no cache output '${name}'.`);
+			}
+			const dims = [...tensor.dims];
+			tensor.dispose?.();
+			return { data, dims };
+		});
+		return { logProbs, caches };
 	}
 
-	/** Reloads `model` on the runtime's fallback backend (WebGPU → WASM) and says so. */
+	/** Reloads `model` on the runtime's fallback backend (WebGPU → WASM) and says so: from the
+	 * files it was loaded from (a picked local folder too), in the load chain (loads set the
+	 * global `env`). */
 	async #fallBack(model: LoadedModel, reason: string): Promise<void> {
 		const backend = this.#runtime.fallbackBackend;
 		this.#log('warn', `${model.info.spec.id}: ${reason}; reloading on ${backend}.`);
-		await model.model.dispose().catch(() => undefined);
-		const params: LoadModelParams = { spec: model.info.spec };
-		const modelId = this.#configureSource(params);
-		const revision =
-			model.info.spec.source === 'hub' ? (model.info.spec.revision ?? 'main') : 'main';
-		const created = await this.#createModel(modelId, model.info.spec, backend, { revision });
+		const reload = this.#loadChain.then(async () => {
+			await model.model.dispose().catch(() => undefined);
+			const { spec } = model.info;
+			const modelId = this.#configureSource({ ...model.params, spec });
+			const revision = spec.source === 'hub' ? (spec.revision ?? 'main') : 'main';
+			try {
+				return await this.#createModel(modelId, spec, backend, { revision });
+			} finally {
+				env.useCustomCache = false;
+			}
+		});
+		this.#loadChain = reload.catch(() => undefined);
+		const created = await reload;
 		const io = this.#sessionInputs(created.session, model.config, model.info.spec);
 		Object.assign(model, created, io, { backend, lostReason: undefined });
 		model.info = { ...model.info, spec: { ...model.info.spec, backend }, fallbackReason: reason };

@@ -37,8 +37,11 @@ export type AppendLogProbTailResult =
 			readonly opsetVersion: number;
 			/** ONNX elem type of the logits (1 float32, 10 float16, 16 bfloat16). */
 			readonly logitsElemType: number;
-			/** Graph outputs dropped (logits, present.*): they no longer leave the runtime. */
+			/** Graph outputs dropped (logits, and present.* unless kept): they no longer leave
+			 * the runtime. */
 			readonly removedOutputs: readonly string[];
+			/** Graph outputs kept beside the log-probs (`present.*` with `keepCacheOutputs`). */
+			readonly keptOutputs: readonly string[];
 	  }
 	| { readonly ok: false; readonly reason: string };
 
@@ -242,13 +245,27 @@ function buildTail(
 	return { nodes, initializers };
 }
 
+/** Outputs named like this are the key/value cache (`present.0.key`, `present.1.value`, ...). */
+const CACHE_OUTPUT_PREFIX = 'present';
+
+export interface AppendLogProbTailOptions {
+	/**
+	 * Keep the graph's `present.*` outputs (its key/value cache), for shared-prefix reuse. A
+	 * runtime computes an output only when a run fetches it, so keeping them costs nothing in
+	 * runs that fetch the log-probs alone. Default false.
+	 */
+	readonly keepCacheOutputs?: boolean;
+}
+
 /**
  * Appends the log-prob tail to `model` (a serialized ModelProto whose graph has a rank-3 output
- * named `logits`). All other graph outputs are dropped. The input bytes are not modified.
+ * named `logits`). All other graph outputs are dropped, but the cache outputs when
+ * `keepCacheOutputs`. The input bytes are not modified.
  */
 export function appendLogProbTail(
 	model: Uint8Array,
 	variant: LogProbTailVariant,
+	options: AppendLogProbTailOptions = {},
 ): AppendLogProbTailResult {
 	let modelFields: WireField[];
 	try {
@@ -266,6 +283,8 @@ export function appendLogProbTail(
 
 	const graphFields = readFields(model, graph.valueStart, graph.valueEnd);
 	const removedOutputs: string[] = [];
+	const keptOutputs: string[] = [];
+	const keptFields = new Set<WireField>();
 	let logitsElemType: number | undefined;
 	for (const f of graphFields) {
 		if (f.field === GRAPH_INPUT && readValueInfo(model, f).name === TARGETS_INPUT_NAME) {
@@ -273,6 +292,11 @@ export function appendLogProbTail(
 		}
 		if (f.field !== GRAPH_OUTPUT) continue;
 		const { name, elemType } = readValueInfo(model, f);
+		if (options.keepCacheOutputs === true && name.startsWith(CACHE_OUTPUT_PREFIX)) {
+			keptOutputs.push(name);
+			keptFields.add(f);
+			continue;
+		}
 		removedOutputs.push(name);
 		if (name === LOGITS) logitsElemType = elemType;
 	}
@@ -282,7 +306,7 @@ export function appendLogProbTail(
 
 	const { nodes, initializers } = buildTail(variant, opsetVersion, logitsElemType);
 	const kept = graphFields
-		.filter((f) => f.field !== GRAPH_OUTPUT)
+		.filter((f) => f.field !== GRAPH_OUTPUT || keptFields.has(f))
 		.map((f) => model.subarray(f.start, f.end));
 	// NOTE: written into one buffer: the weights are copied once (models can be gigabytes).
 	const graphParts = [
@@ -304,5 +328,12 @@ export function appendLogProbTail(
 	const parts = modelFields.flatMap((f) =>
 		f === graph ? [graphHeader, ...graphParts] : [model.subarray(f.start, f.end)],
 	);
-	return { ok: true, bytes: concatBytes(parts), opsetVersion, logitsElemType, removedOutputs };
+	return {
+		ok: true,
+		bytes: concatBytes(parts),
+		opsetVersion,
+		logitsElemType,
+		removedOutputs,
+		keptOutputs,
+	};
 }

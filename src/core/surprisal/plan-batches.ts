@@ -30,6 +30,12 @@ export interface BatchLimits {
 	readonly batchInvariant?: boolean;
 	/** Padded lengths to choose from (ascending); default DEFAULT_SEQUENCE_BUCKETS. */
 	readonly buckets?: readonly number[];
+	/**
+	 * The fixed cost of one forward pass, in token positions. When given, batches are cut where
+	 * the padded positions plus this cost per batch are fewest (instead of filling each batch
+	 * as far as the budgets allow): fewer padded positions for a few more, smaller batches.
+	 */
+	readonly batchOverheadPositions?: number;
 }
 
 /** One forward pass: which sequences (indices into the planned list) and the padded length. */
@@ -89,6 +95,17 @@ export function planBatches(tokenCounts: readonly number[], limits: BatchLimits)
 		(maxLogitsBytes === undefined ||
 			batchSize * sequenceLength * bytesPerRowToken <= maxLogitsBytes);
 
+	const overhead = limits.batchOverheadPositions;
+	if (overhead !== undefined && batchInvariant) {
+		return cheapestCuts(
+			order.map(({ count }) => bucketSequenceLength(count, maxPositions, limits.buckets)),
+			overhead,
+			fits,
+		).map(([start, end]) => ({
+			sequenceIndices: order.slice(start, end).map(({ index }) => index),
+			sequenceLength: bucketSequenceLength(order[start]?.count ?? 0, maxPositions, limits.buckets),
+		}));
+	}
 	const groups: BatchGroup[] = [];
 	for (let i = 0; i < order.length;) {
 		const longest = order[i]?.count ?? 0;
@@ -104,6 +121,38 @@ export function planBatches(tokenCounts: readonly number[], limits: BatchLimits)
 		i += batchSize;
 	}
 	return groups;
+}
+
+/**
+ * Cuts `paddedLengths` (descending: a batch is padded to its first) into contiguous batches
+ * `[start, end)` with the fewest Σ (B × S + overhead), every batch within `fits` (a single row
+ * always runs). Dynamic programming over the end of the last batch.
+ */
+function cheapestCuts(
+	paddedLengths: readonly number[],
+	overhead: number,
+	fits: (batchSize: number, sequenceLength: number) => boolean,
+): [number, number][] {
+	const n = paddedLengths.length;
+	const cost = new Float64Array(n + 1).fill(Number.POSITIVE_INFINITY);
+	const startOf = new Int32Array(n + 1);
+	cost[0] = 0;
+	for (let start = 0; start < n; start++) {
+		const base = cost[start] as number;
+		const length = paddedLengths[start] as number;
+		for (let end = start + 1; end <= n; end++) {
+			const batchSize = end - start;
+			if (batchSize > 1 && !fits(batchSize, length)) break;
+			const total = base + batchSize * length + overhead;
+			if (total < (cost[end] as number)) {
+				cost[end] = total;
+				startOf[end] = start;
+			}
+		}
+	}
+	const cuts: [number, number][] = [];
+	for (let end = n; end > 0; end = startOf[end] as number) cuts.push([startOf[end] as number, end]);
+	return cuts.reverse();
 }
 
 /** The padded length for a sequence of `length` tokens: the smallest bucket ≥ length, at most

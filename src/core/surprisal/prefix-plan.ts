@@ -1,0 +1,239 @@
+/**
+ * Shared-prefix reuse for scoring: a causal LM's surprisal of a token depends only on the tokens
+ * before it, so when a sequence begins like an earlier one (the conditions of a SyntaxGym item),
+ * the earlier sequence's key/value cache covers the shared positions and only the continuation
+ * runs. This module plans that reuse (which sequence borrows from which, in which order, what each
+ * parent keeps) and builds the continuation batches' inputs (past lengths padded and masked,
+ * explicit positions). A sequence's last token is never fed: its logits would predict nothing
+ * and no child needs its cache. Pure arrays; running the model and holding caches is the worker's.
+ */
+import { BenchtopError } from '../errors';
+
+export interface PrefixReuseOptions {
+	/**
+	 * Fewest cached positions worth borrowing; a sequence that would reuse fewer runs whole.
+	 * Default 2 (a shared BOS alone is not worth a cache).
+	 */
+	readonly minReusedPositions?: number;
+	/**
+	 * Sequences per round. Parents and children are always in the same round and caches live
+	 * for one round, so this bounds the memory held in caches. Default 128.
+	 */
+	readonly maxSequencesPerRound?: number;
+}
+
+/** A sequence that borrows the first `reusedPositions` positions of `parent`'s cache. */
+export interface PrefixLink {
+	readonly parent: number;
+	/** P: cached positions taken from the parent (its shared prefix but the last shared token,
+	 * whose logits must be recomputed to score the first differing token). P ≥ 1. */
+	readonly reusedPositions: number;
+}
+
+export interface PrefixPlan {
+	/** Per sequence (input order): its link, or null when it runs whole. */
+	readonly links: readonly (PrefixLink | null)[];
+	/** Per sequence: how many leading positions of its cache children need (0: keep none). */
+	readonly keepPositions: readonly number[];
+	/**
+	 * Rounds in input order; each round is a list of waves, each wave the sequences (indices)
+	 * whose parents ran in an earlier wave of the round. Wave 0 holds the round's roots.
+	 * Empty sequences are in no wave.
+	 */
+	readonly rounds: readonly (readonly (readonly number[])[])[];
+	/** Σ L: positions of the sequences. */
+	readonly tokens: number;
+	/** Σ (L − 1 − P): positions that run through the model, before padding. */
+	readonly positionsToRun: number;
+}
+
+interface TrieNode {
+	/** The first sequence (of the round) that passed through this node. */
+	readonly owner: number;
+	readonly children: Map<number, TrieNode>;
+}
+
+/**
+ * Plans shared-prefix reuse over `sequences` (model input ids, special tokens included).
+ * Sequences are taken in input order and cut into rounds of at most `maxSequencesPerRound`.
+ * Each sequence looks for the longest prefix it shares (c tokens) with an earlier sequence of
+ * its round (the first one to have it); with P = min(c, L) − 1 ≥ minReusedPositions it links to
+ * that sequence and reuses P positions. Deterministic.
+ */
+export function planPrefixReuse(
+	sequences: readonly (readonly number[])[],
+	options: PrefixReuseOptions = {},
+): PrefixPlan {
+	const minReused = options.minReusedPositions ?? 2;
+	const perRound = options.maxSequencesPerRound ?? 128;
+	if (!(minReused >= 1) || !(perRound >= 1)) {
+		throw new BenchtopError(
+			`Prefix reuse needs minReusedPositions ≥ 1 and maxSequencesPerRound ≥ 1 (got ${minReused}, ${perRound}).`,
+		);
+	}
+	const links: (PrefixLink | null)[] = sequences.map(() => null);
+	const keepPositions: number[] = sequences.map(() => 0);
+	const depth: number[] = sequences.map(() => 0);
+	const rounds: number[][][] = [];
+	let tokens = 0;
+	let positionsToRun = 0;
+
+	for (let start = 0; start < sequences.length; start += perRound) {
+		const end = Math.min(sequences.length, start + perRound);
+		const root: TrieNode = { owner: -1, children: new Map() };
+		const waves: number[][] = [];
+		for (let index = start; index < end; index++) {
+			const ids = sequences[index] ?? [];
+			tokens += ids.length;
+			if (ids.length === 0) continue;
+			// Walk the trie as far as the sequence goes, then add the rest of it.
+			let node = root;
+			let shared = 0;
+			for (const id of ids) {
+				const next = node.children.get(id);
+				if (!next) break;
+				node = next;
+				shared++;
+			}
+			const reused = Math.min(shared, ids.length) - 1;
+			if (node !== root && reused >= minReused) {
+				links[index] = { parent: node.owner, reusedPositions: reused };
+				keepPositions[node.owner] = Math.max(keepPositions[node.owner] ?? 0, reused);
+				depth[index] = (depth[node.owner] ?? 0) + 1;
+				positionsToRun += ids.length - 1 - reused;
+			} else {
+				positionsToRun += ids.length - 1;
+			}
+			for (let t = shared; t < ids.length; t++) {
+				const child: TrieNode = { owner: index, children: new Map() };
+				node.children.set(ids[t] as number, child);
+				node = child;
+			}
+			const wave = depth[index] ?? 0;
+			while (waves.length <= wave) waves.push([]);
+			waves[wave]?.push(index);
+		}
+		if (waves.length > 0) rounds.push(waves);
+	}
+	return { links, keepPositions, rounds, tokens, positionsToRun };
+}
+
+/** One row of a continuation batch: the tokens after the reused positions. */
+export interface ContinuationRow {
+	/** Index of the sequence in the planned list. */
+	readonly sequenceIndex: number;
+	/** P: cached positions before the row (0 for a sequence that runs whole). */
+	readonly pastLength: number;
+	/** The sequence from position P on: all but the last are fed, each predicting the next. */
+	readonly ids: readonly number[];
+}
+
+/** Positions a row feeds to the model: its ids but the last (0 when nothing is left to score). */
+export function continuationLength(row: ContinuationRow): number {
+	return Math.max(0, row.ids.length - 1);
+}
+
+/** The tensors of one continuation forward pass (past caches are filled by the worker). */
+export interface ContinuationInputs {
+	readonly batchSize: number;
+	/** S: continuation positions per row, right-padded. */
+	readonly sequenceLength: number;
+	/** P_max: past positions per row; row b's real past is its first P_b, the rest is masked. */
+	readonly pastLength: number;
+	/** Positions fed per row (`continuationLength`), every one of them scored. */
+	readonly lengths: Int32Array;
+	/** Real positions fed (Σ lengths). */
+	readonly tokenCount: number;
+	/** `[B, S]` int64: ids, then the pad id. */
+	readonly inputIds: BigInt64Array;
+	/** `[B, P_max + S]` int64: 1 on the row's past and its real tokens, 0 elsewhere. */
+	readonly attentionMask: BigInt64Array;
+	/** `[B, S]` int64: P_b + t (padding continues the count; real tokens never attend to it). */
+	readonly positionIds: BigInt64Array;
+	/** `[B, S, 1]` int64: the next token's id, 0 on padding. */
+	readonly targets: BigInt64Array;
+}
+
+/**
+ * Builds a continuation batch, padded to at least `minSequenceLength` and `minPastLength`
+ * (shape buckets). Padding positions never pass `maxPositions − 1`. Throws BenchtopError for a
+ * row with nothing to feed.
+ */
+export function buildContinuationInputs(
+	rows: readonly ContinuationRow[],
+	padTokenId: number,
+	minSequenceLength = 0,
+	minPastLength = 0,
+	maxPositions = Number.POSITIVE_INFINITY,
+): ContinuationInputs {
+	const batchSize = rows.length;
+	const sequenceLength = Math.max(minSequenceLength, ...rows.map(continuationLength));
+	const pastLength = Math.max(minPastLength, ...rows.map((r) => r.pastLength));
+	const width = pastLength + sequenceLength;
+	const inputIds = new BigInt64Array(batchSize * sequenceLength).fill(BigInt(padTokenId));
+	const attentionMask = new BigInt64Array(batchSize * width);
+	const positionIds = new BigInt64Array(batchSize * sequenceLength);
+	const targets = new BigInt64Array(batchSize * sequenceLength);
+	const lengths = new Int32Array(batchSize);
+	let tokenCount = 0;
+	rows.forEach((row, b) => {
+		const { ids, pastLength: past } = row;
+		const length = continuationLength(row);
+		if (length === 0 || past < 0) {
+			throw new BenchtopError(
+				`Sequence ${row.sequenceIndex} has nothing left to score after ${past} positions.`,
+			);
+		}
+		lengths[b] = length;
+		tokenCount += length;
+		const base = b * sequenceLength;
+		for (let k = 0; k < past; k++) attentionMask[b * width + k] = 1n;
+		for (let t = 0; t < sequenceLength; t++) {
+			const position = t < length ? past + t : Math.min(past + t, maxPositions - 1);
+			positionIds[base + t] = BigInt(position);
+		}
+		for (let t = 0; t < length; t++) {
+			inputIds[base + t] = BigInt(ids[t] ?? padTokenId);
+			attentionMask[b * width + pastLength + t] = 1n;
+			targets[base + t] = BigInt(ids[t + 1] ?? 0);
+		}
+	});
+	return {
+		batchSize,
+		sequenceLength,
+		pastLength,
+		lengths,
+		tokenCount,
+		inputIds,
+		attentionMask,
+		positionIds,
+		targets,
+	};
+}
+
+/**
+ * A sequence's surprisals (bits, position 0 gets 0) from its parent's (the first P + 1 positions
+ * are the parent's: same tokens, same left context) and its continuation's log-probs in nats
+ * (`logProbs[rowOffset + t]` = log p(token P + t + 1); nothing is read when P + 1 = length).
+ */
+export function joinSurprisals(
+	length: number,
+	reusedPositions: number,
+	parentBits: Float64Array | undefined,
+	logProbs: Float32Array | Float64Array,
+	rowOffset: number,
+): Float64Array {
+	const bits = new Float64Array(length);
+	if (reusedPositions > 0) {
+		if (!parentBits || parentBits.length <= reusedPositions) {
+			throw new BenchtopError(
+				`The parent's surprisals (${parentBits?.length ?? 0}) do not cover ${reusedPositions + 1} positions.`,
+			);
+		}
+		bits.set(parentBits.subarray(0, reusedPositions + 1));
+	}
+	for (let p = reusedPositions + 1; p < length; p++) {
+		bits[p] = -(logProbs[rowOffset + p - reusedPositions - 1] as number) / Math.LN2;
+	}
+	return bits;
+}
