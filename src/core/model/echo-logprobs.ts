@@ -1,0 +1,60 @@
+/**
+ * Prompt logprobs as vLLM's `/v1/completions` echoes them (`echo: true, logprobs: N`) turned into
+ * scored tokens of a text: offsets from `text_offset`, bits from the natural-log values, the first
+ * (null) entry 0 bits as in the conventions. Pure.
+ */
+import type { ScoredToken } from '../scoring/types';
+
+/** `choices[i].logprobs` of an echoed completion. */
+export interface EchoLogprobs {
+	readonly tokens?: readonly string[];
+	readonly token_logprobs?: readonly (number | null)[];
+	readonly text_offset?: readonly number[];
+}
+
+/**
+ * Turns one echoed prompt's logprobs into scored tokens of `text`, where the prompt sent was
+ * `prefix + text + suffix`. A leading token the server added itself (a tokenizer BOS: its text is
+ * not at the start of the prompt) is special and shifts every offset by its length.
+ * @throws EndpointCannotScoreError when the logprobs are missing or do not line up.
+ */
+export function scoredTokensFromEcho(
+	logprobs: EchoLogprobs | null | undefined,
+	prompt: { readonly prefix: string; readonly text: string; readonly suffix: string },
+	cannotScore: (why: string) => Error,
+): ScoredToken[] {
+	const tokens = logprobs?.tokens;
+	const values = logprobs?.token_logprobs;
+	const offsets = logprobs?.text_offset;
+	if (!tokens || !values || !offsets) {
+		throw cannotScore('the answer has no logprobs.tokens / token_logprobs / text_offset');
+	}
+	if (values.length !== tokens.length || offsets.length !== tokens.length) {
+		throw cannotScore('logprobs.tokens, token_logprobs and text_offset differ in length');
+	}
+	const sent = prompt.prefix + prompt.text + prompt.suffix;
+	let shift = 0;
+	const first = tokens[0];
+	if (first !== undefined && first !== '' && !sent.startsWith(first) && offsets[0] === 0) {
+		shift = first.length;
+	}
+	const textStart = prompt.prefix.length;
+	const textEnd = textStart + prompt.text.length;
+	const scored: ScoredToken[] = [];
+	tokens.forEach((token, i) => {
+		const value = values[i];
+		const surprisalBits = value === null || value === undefined ? 0 : -value / Math.LN2;
+		const at = (offsets[i] ?? 0) - shift;
+		const added = i === 0 && shift > 0;
+		if (added || at < textStart || at >= textEnd) {
+			// A special token (server BOS, our prefix/suffix text): no characters of the text.
+			const edge = at >= textEnd ? prompt.text.length : 0;
+			scored.push({ token, surprisalBits, start: edge, end: edge, special: true });
+			return;
+		}
+		const start = at - textStart;
+		const end = Math.min(start + token.length, prompt.text.length);
+		scored.push({ token, surprisalBits, start, end });
+	});
+	return scored;
+}

@@ -1,0 +1,115 @@
+/**
+ * The response cache: completions stored under a key of model, prompt and parameters
+ * (src/core/model/cache-key.ts), so a re-run costs nothing and an interrupted run resumes. One
+ * store interface (IndexedDB in the app, a folder in the CLI, memory in tests) and a TextModel
+ * wrapper that answers from it and fills it.
+ */
+import { isSampled, responseCacheKey } from '../core/model/cache-key';
+import type {
+	CancelSignal,
+	GenerateRequest,
+	GenerationEvent,
+	ModelCall,
+	TextModel,
+	TokenUsage,
+} from '../core/model/generation';
+import type { TextModelSpec } from '../core/model/model-spec';
+
+/** One stored completion. */
+export interface CachedResponse {
+	readonly key: string;
+	/** `describeModelSpec` of the model that answered. */
+	readonly model: string;
+	readonly request: GenerateRequest;
+	readonly completion: string;
+	readonly finishReason: 'stop' | 'length';
+	readonly usage?: TokenUsage;
+	/** ISO time it was stored. */
+	readonly createdAt: string;
+}
+
+export interface ResponseCacheStore {
+	get(key: string): Promise<CachedResponse | undefined>;
+	put(entry: CachedResponse): Promise<void>;
+	list(): Promise<readonly CachedResponse[]>;
+	/** Entries and bytes (of their JSON) stored. */
+	size(): Promise<{ readonly entries: number; readonly bytes: number }>;
+	clear(): Promise<void>;
+}
+
+/** A store in memory (tests, one-off CLI runs without a cache folder). */
+export function createMemoryResponseCache(): ResponseCacheStore {
+	const entries = new Map<string, CachedResponse>();
+	return {
+		get: async (key) => entries.get(key),
+		put: async (entry) => {
+			entries.set(entry.key, entry);
+		},
+		list: async () => [...entries.values()],
+		size: async () => ({
+			entries: entries.size,
+			bytes: [...entries.values()].reduce((sum, e) => sum + JSON.stringify(e).length, 0),
+		}),
+		clear: async () => entries.clear(),
+	};
+}
+
+export interface ResponseCacheOptions {
+	/** The wrapped model's spec (its identity in the key). */
+	readonly spec: TextModelSpec;
+	/** The seed of a sampled call: default `<sampleId>:<runSeed>` style, from the call. */
+	readonly sampleSeed?: (call: ModelCall) => string | number;
+}
+
+/**
+ * `model` with a cache in front: a hit answers at once (`cached: true`, one token event with the
+ * whole completion); a miss asks the model and stores a finished (not cancelled) answer.
+ * Sampled calls are keyed per sample seed (default: the call's sample id and call index).
+ */
+export function withResponseCache(
+	model: TextModel,
+	store: ResponseCacheStore,
+	options: ResponseCacheOptions,
+): TextModel {
+	const seedOf =
+		options.sampleSeed ?? ((call: ModelCall) => `${call.sampleId}#${call.callIndex ?? 0}`);
+	return {
+		label: model.label,
+		abilities: model.abilities,
+		countTokens: (text) => model.countTokens(text),
+		async *generate(
+			request: GenerateRequest,
+			call: ModelCall,
+			signal?: CancelSignal,
+		): AsyncGenerator<GenerationEvent> {
+			const seed = isSampled(request.params) ? seedOf(call) : undefined;
+			const key = responseCacheKey(options.spec, request, seed);
+			const hit = await store.get(key);
+			if (hit) {
+				if (hit.completion !== '') yield { type: 'token', text: hit.completion };
+				yield {
+					type: 'done',
+					completion: hit.completion,
+					finishReason: hit.finishReason,
+					...(hit.usage ? { usage: hit.usage } : {}),
+					cached: true,
+				};
+				return;
+			}
+			for await (const event of model.generate(request, call, signal)) {
+				if (event.type === 'done' && event.finishReason !== 'cancelled') {
+					await store.put({
+						key,
+						model: model.label,
+						request,
+						completion: event.completion,
+						finishReason: event.finishReason,
+						...(event.usage ? { usage: event.usage } : {}),
+						createdAt: new Date().toISOString(),
+					});
+				}
+				yield event;
+			}
+		},
+	};
+}

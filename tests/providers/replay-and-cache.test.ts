@@ -1,0 +1,100 @@
+// Replay files as a TextModel, and the response cache wrapper (memory store and the CLI's folder).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+	generateCompletion,
+	type GenerateRequest,
+	type GenerationEvent,
+	type ModelCall,
+	type TextModel,
+} from '../../src/core/model/generation';
+import { createNodeFileCache } from '../../src/providers/node-file-cache';
+import { createReplayModel } from '../../src/providers/replay';
+import {
+	createMemoryResponseCache,
+	withResponseCache,
+	type ResponseCacheStore,
+} from '../../src/providers/response-cache';
+import { ReplayMissError } from '../../src/core/model/replay-file';
+
+const CALL: ModelCall = { runId: 'r', sampleId: 'a.0', role: 'policy' };
+const GREEDY: GenerateRequest = {
+	prompt: { kind: 'text', text: 'Hi' },
+	params: { temperature: 0 },
+};
+
+/** A model that counts its calls and answers `answer-<n>`. */
+function countingModel(): TextModel & { calls: number } {
+	const model = {
+		label: 'counting',
+		abilities: { score: false, generate: true, chat: true },
+		calls: 0,
+		async *generate(): AsyncGenerator<GenerationEvent> {
+			model.calls++;
+			yield { type: 'token', text: `answer-${model.calls}` };
+			yield { type: 'done', completion: `answer-${model.calls}`, finishReason: 'stop' };
+		},
+		countTokens: () => 1,
+	};
+	return model;
+}
+
+describe('createReplayModel', () => {
+	it('answers from the file and names its spec by content hash', async () => {
+		const text = '{"sample_id": "a.0", "role": "policy", "completion": " 42"}\n';
+		const model = createReplayModel(text, 'run.jsonl');
+		expect(model.label).toBe('replay:run.jsonl');
+		expect(model.spec.sha256).toMatch(/^[0-9a-f]{64}$/);
+		expect((await generateCompletion(model, GREEDY, CALL)).completion).toBe(' 42');
+		await expect(
+			generateCompletion(model, GREEDY, { ...CALL, sampleId: 'b.0' }),
+		).rejects.toBeInstanceOf(ReplayMissError);
+	});
+});
+
+describe.each<[string, () => Promise<{ store: ResponseCacheStore; done: () => Promise<void> }>]>([
+	['memory', async () => ({ store: createMemoryResponseCache(), done: async () => undefined })],
+	[
+		'folder',
+		async () => {
+			const dir = await mkdtemp(join(tmpdir(), 'benchtop-cache-'));
+			return { store: createNodeFileCache(dir), done: () => rm(dir, { recursive: true }) };
+		},
+	],
+])('withResponseCache (%s store)', (_name, makeStore) => {
+	const spec = { source: 'openai', model: 'm', baseUrl: 'http://h/v1' } as const;
+
+	it('answers a repeated greedy call from the cache, and lists, sizes and clears', async () => {
+		const { store, done } = await makeStore();
+		const inner = countingModel();
+		const model = withResponseCache(inner, store, { spec });
+		const first = await generateCompletion(model, GREEDY, CALL);
+		const second = await generateCompletion(model, GREEDY, { ...CALL, sampleId: 'other' });
+		expect(first).toMatchObject({ completion: 'answer-1' });
+		expect(first.cached).toBeUndefined();
+		expect(second).toMatchObject({ completion: 'answer-1', cached: true });
+		expect(inner.calls).toBe(1);
+		expect(await store.list()).toHaveLength(1);
+		expect((await store.size()).entries).toBe(1);
+		expect((await store.size()).bytes).toBeGreaterThan(0);
+		await store.clear();
+		expect((await store.size()).entries).toBe(0);
+		await done();
+	});
+
+	it('keys sampled calls per sample: a re-run repeats, a new sample samples anew', async () => {
+		const { store, done } = await makeStore();
+		const inner = countingModel();
+		const model = withResponseCache(inner, store, { spec });
+		const sampled = { ...GREEDY, params: { temperature: 1 } };
+		const a = await generateCompletion(model, sampled, CALL);
+		const again = await generateCompletion(model, sampled, CALL);
+		const b = await generateCompletion(model, sampled, { ...CALL, sampleId: 'a.1' });
+		expect(again.completion).toBe(a.completion);
+		expect(b.completion).not.toBe(a.completion);
+		expect(inner.calls).toBe(2);
+		await done();
+	});
+});
