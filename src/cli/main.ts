@@ -23,7 +23,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 		load: async () => (await import('./commands/evaluate')).evaluateCommand,
 	},
 	surprisals: {
-		summary: 'surprisals <sentences.txt> [--model ...] [--convention ...]: lm-zoo surprisal TSV',
+		summary:
+			'surprisals <sentences.txt> [--words] [--model ...] [--convention ...]: lm-zoo surprisal TSV (per word with --words)',
 		load: async () => (await import('./commands/surprisals')).surprisalsCommand,
 	},
 	run: {

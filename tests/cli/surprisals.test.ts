@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CliInputError, type CliIo } from '../../src/cli/cli-io';
 import { splitSentenceLines, surprisalsCommand } from '../../src/cli/commands/surprisals';
 import { readLmZooSurprisals } from '../../src/core/formats/lm-zoo-surprisals';
+import { readTsvTable } from '../../src/core/formats/tsv-table';
 import { NODE_BUNDLED_MODELS_PATH } from '../../src/worker/node-engine';
 
 interface GoldenSentence {
@@ -91,6 +92,31 @@ describe('surprisals command', () => {
 		expect(withEos.map((s) => s.tokens.slice(1, -1).map((t) => t.token))).toEqual(
 			reference.map((s) => s.tokens.map((t) => t.token)),
 		);
+	});
+
+	it('--words: one row per whitespace-separated word, its tokens summed', async () => {
+		const text = 'He said "no" to  the\tdog.\nAnother line.';
+		const files = { 's.txt': text };
+		const tokens = fakeIo(files);
+		await surprisalsCommand(['s.txt', ...TINY, '--convention', 'bos'], tokens.io);
+		const words = fakeIo(files);
+		expect(
+			await surprisalsCommand(['s.txt', ...TINY, '--convention', 'bos', '--words'], words.io),
+		).toBe(0);
+		const table = readTsvTable(words.out.stdout);
+		expect(table.header).toEqual(['sentence_id', 'word_id', 'word', 'surprisal', 'token_count']);
+		const lines = text.split('\n');
+		const tokenSentences = readLmZooSurprisals(tokens.out.stdout);
+		lines.forEach((line, index) => {
+			const rows = table.rows.filter((row) => row.fields[0] === String(index + 1));
+			expect(rows.map((row) => row.fields[2])).toEqual(line.split(/\s+/));
+			// BOS is in no word: the words' total is the text tokens' total, and so is their count.
+			const textTokens = (tokenSentences[index]?.tokens ?? []).slice(1);
+			const wordTotal = rows.reduce((sum, row) => sum + Number(row.fields[3]), 0);
+			const tokenTotal = textTokens.reduce((sum, token) => sum + token.surprisalBits, 0);
+			expect(wordTotal).toBeCloseTo(tokenTotal, 9);
+			expect(rows.reduce((sum, row) => sum + Number(row.fields[4]), 0)).toBe(textTokens.length);
+		});
 	});
 
 	it('a model folder scores like the bundled model of that folder', async () => {

@@ -1,11 +1,14 @@
 /**
- * `surprisals <sentences.txt> [--model ...] [--convention ...]`: per-token surprisal of every line
- * as an lm-zoo TSV on stdout, with the real engine in Node. Also the model options `run` shares.
+ * `surprisals <sentences.txt> [--words] [--model ...] [--convention ...]`: per-token (or, with
+ * `--words`, per-word) surprisal of every line as a TSV on stdout, with the real engine in Node.
+ * Also the model options `run` shares.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkHubModelId, checkHubRevision } from '../../core/app/model-choice';
 import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
+import { writeWordSurprisalsTsv } from '../../core/formats/word-surprisals-tsv';
+import { sumSurprisalsToWords } from '../../core/surprisal/word-surprisal';
 import { defaultConvention } from '../../core/model/default-convention';
 import {
 	BUNDLED_MODEL_IDS,
@@ -33,7 +36,7 @@ export const MODEL_OPTIONS_USAGE =
 	'[--model <bundled name | folder | hub owner/name>] [--revision <hub revision>] ' +
 	'[--convention reference|bos|bos+eos] [--dtype fp32|fp16|q8] [--threads <n>]';
 
-export const SURPRISALS_USAGE = `usage: surprisals <sentences.txt> ${MODEL_OPTIONS_USAGE}`;
+export const SURPRISALS_USAGE = `usage: surprisals <sentences.txt> [--words] ${MODEL_OPTIONS_USAGE}`;
 
 const DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q8'];
 
@@ -172,9 +175,14 @@ export function splitSentenceLines(text: string): string[] {
 /**
  * Every token of every line (special tokens included: BOS under `bos`, EOS under `bos+eos`) in
  * the tokenizer's vocabulary form, with its surprisal in bits; sentence and token ids 1-based.
+ * `--words`: one row per whitespace-separated word instead, its tokens' surprisals summed
+ * (special tokens in no word; see `sumSurprisalsToWords`).
  */
 export const surprisalsCommand: CliCommand = async (args, io) => {
-	const { positionals, values } = parseCommandArgs(args, SURPRISALS_USAGE, MODEL_OPTIONS);
+	const { positionals, values } = parseCommandArgs(args, SURPRISALS_USAGE, {
+		...MODEL_OPTIONS,
+		words: { type: 'boolean' },
+	});
 	const [path] = positionals;
 	if (path === undefined || positionals.length > 1) {
 		throw new CliInputError(`expected one sentences file.\n${SURPRISALS_USAGE}`);
@@ -182,6 +190,16 @@ export const surprisalsCommand: CliCommand = async (args, io) => {
 	const request = await readModelRequest(values, SURPRISALS_USAGE);
 	const texts = splitSentenceLines(await io.readText(path));
 	const { texts: scored } = await scoreTextsInNode(request, texts, io);
-	io.stdout(writeLmZooSurprisals(scored));
+	if (values.words === true) {
+		io.stdout(
+			writeWordSurprisalsTsv(
+				scored.map((sentence) => ({
+					words: sumSurprisalsToWords(texts[sentence.index] ?? '', sentence.tokens),
+				})),
+			),
+		);
+	} else {
+		io.stdout(writeLmZooSurprisals(scored));
+	}
 	return EXIT_OK;
 };
