@@ -212,6 +212,34 @@ describe('TransformersEngine (Node) batch invariance (≤ 1e-4 bits)', () => {
 	);
 });
 
+describe('TransformersEngine (Node) batch invariance with shared prefixes reused (≤ 1e-4 bits)', () => {
+	it('gpt2-en-small fp32: sentences and their siblings, alone vs batched vs reversed', async () => {
+		// Each text after a sibling sharing its first half, so most texts borrow a cache.
+		const texts = TEXTS.flatMap((text) => {
+			const words = text.split(' ');
+			return [`${words.slice(0, Math.ceil(words.length / 2)).join(' ')} and more`, text];
+		});
+		const score = (list: readonly string[], maxBatchSize: number) =>
+			engine.scoreTexts({ modelKey: smallKey, texts: list, convention: 'bos', maxBatchSize });
+		const alone = await score(texts, 1);
+		const batched = await score(texts, 64);
+		const reversed = await score([...texts].reverse(), 7);
+		const plain = await engine.scoreTexts({
+			modelKey: smallKey,
+			texts,
+			convention: 'bos',
+			prefixReuse: false,
+		});
+		for (const result of [alone, batched, reversed]) {
+			expect(result.prefixReuse).toEqual({ used: true });
+			expect(result.positionsComputed).toBeLessThan(plain.positionsComputed ?? 0);
+		}
+		expect(maxDifferenceBits(alone.texts, batched.texts)).toBeLessThanOrEqual(1e-4);
+		expect(maxDifferenceBits(alone.texts, [...reversed.texts].reverse())).toBeLessThanOrEqual(1e-4);
+		expect(maxDifferenceBits(plain.texts, batched.texts)).toBeLessThanOrEqual(1e-4);
+	});
+});
+
 describe('TransformersEngine (Node) progress and cancellation', () => {
 	it('reports progress per batch and stops within one batch when aborted', async () => {
 		const controller = new AbortController();
@@ -290,6 +318,44 @@ describe('TransformersEngine device loss', () => {
 	});
 });
 
+describe('TransformersEngine device loss, local folder', () => {
+	it('reloads a picked local folder (Blobs) from its files on the fallback backend', async () => {
+		const { runtime, loseDevice } = runtimeWithLosableWebGpu();
+		const gpuEngine = new TransformersEngine({
+			runtime,
+			bundledModelsPath: NODE_BUNDLED_MODELS_PATH,
+		});
+		const folder = join(NODE_BUNDLED_MODELS_PATH, 'gpt2-random-tiny');
+		const info = await gpuEngine.loadModel({
+			spec: { source: 'local', id: 'picked tiny', dtype: 'fp32', backend: 'webgpu' },
+			localFiles: await folderFiles(folder),
+		});
+		expect(info.spec.backend).toBe('webgpu');
+		const texts = TEXTS.slice(0, 6);
+		const before = await gpuEngine.scoreTexts({
+			modelKey: info.modelKey,
+			texts,
+			convention: 'bos',
+		});
+		loseDevice('WebGPU device lost (destroyed): test');
+		// The reload needs the picked files again: 'picked tiny' is no folder on disk.
+		const after = await gpuEngine.scoreTexts({ modelKey: info.modelKey, texts, convention: 'bos' });
+		expect(after.fallback?.backend).toBe('node-cpu');
+		expect(maxDifferenceBits(before.texts, after.texts)).toBeLessThanOrEqual(1e-4);
+		await gpuEngine.disposeModel(info.modelKey);
+	});
+});
+
+async function folderFiles(folder: string, sub = ''): Promise<LocalModelFile[]> {
+	const files: LocalModelFile[] = [];
+	for (const entry of await readdir(join(folder, sub), { withFileTypes: true })) {
+		const path = sub ? `${sub}/${entry.name}` : entry.name;
+		if (entry.isDirectory()) files.push(...(await folderFiles(folder, path)));
+		else files.push({ path, file: new Blob([await readFile(join(folder, path))]) });
+	}
+	return files;
+}
+
 describe('TransformersEngine (Node) local folders', () => {
 	let dir = '';
 	const tinyFolder = join(NODE_BUNDLED_MODELS_PATH, 'gpt2-random-tiny');
@@ -300,16 +366,6 @@ describe('TransformersEngine (Node) local folders', () => {
 		const { rm } = await import('node:fs/promises');
 		await rm(dir, { recursive: true, force: true });
 	});
-
-	async function folderFiles(folder: string, sub = ''): Promise<LocalModelFile[]> {
-		const files: LocalModelFile[] = [];
-		for (const entry of await readdir(join(folder, sub), { withFileTypes: true })) {
-			const path = sub ? `${sub}/${entry.name}` : entry.name;
-			if (entry.isDirectory()) files.push(...(await folderFiles(folder, path)));
-			else files.push({ path, file: new Blob([await readFile(join(folder, path))]) });
-		}
-		return files;
-	}
 
 	it('a folder path and picked files (Blobs) score exactly like the bundled model', async () => {
 		const texts = TEXTS.slice(0, 12);
