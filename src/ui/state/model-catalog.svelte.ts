@@ -19,9 +19,13 @@ import {
 	type InferenceBackend,
 	type ModelDtype,
 	type ModelSource,
+	type EndpointModelSpec,
 	type ModelSpec,
 	type SurprisalConvention,
 } from '../../core/model/model-spec';
+import type { TextModel } from '../../core/model/generation';
+import { LocalWorkerModel } from '../local-worker-model';
+import { EndpointSettings } from './endpoint-settings.svelte';
 import type {
 	BackendFallback,
 	CachedModel,
@@ -53,8 +57,10 @@ function sameSpec(a: ModelSpec, b: ModelSpec): boolean {
 export class ModelCatalog {
 	readonly bundledIds: readonly string[] = BUNDLED_MODEL_IDS;
 	readonly #client: InferenceClientApi;
+	/** The "Endpoint" choice (source `openai`): base URL, model id, key. */
+	readonly endpoint: EndpointSettings;
 
-	source = $state<ModelSource>('bundled');
+	source = $state<ModelSource | 'openai'>('bundled');
 	bundledId = $state<string>(DEFAULT_MODEL_ID);
 	hubId = $state('');
 	hubRevision = $state('main');
@@ -74,8 +80,33 @@ export class ModelCatalog {
 	#cached = $state.raw<readonly CachedModel[]>([]);
 	#cacheMessage = $state<string | null>(null);
 
-	constructor(client: InferenceClientApi) {
+	constructor(client: InferenceClientApi, endpoint: EndpointSettings = new EndpointSettings()) {
 		this.#client = client;
+		this.endpoint = endpoint;
+	}
+
+	/** The model a run uses: the local spec, or the endpoint's (never with its key). */
+	get runSpec(): ModelSpec | EndpointModelSpec | null {
+		return this.source === 'openai' ? this.endpoint.spec : this.spec;
+	}
+
+	/** The chosen model as a TextModel (loaded on first use), or null while incomplete. */
+	get textModel(): (() => Promise<TextModel>) | null {
+		if (this.source === 'openai') {
+			const model = this.endpoint.textModel();
+			return model ? async () => model : null;
+		}
+		const spec = this.spec;
+		if (!spec) return null;
+		return async () => {
+			const model = new LocalWorkerModel({
+				client: this.#client,
+				spec,
+				load: (s, signal) => this.load(s, signal),
+			});
+			await model.load();
+			return model;
+		};
 	}
 
 	get webgpuAvailable(): boolean {
@@ -138,6 +169,8 @@ export class ModelCatalog {
 				return checkHubModelId(this.hubId) ?? checkHubRevision(this.hubRevision);
 			case 'local':
 				return checkLocalModelFiles(this.#localFiles.map((f) => f.path));
+			case 'openai':
+				return this.endpoint.problem;
 		}
 	}
 
@@ -162,6 +195,9 @@ export class ModelCatalog {
 					dtype: this.dtype,
 					backend: this.backend,
 				};
+			case 'openai':
+				// Not a local model: see runSpec.
+				return null;
 		}
 	}
 
