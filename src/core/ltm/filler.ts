@@ -111,8 +111,7 @@ export function buildFiller(
 	const answers: string[] = [];
 	let next = cursor;
 	while (answers.length === 0 || total < goal) {
-		const item =
-			trivia && trivia.length > 0 ? trivia[hash(next) % trivia.length]! : ourTriviaItem(next);
+		const item = trivia && trivia.length > 0 ? trivia[next % trivia.length]! : ourTriviaItem(next);
 		next++;
 		const line = `Q: ${item.question}, A: ${item.answer}\n`;
 		text += line;

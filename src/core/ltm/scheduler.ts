@@ -12,7 +12,7 @@ import {
 	startDynamic,
 	type DynamicState,
 } from './dynamic-test';
-import { estimateTokens } from './definitions';
+import { compareIds, estimateTokens } from './definitions';
 import { jokesQuestion } from './evaluators/jokes';
 import { evaluateWatch, prospectiveMemoryWatch } from './evaluators/prospective-memory';
 import { buildFiller, type TriviaItem } from './filler';
@@ -207,7 +207,7 @@ export function createLtmRun(
 	options: LtmRunOptions = {},
 	environment: LtmEnvironment = {},
 ): LtmRunState {
-	const tests = [...benchmark.tests];
+	const tests = [...benchmark.tests].sort((a, b) => compareIds(a.uniqueId, b.uniqueId));
 	const progress: Record<string, TestProgress> = {};
 	for (const test of tests) {
 		progress[test.uniqueId] = {
