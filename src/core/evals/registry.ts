@@ -89,12 +89,27 @@ function lineAt(counter: LineCounter, offset: number | undefined): number {
 	return offset === undefined ? 1 : counter.linePos(offset).line;
 }
 
+/**
+ * PyYAML's booleans: YAML 1.1's words except the single letters y / n (PyYAML reads `Y`, `N` as
+ * strings, which model-graded choices rely on).
+ */
+const PYYAML_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/u;
+const PYYAML_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/u;
+
+function pyyamlTags<T extends { tag: string; test?: RegExp }>(tags: T[]): T[] {
+	return tags.map((tag) => {
+		if (tag.tag !== 'tag:yaml.org,2002:bool' || !tag.test) return tag;
+		return { ...tag, test: tag.test.test('yes') ? PYYAML_TRUE : PYYAML_FALSE };
+	});
+}
+
 function readYamlEntries(path: string, text: string): RegistryEntry[] {
 	const counter = new LineCounter();
 	const doc: Document = parseDocument(text, {
 		lineCounter: counter,
 		version: '1.1',
 		uniqueKeys: false,
+		customTags: (tags) => pyyamlTags(tags as { tag: string; test?: RegExp }[]) as typeof tags,
 	});
 	const firstError = doc.errors[0];
 	if (firstError) {

@@ -1,0 +1,97 @@
+// The oaieval JSONL log: written as Python's json.dumps writes it (separators, floats), read back
+// (also upstream's final_report line without run_id), with located errors.
+import { describe, expect, it } from 'vitest';
+import {
+	buildRunSpec,
+	formatFinalReport,
+	formatLogEvent,
+	readOaievalLog,
+	writeOaievalLog,
+} from '../../../src/core/evals/oaieval-log';
+import { readRegistry, registryFiles, resolveEval } from '../../../src/core/evals/registry';
+import { runEval } from '../../../src/core/evals/run-eval';
+import { scriptedModel } from './scripted-model';
+
+const evalSpec = resolveEval(
+	readRegistry(
+		registryFiles([
+			[
+				'evals/t.yaml',
+				't.dev.v0:\n  class: evals.elsuite.basic.fuzzy_match:FuzzyMatch\n  args:\n    samples_jsonl: s.jsonl\n',
+			],
+			[
+				'data/s.jsonl',
+				'{"input": "Capital?", "ideal": "Paris"}\n{"input": "Sea?", "ideal": "the Baltic"}\n',
+			],
+		]),
+	),
+	't.dev.v0',
+);
+
+describe('oaieval log', () => {
+	it('event lines use Python separators, floats under float keys, 1-element expected unwrapped', async () => {
+		const model = scriptedModel('m', (request) =>
+			request.prompt.kind === 'chat' && request.prompt.messages[0]?.content === 'Sea?'
+				? 'Baltic Sea'
+				: 'Paris',
+		);
+		const result = await runEval(evalSpec, {
+			policy: [model],
+			runId: 'r1',
+			now: () => new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
+		});
+		const lines = result.events.map(formatLogEvent);
+		expect(lines[1]).toBe(
+			'{"run_id": "r1", "event_id": 1, "sample_id": "t.dev.1", "type": "match", "data": {"correct": true, "expected": "the Baltic", "picked": ["Baltic Sea"]}, "created_by": "", "created_at": "2026-01-02 03:04:05+00:00"}',
+		);
+		expect(lines[2]).toContain('"data": {"accuracy": 1.0, "f1_score": 0.6666666666666666}');
+
+		const spec = buildRunSpec({
+			completionFns: ['replay:a.jsonl'],
+			evalSpec,
+			runId: 'r1',
+			createdAt: '2026-01-02 03:04:05+00:00',
+			seed: 20220722,
+			command: 'oaieval replay:a.jsonl t',
+		});
+		const text = writeOaievalLog({ spec, events: result.events, finalReport: result.finalReport });
+		const textLines = text.trimEnd().split('\n');
+		expect(textLines).toHaveLength(1 + result.events.length + 1);
+		expect(
+			textLines[0]?.startsWith(
+				'{"spec": {"completion_fns": ["replay:a.jsonl"], "eval_name": "t.dev.v0", "base_eval": "t", "split": "dev", ',
+			),
+		).toBe(true);
+		expect(textLines.at(-1)).toBe(
+			'{"final_report": {"accuracy": 1.0, "f1_score": 0.8333333333333333}, "run_id": "r1"}',
+		);
+
+		const back = readOaievalLog(text, 'log.jsonl');
+		expect(back.spec).toEqual(JSON.parse(JSON.stringify(spec)));
+		expect(back.events).toEqual(JSON.parse(JSON.stringify(result.events)));
+		expect(back.finalReport).toEqual(result.finalReport);
+	});
+
+	it('reads NaN in a final report (1-sample bootstrap) and upstream final lines without run_id', () => {
+		const text =
+			'{"spec": {"run_id": "x", "eval_name": "a.b"}}\n{"final_report": {"accuracy": 1.0, "boostrap_std": NaN}}\n';
+		expect(readOaievalLog(text, 'l.jsonl').finalReport).toEqual({ accuracy: 1, boostrap_std: NaN });
+	});
+
+	it.each([
+		{
+			text: '{"run_id": "x", "type": "match", "data": {}}\n',
+			message: /^l\.jsonl:1: the first line of an oaieval log must be \{"spec"/u,
+		},
+		{ text: '{"spec": {}}\n{"oops": 1}\n', message: /^l\.jsonl:2: neither a spec, an event/u },
+		{ text: '{"spec": {}}\nnot json\n', message: /^l\.jsonl:2: not valid JSON/u },
+	])('located errors: $message', ({ text, message }) => {
+		expect(() => readOaievalLog(text, 'l.jsonl')).toThrow(message);
+	});
+
+	it('formatFinalReport prints key: value lines', () => {
+		expect(formatFinalReport({ accuracy: 0.5, 'counts/Y': 2 }, (_k, v) => String(v))).toBe(
+			'Final report:\naccuracy: 0.5\ncounts/Y: 2\n',
+		);
+	});
+});
