@@ -185,8 +185,6 @@ export interface BatchInputs {
 	/** `[B, S, 1]` int64: the next token's id (row t holds id t + 1), 0 at the last real position
 	 * and on padding. For a fused log-softmax/gather graph. */
 	readonly targets: BigInt64Array;
-	/** `targets` as int32, for `gatherTargetLogProbs` in JS. */
-	readonly targetIds: Int32Array;
 	readonly inputShape: readonly [number, number];
 	readonly targetsShape: readonly [number, number, 1];
 }
@@ -207,7 +205,6 @@ export function buildBatchInputs(
 	const attentionMask = new BigInt64Array(size);
 	const positionIds = new BigInt64Array(size);
 	const targets = new BigInt64Array(size);
-	const targetIds = new Int32Array(size);
 	const lengths = new Int32Array(batchSize);
 	let tokenCount = 0;
 	group.sequenceIndices.forEach((sequenceIndex, row) => {
@@ -226,7 +223,6 @@ export function buildBatchInputs(
 			attentionMask[base + t] = 1n;
 			const next = t + 1 < ids.length ? (ids[t + 1] ?? 0) : 0;
 			targets[base + t] = BigInt(next);
-			targetIds[base + t] = next;
 		}
 	});
 	return {
@@ -239,7 +235,6 @@ export function buildBatchInputs(
 		attentionMask,
 		positionIds,
 		targets,
-		targetIds,
 		inputShape: [batchSize, sequenceLength],
 		targetsShape: [batchSize, sequenceLength, 1],
 	};

@@ -103,6 +103,22 @@ describe('appendLogProbTail', () => {
 		expect(view.nodes[2]?.inputs).toEqual(['benchtop_log_softmax', TARGETS_INPUT_NAME]);
 	});
 
+	it('keepCacheOutputs: the present.* outputs stay, before the log-probs; logits go', () => {
+		const model = makeModel(17, 1, ['logits', 'present.0.key', 'present.0.value', 'other']);
+		const result = appendLogProbTail(model, 'log-softmax', { keepCacheOutputs: true });
+		expect(result.ok).toBe(true);
+		if (!result.ok) return;
+		expect([result.removedOutputs, result.keptOutputs]).toEqual([
+			['logits', 'other'],
+			['present.0.key', 'present.0.value'],
+		]);
+		expect(viewGraph(result.bytes).outputs).toEqual([
+			'present.0.key',
+			'present.0.value',
+			LOG_PROBS_OUTPUT_NAME,
+		]);
+	});
+
 	it.each<[number, string[], string[]]>([
 		// opset 13–17: ReduceMax takes axes as an attribute, ReduceSum as an input.
 		[17, ['axes', 'keepdims'], ['keepdims']],
