@@ -31,6 +31,16 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 		summary: 'run <suite.json> [--model ...] [--convention ...]: score a suite with a model',
 		load: async () => (await import('./commands/run')).runCommand,
 	},
+	generate: {
+		summary:
+			'generate [--model M] [--max-tokens N] [--temperature T] "prompt": print a completion (local, openai/<m>, replay:<file>)',
+		load: async () => (await import('./commands/generate')).generateCommand,
+	},
+	serve: {
+		summary:
+			'serve [--model M] [--host 127.0.0.1] [--port 8000] [--allowed-origins ...] [--api-key K]: OpenAI-compatible server over a local model',
+		load: async () => (await import('./commands/serve')).serveCommand,
+	},
 };
 
 const io: CliIo = {

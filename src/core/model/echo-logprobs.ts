@@ -58,3 +58,45 @@ export function scoredTokensFromEcho(
 	});
 	return scored;
 }
+
+/** vLLM's `choices[i].logprobs` for echoed prompt tokens. */
+export interface EchoLogprobsJson {
+	readonly tokens: string[];
+	readonly token_logprobs: (number | null)[];
+	readonly top_logprobs: (Record<string, number> | null)[];
+	readonly text_offset: number[];
+}
+
+/**
+ * The inverse for a server: scored tokens of `text` (engine output, reference convention) as
+ * vLLM's echo logprobs. Token strings are the text they cover (a special token, covering none,
+ * its vocabulary string); `text_offset` is the running sum of those strings' lengths, as vLLM
+ * writes it; natural-log values, the first null; `top_logprobs` holds the token itself (the
+ * engine computes only the target token's probability, not the top-N).
+ */
+export function echoLogprobsFromScoredTokens(
+	text: string,
+	tokens: readonly ScoredToken[],
+	firstOffset = 0,
+): EchoLogprobsJson {
+	const out: EchoLogprobsJson = {
+		tokens: [],
+		token_logprobs: [],
+		top_logprobs: [],
+		text_offset: [],
+	};
+	let offset = firstOffset;
+	tokens.forEach((token, i) => {
+		const covered =
+			token.start !== undefined && token.end !== undefined && token.end > token.start
+				? text.slice(token.start, token.end)
+				: token.token;
+		const logprob = i === 0 ? null : -token.surprisalBits * Math.LN2;
+		out.tokens.push(covered);
+		out.token_logprobs.push(logprob);
+		out.top_logprobs.push(logprob === null ? null : { [covered]: logprob });
+		out.text_offset.push(offset);
+		offset += covered.length;
+	});
+	return out;
+}
