@@ -41,44 +41,91 @@ const Rule = v.union([
 	v.strictObject({ regex: v.string(), flags: v.optional(v.string()) }),
 ]);
 
-const Step: v.GenericSchema<unknown> = v.lazy(() =>
-	v.union([
-		v.strictObject({
-			say: v.string(),
-			question: v.optional(v.boolean()),
-			id: v.optional(v.string()),
+/** One schema per step kind, chosen by the step's key (a union would hide where a step fails). */
+const STEP_SCHEMAS = {
+	say: v.strictObject({
+		say: v.string(),
+		question: v.optional(v.boolean()),
+		id: v.optional(v.string()),
+	}),
+	wait: v.strictObject({
+		wait: v.strictObject({
+			tokens: v.optional(v.pipe(v.number(), v.minValue(0))),
+			percentage_finished: v.optional(v.pipe(v.number(), v.minValue(0))),
+			time_s: v.optional(v.pipe(v.number(), v.minValue(0))),
 		}),
-		v.strictObject({
-			wait: v.strictObject({
-				tokens: v.optional(v.pipe(v.number(), v.minValue(0))),
-				percentage_finished: v.optional(v.pipe(v.number(), v.minValue(0))),
-				time_s: v.optional(v.pipe(v.number(), v.minValue(0))),
-			}),
+	}),
+	check: v.strictObject({
+		check: Rule,
+		on_pass: v.optional(
+			v.strictObject({ score: v.optional(v.number()), reason: v.optional(v.string()) }),
+		),
+		on_fail: v.optional(
+			v.strictObject({ reason: v.optional(v.string()), stop: v.optional(v.boolean()) }),
+		),
+	}),
+	extract: v.strictObject({
+		extract: v.strictObject({
+			from: v.optional(v.literal('last_reply')),
+			regex: v.string(),
+			into: v.string(),
 		}),
-		v.strictObject({
-			check: Rule,
-			on_pass: v.optional(
-				v.strictObject({ score: v.optional(v.number()), reason: v.optional(v.string()) }),
-			),
-			on_fail: v.optional(
-				v.strictObject({ reason: v.optional(v.string()), stop: v.optional(v.boolean()) }),
-			),
+	}),
+	pick: v.strictObject({
+		pick: v.strictObject({ into: v.string(), from: v.pipe(v.array(v.string()), v.minLength(1)) }),
+	}),
+	branch: v.strictObject({
+		branch: v.strictObject({
+			if: Rule,
+			then: v.array(v.unknown()),
+			else: v.optional(v.array(v.unknown())),
 		}),
-		v.strictObject({
-			extract: v.strictObject({
-				from: v.optional(v.literal('last_reply')),
-				regex: v.string(),
-				into: v.string(),
-			}),
-		}),
-		v.strictObject({
-			pick: v.strictObject({ into: v.string(), from: v.pipe(v.array(v.string()), v.minLength(1)) }),
-		}),
-		v.strictObject({
-			branch: v.strictObject({ if: Rule, then: v.array(Step), else: v.optional(v.array(Step)) }),
-		}),
-	]),
-);
+	}),
+} as const;
+
+const STEP_KINDS = Object.keys(STEP_SCHEMAS) as (keyof typeof STEP_SCHEMAS)[];
+
+/** Checks dynamic steps one by one (recursing into branches); problems are pushed located. */
+function checkSteps(
+	steps: readonly unknown[],
+	path: string,
+	pointer: string,
+	diagnostics: LtmDiagnostic[],
+): void {
+	steps.forEach((step, index) => {
+		const at = `${pointer}/${index}`;
+		const kinds =
+			typeof step === 'object' && step !== null ? STEP_KINDS.filter((kind) => kind in step) : [];
+		if (kinds.length !== 1) {
+			diagnostics.push(diag(path, at, `a step needs exactly one of ${STEP_KINDS.join(', ')}`));
+			return;
+		}
+		const kind = kinds[0]!;
+		const parsed = v.safeParse(STEP_SCHEMAS[kind], step);
+		if (!parsed.success) {
+			for (const issue of parsed.issues) {
+				const inner = deepest(issue);
+				diagnostics.push(diag(path, at + pointerOf(inner), inner.message));
+			}
+			return;
+		}
+		const regexes: [string, string | undefined][] = [];
+		if (kind === 'extract')
+			regexes.push([`${at}/extract/regex`, (step as { extract: { regex: string } }).extract.regex]);
+		for (const [where, source] of regexes) {
+			try {
+				new RegExp(source ?? '');
+			} catch (cause) {
+				diagnostics.push(diag(path, where, `not a valid regular expression: ${String(cause)}`));
+			}
+		}
+		if (kind === 'branch') {
+			const branch = (step as { branch: { then: unknown[]; else?: unknown[] } }).branch;
+			checkSteps(branch.then, path, `${at}/branch/then`, diagnostics);
+			checkSteps(branch.else ?? [], path, `${at}/branch/else`, diagnostics);
+		}
+	});
+}
 
 const Watch = v.strictObject({
 	after_step: v.pipe(v.number(), v.integer(), v.minValue(0)),
@@ -105,7 +152,7 @@ const DynamicExample = v.strictObject({
 	type: v.literal('dynamic'),
 	max_score: v.pipe(v.number(), v.minValue(0.000001)),
 	vars: v.optional(v.record(v.string(), v.string())),
-	steps: v.pipe(v.array(Step), v.minLength(1)),
+	steps: v.pipe(v.array(v.unknown()), v.minLength(1)),
 });
 
 const GenericRuleSchema = v.union([
@@ -123,7 +170,7 @@ const Dataset = v.strictObject({
 	description: v.optional(v.string()),
 	reset_message: v.optional(v.string()),
 	evaluator: v.union([v.picklist(BUILT_IN_EVALUATORS), GenericRuleSchema]),
-	examples: v.pipe(v.array(v.union([DynamicExample, StaticExample])), v.minLength(1)),
+	examples: v.pipe(v.array(v.unknown()), v.minLength(1)),
 });
 
 const Suite = v.strictObject({
@@ -215,8 +262,18 @@ function buildBenchmark(path: string, suite: SuiteInput, options: LoadSuiteOptio
 				);
 			}
 		}
-		dataset.examples.forEach((example, exampleIndex) => {
+		dataset.examples.forEach((raw, exampleIndex) => {
 			const pointer = `/datasets/${datasetIndex}/examples/${exampleIndex}`;
+			const dynamic = typeof raw === 'object' && raw !== null && 'type' in raw;
+			const parsed = dynamic ? v.safeParse(DynamicExample, raw) : v.safeParse(StaticExample, raw);
+			if (!parsed.success) {
+				for (const issue of parsed.issues) {
+					const inner = deepest(issue);
+					diagnostics.push(diag(path, pointer + pointerOf(inner), inner.message));
+				}
+				return;
+			}
+			const example = parsed.output;
 			const exampleId = example.id ?? String(exampleIndex);
 			const base = {
 				uniqueId: `${dataset.name} - ${exampleId}`,
@@ -229,6 +286,7 @@ function buildBenchmark(path: string, suite: SuiteInput, options: LoadSuiteOptio
 				source: `${path}#${pointer}`,
 			};
 			if ('type' in example) {
+				checkSteps(example.steps, path, `${pointer}/steps`, diagnostics);
 				tests.push({
 					...base,
 					script: [],

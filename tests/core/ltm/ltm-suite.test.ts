@@ -1,0 +1,248 @@
+// ltm-suite.json: validation with located errors, static/callback/dynamic examples, and a
+// declarative dynamic test run through the scheduler.
+import { describe, expect, it } from 'vitest';
+import { loadLtmSuite } from '../../../src/core/ltm/ltm-suite';
+import {
+	applyResult,
+	createLtmRun,
+	nextAction,
+	type LtmRunState,
+} from '../../../src/core/ltm/scheduler';
+
+const suite = (datasets: unknown[], config: unknown = { memory_span: 200 }) =>
+	JSON.stringify({ format: 'ltm-suite/1', config, datasets });
+
+describe('loadLtmSuite', () => {
+	it('loads a static dataset with a generic rule and a callback dataset with watch', () => {
+		const result = loadLtmSuite(
+			'suite.json',
+			suite([
+				{
+					name: 'Pets',
+					evaluator: { rule: 'contains', case: 'insensitive' },
+					examples: [
+						{
+							id: 'a',
+							script: ['My cat is Tom.', 'What is my cat called?'],
+							is_question: [false, true],
+							expected_responses: ['Tom'],
+						},
+					],
+				},
+				{
+					name: 'Echo',
+					evaluator: 'watch',
+					examples: [
+						{
+							script: ['Say PING in your 2nd reply from now.'],
+							is_question: [true],
+							expected_responses: [],
+							watch: { after_step: 0, nth_response: 2, must_contain: 'PING' },
+						},
+					],
+				},
+			]),
+		);
+		expect(result.ok).toBe(true);
+		if (!result.ok) return;
+		expect(result.benchmark.config.memorySpan).toBe(200);
+		const [echo, pets] = result.benchmark.tests;
+		expect(pets!.uniqueId).toBe('Pets - a');
+		expect(pets!.waits).toEqual([{ percentage_finished: 90 }, {}]);
+		expect(echo!.watch).toEqual({
+			afterLine: 0,
+			nthResponse: 2,
+			mustContain: 'PING',
+			normalise: 'standardise',
+			exclusive: true,
+		});
+		expect(echo!.usesCallback).toBe(true);
+	});
+
+	const errors: [string, string, string, RegExp][] = [
+		['wrong format', JSON.stringify({ format: 'x', datasets: [] }), '/format', /ltm-suite\/1/],
+		[
+			'unknown evaluator',
+			suite([
+				{
+					name: 'A',
+					evaluator: 'telepathy',
+					examples: [{ script: ['q'], is_question: [true], expected_responses: [] }],
+				},
+			]),
+			'/datasets/0/evaluator',
+			/.+/,
+		],
+		[
+			'no question',
+			suite([
+				{
+					name: 'A',
+					evaluator: 'kv',
+					examples: [
+						{ script: ['a', 'b'], is_question: [false, false], expected_responses: ['x'] },
+					],
+				},
+			]),
+			'/datasets/0/examples/0/is_question',
+			/no question/,
+		],
+		[
+			'bad step',
+			suite([
+				{
+					name: 'D',
+					evaluator: 'dynamic',
+					examples: [{ type: 'dynamic', max_score: 1, steps: [{ say: 'hi' }, { shout: 'x' }] }],
+				},
+			]),
+			'/datasets/0/examples/0/steps/1',
+			/.+/,
+		],
+		[
+			'too long',
+			suite([
+				{
+					name: 'A',
+					evaluator: 'kv',
+					examples: [
+						{
+							script: ['x'.repeat(2000), 'q'],
+							is_question: [false, true],
+							expected_responses: ['x'],
+						},
+					],
+				},
+			]),
+			'/datasets/0/examples/0/script',
+			/memory span of 200/,
+		],
+		[
+			'bad regex',
+			suite([
+				{
+					name: 'A',
+					evaluator: { rule: 'regex', pattern: '(' },
+					examples: [{ script: ['q'], is_question: [true], expected_responses: ['x'] }],
+				},
+			]),
+			'/datasets/0/evaluator/pattern',
+			/regular expression/,
+		],
+		[
+			'duplicate ids',
+			suite([
+				{
+					name: 'A',
+					evaluator: 'kv',
+					examples: [
+						{ id: '1', script: ['q'], is_question: [true], expected_responses: ['x'] },
+						{ id: '1', script: ['q'], is_question: [true], expected_responses: ['x'] },
+					],
+				},
+			]),
+			'/datasets/0/examples/1',
+			/share the id/,
+		],
+	];
+	it.each(errors)('%s is a located error', (_name, text, pointer, message) => {
+		const result = loadLtmSuite('suite.json', text);
+		expect(result.ok).toBe(false);
+		expect(result.diagnostics[0]).toMatchObject({ severity: 'error', path: 'suite.json', pointer });
+		expect(result.diagnostics[0]!.message).toMatch(message);
+	});
+});
+
+describe('declarative dynamic tests', () => {
+	const text = suite([
+		{
+			name: 'Cafe',
+			evaluator: 'dynamic',
+			examples: [
+				{
+					type: 'dynamic',
+					max_score: 2,
+					vars: { place: 'the Blue Kettle' },
+					steps: [
+						{ pick: { into: 'drink', from: ['tea', 'cocoa'] } },
+						{
+							say: 'Welcome to {{vars.place}} & co. We serve {{vars.drink}}. What will you have?',
+							id: 'order',
+						},
+						{ extract: { regex: 'I will have (\\w+)', into: 'ordered' } },
+						{ wait: { percentage_finished: 50 } },
+						{ say: 'What did you order at {{vars.place}}?', question: true },
+						{
+							check: { contains: '{{vars.ordered}}', case: 'insensitive' },
+							on_pass: { score: 1, reason: 'remembered {{vars.ordered}}' },
+							on_fail: { reason: 'forgot', stop: true },
+						},
+						{
+							branch: {
+								if: { contains: 'please' },
+								then: [
+									{ say: 'Polite! Anything else?' },
+									{ check: { regex: 'no' }, on_pass: { score: 1 } },
+								],
+								else: [{ say: 'Anything else?' }],
+							},
+						},
+					],
+				},
+			],
+		},
+	]);
+
+	function run(reply: (text: string) => string): LtmRunState {
+		const loaded = loadLtmSuite('suite.json', text);
+		if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
+		let state = createLtmRun({
+			...loaded.benchmark,
+			config: { ...loaded.benchmark.config, isolated: true },
+		});
+		for (let guard = 0; guard < 100; guard++) {
+			const action = nextAction(state);
+			if (action.kind === 'done') return state;
+			if (action.kind === 'send') {
+				const answer = action.cannedReply ?? reply(action.text);
+				state = applyResult(state, {
+					kind: 'sent',
+					reply: answer,
+					messageTokens: 5,
+					replyTokens: 2,
+					durationMs: 0,
+				});
+			} else if (action.kind === 'reset-agent') state = applyResult(state, { kind: 'agent-reset' });
+			else throw new Error('dynamic tests are scored by the scheduler');
+		}
+		throw new Error('did not finish');
+	}
+
+	it('renders Mustache without HTML escaping, extracts, checks and branches', () => {
+		const said: string[] = [];
+		const state = run((text) => {
+			said.push(text);
+			if (text.startsWith('Welcome')) return 'I will have cocoa';
+			if (text.startsWith('What did you order')) return 'Cocoa, please';
+			return 'no thanks';
+		});
+		expect(said[0]).toMatch(/^Welcome to the Blue Kettle & co\. We serve (tea|cocoa)\./);
+		expect(said[2]).toBe('Polite! Anything else?');
+		expect(state.outcomes['Cafe - 0']!.evaluation).toEqual({
+			status: 'scored',
+			score: 1,
+			reasons: ['remembered cocoa'],
+			flags: [],
+		});
+	});
+
+	it('a failed check with stop ends the test with the score so far', () => {
+		const said: string[] = [];
+		const state = run((text) => {
+			said.push(text);
+			return text.startsWith('Welcome') ? 'I will have tea' : 'I forget';
+		});
+		expect(said).toHaveLength(2);
+		expect(state.outcomes['Cafe - 0']!.evaluation).toMatchObject({ score: 0, reasons: ['forgot'] });
+	});
+});
