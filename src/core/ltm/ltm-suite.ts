@@ -110,6 +110,15 @@ function checkSteps(
 			return;
 		}
 		const regexes: [string, string | undefined][] = [];
+		const rule =
+			kind === 'check'
+				? (step as { check: Record<string, string> }).check
+				: kind === 'branch'
+					? (step as { branch: { if: Record<string, string> } }).branch.if
+					: undefined;
+		if (rule?.regex !== undefined) {
+			regexes.push([`${at}/${kind === 'check' ? 'check' : 'branch/if'}/regex`, rule.regex]);
+		}
 		if (kind === 'extract')
 			regexes.push([`${at}/extract/regex`, (step as { extract: { regex: string } }).extract.regex]);
 		for (const [where, source] of regexes) {
