@@ -102,6 +102,10 @@ for (const theme of ['light', 'dark'] as const) {
 		await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
 		await expectNoViolations(page, 'editor');
 
+		await page.getByRole('link', { name: 'Glossary' }).click();
+		await expect(page.getByRole('heading', { name: 'Words explained' })).toBeVisible();
+		await expectNoViolations(page, 'glossary');
+
 		await page.goto(url);
 		await expect(page.getByTestId('share-suite')).toBeVisible();
 		await expectNoViolations(page, 'share');

@@ -8,6 +8,8 @@ export type AppRoute =
 	| { readonly view: 'results'; readonly runId: number; readonly itemNumber?: number }
 	| { readonly view: 'compare'; readonly suiteSha256?: string }
 	| { readonly view: 'history' }
+	/** Plain-language explanations of the words the app uses. */
+	| { readonly view: 'glossary' }
 	/** The suite editor: a new suite, or a copy of a library suite (by its SHA-256) to edit. */
 	| { readonly view: 'editor'; readonly suiteSha256?: string }
 	/** A share link: the whole fragment after `#`, decoded by `src/core/share` (not here). */
@@ -37,6 +39,8 @@ export function parseAppRoute(hash: string): AppRoute {
 				: { view: 'compare' };
 		case 'history':
 			return { view: 'history' };
+		case 'glossary':
+			return { view: 'glossary' };
 		case 'editor':
 			return first !== undefined && SHA256_HEX.test(first)
 				? { view: 'editor', suiteSha256: first }
@@ -61,6 +65,8 @@ export function formatAppRoute(route: AppRoute): string {
 			return route.suiteSha256 === undefined ? '#/compare' : `#/compare/${route.suiteSha256}`;
 		case 'history':
 			return '#/history';
+		case 'glossary':
+			return '#/glossary';
 		case 'editor':
 			return route.suiteSha256 === undefined ? '#/editor' : `#/editor/${route.suiteSha256}`;
 		case 'share':

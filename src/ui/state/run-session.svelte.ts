@@ -3,7 +3,7 @@
  * the inference client, stores each item as soon as its last condition is scored, and reports
  * progress (per item, ETA, tokens/s). Resumes stored runs. No scoring maths here.
  */
-import { describeError } from '../../core/app/describe-error';
+import { asSentence, describeError } from '../../core/app/describe-error';
 import { estimateRemainingMs, shareDone } from '../../core/app/run-progress';
 import type { ModelSpec, SurprisalConvention } from '../../core/model/model-spec';
 import type { ItemResult, RunRecord } from '../../core/run/run-types';
@@ -344,12 +344,26 @@ export class RunSession {
 			if (abort.signal.aborted) throw new DOMException('cancelled', 'AbortError');
 			this.#status = 'scoring';
 			scoringStartedAt = this.#now();
-			if (pending.length > 0) {
+			// The first item alone, then the rest: its result is stored and shown while the rest
+			// is scored.
+			const firstItemEnd = pending.findIndex(
+				(sentence) => sentence.itemNumber !== pending[0]?.itemNumber,
+			);
+			const parts =
+				firstItemEnd > 0
+					? [pending.slice(0, firstItemEnd), pending.slice(firstItemEnd)]
+					: [pending];
+			let offset = 0;
+			let scoredTokens = 0;
+			let scoredMs = 0;
+			for (const part of parts.filter((p) => p.length > 0)) {
+				const from = offset;
+				offset += part.length;
 				const scoring = this.#options.client.call(
 					'scoreTexts',
 					{
 						modelKey: info.modelKey,
-						texts: pending.map((sentence) => sentence.text),
+						texts: part.map((sentence) => sentence.text),
 						convention: run.convention,
 					},
 					{
@@ -358,7 +372,8 @@ export class RunSession {
 							if (abort.signal.aborted) return;
 							this.#tokensPerSecond = progress.tokensPerSecond;
 							noteFallback(progress.fallback);
-							for (const scored of progress.texts) accept(scored);
+							for (const scored of progress.texts)
+								accept({ ...scored, index: scored.index + from });
 							publish();
 						},
 					},
@@ -367,10 +382,11 @@ export class RunSession {
 				scoring.catch(() => {});
 				const result = await untilAborted(scoring, abort.signal);
 				noteFallback(result.fallback);
-				for (const scored of result.texts) accept(scored);
+				for (const scored of result.texts) accept({ ...scored, index: scored.index + from });
 				publish();
-				if (result.elapsedMs > 0)
-					this.#tokensPerSecond = (result.tokenCount * 1000) / result.elapsedMs;
+				scoredTokens += result.tokenCount;
+				scoredMs += result.elapsedMs;
+				if (scoredMs > 0) this.#tokensPerSecond = (scoredTokens * 1000) / scoredMs;
 			}
 			scoringMs = this.#now() - scoringStartedAt;
 			await saveChain;
@@ -404,7 +420,7 @@ export class RunSession {
 		if (outcome.status === 'cancelled') {
 			this.#message = `Run cancelled after ${record.itemsDone} of ${record.itemCount} items; they are kept and the run can be resumed.`;
 		} else if (outcome.status === 'failed') {
-			this.#message = `The run stopped: ${outcome.message ?? 'unknown error'}. Finished items are kept; fix the cause and resume.`;
+			this.#message = `The run stopped: ${asSentence(outcome.message ?? 'unknown error')} Finished items are kept; fix the cause and resume.`;
 		}
 		return record;
 	}

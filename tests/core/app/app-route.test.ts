@@ -8,6 +8,7 @@ describe('parseAppRoute', () => {
 		['', { view: 'run' }],
 		['#/', { view: 'run' }],
 		['#/history', { view: 'history' }],
+		['#/glossary', { view: 'glossary' }],
 		['#/editor', { view: 'editor' }],
 		['#/editor/' + 'ab'.repeat(32), { view: 'editor', suiteSha256: 'ab'.repeat(32) }],
 		['#/editor/nothex', { view: 'editor' }],
@@ -30,6 +31,7 @@ describe('formatAppRoute', () => {
 	it.each<AppRoute>([
 		{ view: 'run' },
 		{ view: 'history' },
+		{ view: 'glossary' },
 		{ view: 'editor' },
 		{ view: 'editor', suiteSha256: 'cd'.repeat(32) },
 		{ view: 'share', fragment: '/share/1/xyz' },

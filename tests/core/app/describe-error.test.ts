@@ -1,17 +1,70 @@
 import { describe, expect, it } from 'vitest';
-import { describeError } from '../../../src/core/app/describe-error';
+import {
+	asSentence,
+	describeEngineMessage,
+	describeError,
+} from '../../../src/core/app/describe-error';
 
 describe('describeError', () => {
 	class NamedError extends Error {
 		override name = 'NamedError';
 	}
-	it.each<[unknown, string]>([
+	it.each<[unknown, string | RegExp]>([
 		[new Error('disk full'), 'disk full'],
 		[new NamedError(''), 'NamedError'],
 		['plain text', 'plain text'],
 		[42, '42'],
 		[null, 'null'],
+		// Library text inside our own message is replaced by our words.
+		[
+			new Error(
+				'A file of the bundled model \'gpt2-en-small\' is missing: `local_files_only=true` or `env.allowRemoteModels=false` and file was not found locally at "/models/gpt2-en-small/config.json".',
+			),
+			/^The model files are not in this browser yet and cannot be downloaded now \(offline\)/,
+		],
+		[new TypeError('Failed to fetch'), /^The download failed: the network is unreachable/],
+		[
+			new Error(
+				'Could not locate file: "https://huggingface.co/x/y/resolve/main/onnx/model.onnx".',
+			),
+			/^A model file was not found/,
+		],
+		[
+			new Error(
+				"Loading failed: Can't create a session. ERROR_CODE: 1, ERROR_MESSAGE: onnxruntime",
+			),
+			/^The model runtime \(ONNX Runtime\) failed/,
+		],
 	])('%o -> %s', (error, expected) => {
-		expect(describeError(error)).toBe(expected);
+		const described = describeError(error);
+		if (typeof expected === 'string') expect(described).toBe(expected);
+		else expect(described).toMatch(expected);
+		expect(described).not.toMatch(/local_files_only|ERROR_CODE/);
+	});
+});
+
+describe('describeEngineMessage', () => {
+	it.each<[string, RegExp | null]>([
+		['net::ERR_INTERNET_DISCONNECTED', /network is unreachable/],
+		['401 Unauthorized', /private or gated/],
+		['RangeError: Array buffer allocation failed', /ran out of memory/],
+		['Unsupported model type: bert', /causal/],
+		['something else entirely', null],
+	])('%s', (message, expected) => {
+		const described = describeEngineMessage(message);
+		if (expected === null) expect(described).toBeNull();
+		else expect(described).toMatch(expected);
+	});
+});
+
+describe('asSentence', () => {
+	it.each<[string, string]>([
+		['The model stopped', 'The model stopped.'],
+		['The model stopped.', 'The model stopped.'],
+		['The model stopped..', 'The model stopped.'],
+		['  Really?  ', 'Really?'],
+		['', ''],
+	])('%j -> %j', (text, sentence) => {
+		expect(asSentence(text)).toBe(sentence);
 	});
 });
