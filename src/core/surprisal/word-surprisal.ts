@@ -173,3 +173,43 @@ export function sumSurprisalsToWords(
 		};
 	});
 }
+
+/** A token as the drill-down shows it (see `DisplayToken` in core/app/results-tables). */
+export interface DisplayedToken {
+	/** Its span of the sentence, with the joining space if any. */
+	readonly text: string;
+	readonly token: string;
+	readonly surprisalBits: number;
+	readonly special: boolean;
+}
+
+/**
+ * The drill-down's regions with their tokens merged into words, by the same rule as
+ * {@link sumSurprisalsToWords} applied within each region: a token whose text starts with
+ * whitespace (or follows a special token, or starts the region) starts a word, any other token
+ * joins the word before it; a word's surprisal is the sum of its tokens', its `token` their
+ * concatenation. Special tokens stay as they are. Region sums do not change.
+ */
+export function mergeRegionTokensIntoWords<
+	R extends { readonly tokens: readonly DisplayedToken[] },
+>(regions: readonly R[]): R[] {
+	return regions.map((region) => {
+		const words: DisplayedToken[] = [];
+		let open = false;
+		for (const token of region.tokens) {
+			const previous = words.at(-1);
+			if (token.special || previous === undefined || !open || /^\s/u.test(token.text)) {
+				words.push({ ...token });
+				open = !token.special;
+				continue;
+			}
+			words[words.length - 1] = {
+				text: previous.text + token.text,
+				token: previous.token + token.token,
+				surprisalBits: previous.surprisalBits + token.surprisalBits,
+				special: false,
+			};
+		}
+		return { ...region, tokens: words };
+	});
+}

@@ -16,6 +16,8 @@ import { heatScaleBits } from '../../core/app/surprisal-heat';
 import { summarizeConditionMeans } from '../../core/aggregation/condition-means';
 import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
 import { writeResultsTsv } from '../../core/formats/results-tsv';
+import { writeWordSurprisalsTsv } from '../../core/formats/word-surprisals-tsv';
+import { sumSurprisalsToWords } from '../../core/surprisal/word-surprisal';
 import { formatFormula } from '../../core/formula/format-formula';
 import {
 	addScoredItems,
@@ -427,6 +429,32 @@ export class RunResults {
 			fileName: `${fileStem(suite.meta.name)}-run${run.id}-surprisals.tsv`,
 			mimeType: 'text/tab-separated-values',
 			text: writeLmZooSurprisals(collectLmZooSentences(suite, this.#stored)),
+		};
+	}
+
+	/**
+	 * Word-level surprisals next to the token TSV: one row per whitespace-separated word of every
+	 * stored sentence (its tokens' surprisals summed, special tokens in no word), same order.
+	 */
+	exportWordSurprisalsTsv(): ExportFile | null {
+		const suite = this.#suite;
+		const run = this.#run;
+		if (!suite || !run) return null;
+		const sentences = orderStoredItems(suite, this.#stored).flatMap((result) => {
+			const item = suite.items.find((candidate) => candidate.itemNumber === result.itemNumber);
+			return (item?.conditions ?? []).map((condition) => {
+				const sentence = result.sentences.find((s) => s.conditionName === condition.conditionName);
+				return {
+					itemNumber: result.itemNumber,
+					conditionName: condition.conditionName,
+					words: sentence ? sumSurprisalsToWords(sentence.text, sentence.tokens) : [],
+				};
+			});
+		});
+		return {
+			fileName: `${fileStem(suite.meta.name)}-run${run.id}-word-surprisals.tsv`,
+			mimeType: 'text/tab-separated-values',
+			text: writeWordSurprisalsTsv(sentences),
 		};
 	}
 

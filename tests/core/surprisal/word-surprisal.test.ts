@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
 	findWordSpans,
+	mergeRegionTokensIntoWords,
 	sumSurprisalsToWords,
 	type WordSurprisalToken,
 } from '../../../src/core/surprisal/word-surprisal';
@@ -191,5 +192,54 @@ describe('sumSurprisalsToWords: beginning-of-word correction', () => {
 		expect(() => sumSurprisalsToWords(text, tokens, { boundarySurprisalBits: [1] })).toThrow(
 			'boundarySurprisalBits has 1 values for 5 tokens',
 		);
+	});
+});
+
+describe('mergeRegionTokensIntoWords', () => {
+	const token = (text: string, surprisalBits: number, special = false) => ({
+		text,
+		token: text.replace(/ /g, 'Ġ'),
+		surprisalBits,
+		special,
+	});
+
+	it.each([
+		[
+			'subwords join; a leading space starts a word',
+			[token('The', 1), token(' un', 2), token('believ', 3), token('able', 0.5)],
+			[
+				['The', 'The', 1],
+				[' unbelievable', 'Ġunbelievable', 5.5],
+			],
+		],
+		[
+			'special tokens stay alone, and the token after one starts a word',
+			[token('<|endoftext|>', 0, true), token('Hi', 4), token('!', 1)],
+			[
+				['<|endoftext|>', '<|endoftext|>', 0],
+				['Hi!', 'Hi!', 5],
+			],
+		],
+		[
+			'a whitespace-only token starts the word it is the space of',
+			[token('a', 1), token(' ', 2), token('b', 3)],
+			[
+				['a', 'a', 1],
+				[' b', 'Ġb', 5],
+			],
+		],
+		['an empty region stays empty', [], []],
+	] as const)('%s', (_, tokens, words) => {
+		const [region] = mergeRegionTokensIntoWords([{ regionNumber: 1, sumBits: 9, tokens }]);
+		expect(region?.tokens.map((t) => [t.text, t.token, t.surprisalBits])).toEqual(words);
+		expect(region?.sumBits).toBe(9);
+	});
+
+	it('a word never crosses a region edge', () => {
+		const regions = mergeRegionTokensIntoWords([
+			{ tokens: [token('The', 1)] },
+			{ tokens: [token('re', 2), token(' cat', 3)] },
+		]);
+		expect(regions.map((r) => r.tokens.map((t) => t.text))).toEqual([['The'], ['re', ' cat']]);
 	});
 });

@@ -226,6 +226,24 @@ describe('RunResults', () => {
 		]);
 	});
 
+	it('exports word surprisals next to the token TSV, with item and condition', async () => {
+		await results.open(await storeRun(ITEMS));
+		const file = results.exportWordSurprisalsTsv();
+		expect(file?.fileName).toMatch(/^mini-run\d+-word-surprisals\.tsv$/);
+		const lines = (file?.text ?? '').trimEnd().split('\n');
+		expect(lines[0]).toBe(
+			'sentence_id\tword_id\tword\tsurprisal\ttoken_count\titem_number\tcondition_name',
+		);
+		expect(lines.slice(1, 5)).toEqual([
+			'1\t1\tThe\t0.0\t1\t1\tgood',
+			'1\t2\tdog\t5.0\t1\t1\tgood',
+			'1\t3\tbarks\t8.0\t1\t1\tgood',
+			'1\t4\t.\t2.0\t1\t1\tgood',
+		]);
+		expect(lines).toHaveLength(1 + 4 + 4 + 4 + 3);
+		expect(lines.at(-1)).toBe('4\t3\tmeow\t7.0\t1\t2\tbad');
+	});
+
 	it('exports a bundle that imports back as a run that shows identically', async () => {
 		await results.open(await storeRun(ITEMS));
 		const before = {
