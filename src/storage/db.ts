@@ -6,7 +6,7 @@ import { Dexie, type Table } from 'dexie';
 import type { ModelSpec, SurprisalConvention, TextModelSpec } from '../core/model/model-spec';
 import type { RunStatus } from '../core/run/run-types';
 import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from '../core/evals/types';
-import type { GenerationParams } from '../core/model/generation';
+import type { GenerateRequest, GenerationParams, TokenUsage } from '../core/model/generation';
 
 /** Where a suite in the library came from. */
 export type SuiteOrigin = 'bundled' | 'file' | 'paste' | 'url' | 'import';
@@ -98,12 +98,29 @@ export interface ItemResultRow {
 	savedAt: number;
 }
 
+/** One cached completion (the providers' CachedResponse) and the size of its JSON. */
+export interface ResponseCacheRow {
+	/** responseCacheKey(): provider, base URL, model, revision, prompt, every parameter. */
+	key: string;
+	/** The model that answered, as a label (`openai/m @ http://…`, `bundled:gpt2-en-small`). */
+	model: string;
+	request: GenerateRequest;
+	completion: string;
+	finishReason: 'stop' | 'length';
+	usage?: TokenUsage;
+	/** ISO time it was stored. */
+	createdAt: string;
+	/** UTF-16 length of the entry's JSON: the cache's size without reading every row. */
+	bytes: number;
+}
+
 export type BenchtopDatabase = Dexie & {
 	suites: Table<SuiteRow, string>;
 	runs: Table<RunRow, number, RunRow>;
 	itemResults: Table<ItemResultRow, [number, number]>;
 	evalsRuns: Table<EvalsRunRow, number, EvalsRunRow>;
 	evalsSamples: Table<EvalsSampleRow, [number, string]>;
+	responseCache: Table<ResponseCacheRow, string>;
 };
 
 /** The database name; one per origin. */
@@ -121,4 +138,9 @@ db.version(1).stores({
 db.version(2).stores({
 	evalsRuns: '++id, status, createdAt, evalName',
 	evalsSamples: '[runId+sampleId], runId',
+});
+
+// The response cache of generative runs (completions by request key).
+db.version(3).stores({
+	responseCache: '&key, model, createdAt',
 });
