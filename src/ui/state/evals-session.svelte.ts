@@ -1,0 +1,763 @@
+/**
+ * The Evals page's state: a registry (bundled examples, dropped files / a folder / a zip, or
+ * pasted JSONL) with its problems located, the eval picked, the models (under test and grader)
+ * and the parameters sent, a run with per-sample progress, ETA, tokens, cancel and resume after a
+ * reload (finished samples are stored as they finish and answered again from them), the results
+ * shown (a run of this browser or an imported oaieval log), exports and the list of past runs.
+ */
+/* eslint-disable svelte/prefer-svelte-reactivity -- lookups, file maps and timestamps here are not UI state (the $state fields hold them as raw values) */
+import { unzipSync } from 'fflate';
+import { describeError } from '../../core/app/describe-error';
+import {
+	DEFAULT_EVAL_SEED,
+	EvalsError,
+	buildRunSpec,
+	formatLocation,
+	listEvalNames,
+	newRunId,
+	pythonUtcTimestamp,
+	readOaievalLog,
+	readRegistry,
+	registryFiles,
+	resolveEval,
+	runEval,
+	writeOaievalLog,
+	type Registry,
+	type RegistryFiles,
+} from '../../core/evals';
+import type {
+	EvalEvent,
+	EvalsLocation,
+	FinalReport,
+	ResolvedEval,
+	RunSpec,
+	TemplateKind,
+} from '../../core/evals/types';
+import { sha256Hex } from '../../core/hash/sha256';
+import { isSampled } from '../../core/model/cache-key';
+import type { GenerationParams, TextModel } from '../../core/model/generation';
+import { describeModelSpec, type TextModelSpec } from '../../core/model/model-spec';
+import {
+	createMemoryResponseCache,
+	withResponseCache,
+	type ResponseCacheStore,
+} from '../../providers/response-cache';
+import { responseCacheKey } from '../../core/model/cache-key';
+import {
+	createEvalsRun,
+	deleteEvalsRun,
+	getEvalsRun,
+	listEvalsRuns,
+	listEvalsSamples,
+	saveEvalsSample,
+	updateEvalsRun,
+	type EvalsRunRecord,
+	type EvalsSampleRecord,
+} from '../../storage/evals-runs-repository';
+import type { InferenceClientApi } from '../../worker/protocol';
+import { LocalWorkerModel } from '../local-worker-model';
+import { EndpointSettings } from './endpoint-settings.svelte';
+import {
+	EvalsModelChoice,
+	mergeParams,
+	modelFromSpec,
+	specOfChoice,
+	upstreamParams,
+	withParamOverrides,
+} from './evals-models.svelte';
+import { rowFromResult, rowsFromEvents, type EvalsSampleRowView } from './evals-rows.svelte';
+
+/** A problem with the registry or a sample, located where known. */
+export interface EvalsProblem {
+	readonly message: string;
+	readonly location?: EvalsLocation;
+}
+
+/** A bundled example eval, shown as a card. */
+export interface EvalsCard {
+	readonly name: string;
+	readonly description: string;
+	readonly kind: TemplateKind | null;
+	readonly sampleCount: number;
+}
+
+/** What the results panel shows: a run of this browser or an imported log. */
+export interface EvalsShownRun {
+	readonly source: 'run' | 'log';
+	readonly title: string;
+	readonly evalName: string;
+	readonly kind: TemplateKind | null;
+	readonly models: readonly string[];
+	readonly report: FinalReport | null;
+	readonly rows: readonly EvalsSampleRowView[];
+	readonly events: readonly EvalEvent[];
+	readonly spec: RunSpec;
+	readonly seed: number | null;
+	readonly paramsSent: readonly { role: string; params: GenerationParams }[];
+	readonly runRecordId?: number;
+	readonly status?: string;
+}
+
+export type RegistrySource = 'bundled' | 'files' | 'paste' | 'none';
+
+/** Bundled example registry (suites/evals: evals/, data/, modelgraded/), loaded on demand. */
+const BUNDLED_FILES = import.meta.glob<string>(
+	['/suites/evals/**/*.yaml', '/suites/evals/**/*.yml', '/suites/evals/**/*.jsonl'],
+	{ query: '?raw', import: 'default' },
+);
+
+/** Template classes a pasted JSONL can be run with. */
+export const PASTE_TEMPLATES: Readonly<Record<Exclude<TemplateKind, 'modelgraded'>, string>> = {
+	match: 'evals.elsuite.basic.match:Match',
+	includes: 'evals.elsuite.basic.includes:Includes',
+	fuzzy_match: 'evals.elsuite.basic.fuzzy_match:FuzzyMatch',
+	json_match: 'evals.elsuite.basic.json_match:JsonMatch',
+};
+
+const REGISTRY_FOLDERS = ['evals', 'modelgraded', 'data'];
+const MAX_REGISTRY_BYTES = 50 * 1024 * 1024;
+
+/**
+ * A dropped file's path inside the registry: from its `evals/`, `modelgraded/` or `data/` folder
+ * on; a lone YAML goes to `evals/` (`modelgraded/` when it looks like a grading spec), a lone
+ * JSONL to `data/`.
+ */
+export function registryPathOf(path: string, text: string): string {
+	const parts = path.replace(/\\/gu, '/').replace(/^\.\//u, '').split('/');
+	const root = parts.findIndex(
+		(part, index) => index < parts.length - 1 && REGISTRY_FOLDERS.includes(part),
+	);
+	if (root >= 0) return parts.slice(root).join('/');
+	const name = parts[parts.length - 1] ?? path;
+	if (/\.ya?ml$/iu.test(name)) {
+		return /^\s*choice_strings\s*:/mu.test(text) ? `modelgraded/${name}` : `evals/${name}`;
+	}
+	return `data/${name}`;
+}
+
+function problemOf(error: unknown): EvalsProblem {
+	if (error instanceof EvalsError) {
+		return error.location
+			? { message: error.message, location: error.location }
+			: { message: error.message };
+	}
+	return { message: describeError(error) };
+}
+
+function stringField(value: unknown, key: string): string {
+	if (value && typeof value === 'object' && !Array.isArray(value)) {
+		const field = (value as Record<string, unknown>)[key];
+		if (typeof field === 'string') return field;
+	}
+	return '';
+}
+
+export interface EvalsSessionOptions {
+	readonly client: InferenceClientApi;
+	readonly endpoint?: EndpointSettings;
+	/** Completions stored across runs; default: in memory (a reload resumes from stored samples). */
+	readonly cache?: ResponseCacheStore;
+	readonly now?: () => number;
+}
+
+export class EvalsSession {
+	readonly endpoint: EndpointSettings;
+	readonly policy = new EvalsModelChoice();
+	readonly grader = new EvalsModelChoice();
+	/** Parameters the user sets over upstream's, per role (only the ones set). */
+	policyOverrides = $state<GenerationParams>({});
+	graderOverrides = $state<GenerationParams>({});
+	/** `--max_samples` (empty: all). */
+	maxSamples = $state<number | null>(null);
+	seed = $state(DEFAULT_EVAL_SEED);
+	pasteText = $state('');
+	pasteTemplate = $state<Exclude<TemplateKind, 'modelgraded'>>('match');
+
+	readonly #client: InferenceClientApi;
+	readonly #cache: ResponseCacheStore;
+	readonly #now: () => number;
+
+	#source = $state<RegistrySource>('none');
+	#sourceName = $state('');
+	#files = $state.raw<RegistryFiles>(new Map());
+	#registry = $state.raw<Registry | null>(null);
+	#problems = $state.raw<readonly EvalsProblem[]>([]);
+	#evalNames = $state.raw<readonly string[]>([]);
+	#cards = $state.raw<readonly EvalsCard[]>([]);
+	#selected = $state<string | null>(null);
+	#resolved = $state.raw<ResolvedEval | null>(null);
+	#selectProblem = $state.raw<EvalsProblem | null>(null);
+
+	#running = $state(false);
+	#progress = $state.raw({ done: 0, total: 0, tokens: 0, elapsedMs: 0 });
+	#message = $state<string | null>(null);
+	#abort: AbortController | null = null;
+	#shown = $state.raw<EvalsShownRun | null>(null);
+	#runs = $state.raw<readonly EvalsRunRecord[]>([]);
+
+	constructor(options: EvalsSessionOptions) {
+		this.#client = options.client;
+		this.endpoint = options.endpoint ?? new EndpointSettings();
+		this.#cache = options.cache ?? createMemoryResponseCache();
+		this.#now = options.now ?? (() => Date.now());
+		this.grader.kind = 'replay';
+	}
+
+	get source(): RegistrySource {
+		return this.#source;
+	}
+	get sourceName(): string {
+		return this.#sourceName;
+	}
+	get files(): RegistryFiles {
+		return this.#files;
+	}
+	get problems(): readonly EvalsProblem[] {
+		return this.#selectProblem ? [...this.#problems, this.#selectProblem] : this.#problems;
+	}
+	get evalNames(): readonly string[] {
+		return this.#evalNames;
+	}
+	get cards(): readonly EvalsCard[] {
+		return this.#cards;
+	}
+	get selected(): string | null {
+		return this.#selected;
+	}
+	get resolved(): ResolvedEval | null {
+		return this.#resolved;
+	}
+	get running(): boolean {
+		return this.#running;
+	}
+	get progress(): { done: number; total: number; tokens: number; elapsedMs: number } {
+		return this.#progress;
+	}
+	get message(): string | null {
+		return this.#message;
+	}
+	get shown(): EvalsShownRun | null {
+		return this.#shown;
+	}
+	get runs(): readonly EvalsRunRecord[] {
+		return this.#runs;
+	}
+
+	/** Seconds left at the pace so far, or null before the first sample. */
+	get etaSeconds(): number | null {
+		const { done, total, elapsedMs } = this.#progress;
+		if (done === 0 || done >= total) return null;
+		return ((elapsedMs / done) * (total - done)) / 1000;
+	}
+
+	/** Whether the picked eval needs a grader model. */
+	get needsGrader(): boolean {
+		return this.#resolved?.kind === 'modelgraded';
+	}
+
+	/** Upstream's parameters for the picked eval. */
+	get upstream(): { policy: GenerationParams; grader: GenerationParams | null } | null {
+		const resolved = this.#resolved;
+		if (!resolved) return null;
+		try {
+			return upstreamParams(resolved);
+		} catch {
+			return null;
+		}
+	}
+
+	/** Why Run cannot start, or null. */
+	get runProblem(): string | null {
+		if (this.#running) return 'A run is going on.';
+		if (!this.#resolved)
+			return this.#selected ? 'This eval has a problem (see above).' : 'Pick an eval.';
+		const policy = this.policy.problem(this.endpoint);
+		if (policy) return `Model under test: ${policy}`;
+		if (this.needsGrader) {
+			const grader = this.grader.problem(this.endpoint);
+			if (grader) return `Grader: ${grader}`;
+		}
+		if (this.maxSamples !== null && (!Number.isInteger(this.maxSamples) || this.maxSamples < 1)) {
+			return 'Max samples must be a whole number of 1 or more (or empty for all).';
+		}
+		return null;
+	}
+
+	// ---- registry ----
+
+	/** The bundled example evals (cards); selects nothing. */
+	async loadBundled(): Promise<void> {
+		const entries = await Promise.all(
+			Object.entries(BUNDLED_FILES).map(
+				async ([path, load]) => [path.replace('/suites/evals/', ''), await load()] as const,
+			),
+		);
+		this.#setRegistry(registryFiles(entries), 'bundled', 'bundled examples');
+		const registry = this.#registry;
+		if (!registry) return;
+		this.#cards = this.#evalNames
+			.filter((name) => !name.includes('.'))
+			.map((name) => {
+				const entry = registry.evals.get(name);
+				let kind: TemplateKind | null = null;
+				let sampleCount = 0;
+				try {
+					const resolved = resolveEval(registry, name);
+					kind = resolved.kind;
+					sampleCount = resolved.samples.length;
+				} catch {
+					// Shown on selection.
+				}
+				return { name, description: stringField(entry?.value, 'description'), kind, sampleCount };
+			});
+	}
+
+	/** Reads dropped or picked files (YAML, JSONL, or a zip of a registry) as a registry. */
+	async loadFiles(files: readonly File[]): Promise<void> {
+		const entries: [string, string][] = [];
+		let bytes = 0;
+		try {
+			for (const file of files) {
+				bytes += file.size;
+				if (bytes > MAX_REGISTRY_BYTES) {
+					throw new Error('These files are over 50 MB: drop a smaller registry.');
+				}
+				const path = file.webkitRelativePath || file.name;
+				if (/\.zip$/iu.test(file.name)) {
+					const unzipped = unzipSync(new Uint8Array(await file.arrayBuffer()));
+					for (const [inner, data] of Object.entries(unzipped)) {
+						if (inner.endsWith('/') || inner.startsWith('__MACOSX/')) continue;
+						if (!/\.(ya?ml|jsonl)$/iu.test(inner)) continue;
+						const text = new TextDecoder().decode(data);
+						entries.push([registryPathOf(inner, text), text]);
+					}
+				} else if (/\.(ya?ml|jsonl)$/iu.test(file.name)) {
+					const text = await file.text();
+					entries.push([registryPathOf(path, text), text]);
+				}
+			}
+		} catch (error) {
+			this.#problems = [{ message: describeError(error) }];
+			return;
+		}
+		if (entries.length === 0) {
+			this.#problems = [
+				{
+					message:
+						'No registry files found: drop eval YAML files (evals/*.yaml), samples JSONL and modelgraded YAML, a folder holding them, or a zip.',
+				},
+			];
+			return;
+		}
+		// Files dropped one after another build up one registry.
+		const merged = new Map(this.#source === 'files' ? this.#files : []);
+		for (const [path, text] of entries) merged.set(path, text);
+		const names = files.map((file) => file.name).join(', ');
+		this.#setRegistry(registryFiles(merged), 'files', names);
+		if (this.#evalNames.length === 1 && this.#evalNames[0]) this.select(this.#evalNames[0]);
+	}
+
+	/** Runs pasted JSONL samples with one basic template, as the eval `pasted`. */
+	loadPasted(): void {
+		const className = PASTE_TEMPLATES[this.pasteTemplate];
+		const yaml = `pasted:\n  id: pasted.dev.v0\n  description: Samples pasted into the page\npasted.dev.v0:\n  class: ${className}\n  args:\n    samples_jsonl: pasted.jsonl\n`;
+		this.#setRegistry(
+			registryFiles([
+				['evals/pasted.yaml', yaml],
+				['data/pasted.jsonl', this.pasteText],
+			]),
+			'paste',
+			'pasted samples',
+		);
+		this.select('pasted');
+	}
+
+	clearRegistry(): void {
+		this.#setRegistry(new Map(), 'none', '');
+	}
+
+	#setRegistry(files: RegistryFiles, source: RegistrySource, name: string): void {
+		this.#files = files;
+		this.#source = source;
+		this.#sourceName = name;
+		this.#selected = null;
+		this.#resolved = null;
+		this.#selectProblem = null;
+		this.#cards = [];
+		this.#evalNames = [];
+		this.#registry = null;
+		if (files.size === 0) {
+			this.#problems = [];
+			return;
+		}
+		try {
+			const registry = readRegistry(files);
+			this.#registry = registry;
+			this.#evalNames = listEvalNames(registry);
+			const problems: EvalsProblem[] = [];
+			if (this.#evalNames.length === 0) {
+				problems.push({
+					message: 'No eval in these files: an eval is an entry of a YAML file under evals/.',
+				});
+			}
+			// Every eval checked now, so all problems show at once (small registries only).
+			if (source !== 'bundled' && this.#evalNames.length <= 50) {
+				for (const evalName of this.#evalNames) {
+					try {
+						resolveEval(registry, evalName);
+					} catch (error) {
+						problems.push(problemOf(error));
+					}
+				}
+			}
+			this.#problems = dedupeProblems(problems);
+		} catch (error) {
+			this.#problems = [problemOf(error)];
+		}
+	}
+
+	/** Picks an eval by name (alias or spec); a problem is shown located. */
+	select(name: string): void {
+		this.#selected = name;
+		this.#resolved = null;
+		this.#selectProblem = null;
+		this.policyOverrides = {};
+		this.graderOverrides = {};
+		const registry = this.#registry;
+		if (!registry) return;
+		try {
+			this.#resolved = resolveEval(registry, name);
+		} catch (error) {
+			const problem = problemOf(error);
+			if (!this.#problems.some((known) => known.message === problem.message)) {
+				this.#selectProblem = problem;
+			}
+		}
+	}
+
+	/** Sets (a number) or clears (null) a parameter over upstream's. */
+	setOverride(role: 'policy' | 'grader', key: keyof GenerationParams, value: number | null): void {
+		const current = role === 'policy' ? this.policyOverrides : this.graderOverrides;
+		const next: Record<string, unknown> = { ...current };
+		if (value === null || !Number.isFinite(value)) delete next[key];
+		else next[key] = value;
+		if (role === 'policy') this.policyOverrides = next as GenerationParams;
+		else this.graderOverrides = next as GenerationParams;
+	}
+
+	// ---- runs ----
+
+	async refreshRuns(): Promise<void> {
+		try {
+			this.#runs = await listEvalsRuns();
+		} catch (error) {
+			this.#message = `Past runs could not be read: ${describeError(error)}`;
+		}
+	}
+
+	/** Starts a run of the picked eval on the picked models. */
+	async run(): Promise<void> {
+		const resolved = this.#resolved;
+		if (!resolved || this.runProblem !== null) return;
+		const policy = specOfChoice(this.policy, this.endpoint);
+		const grader = this.needsGrader ? specOfChoice(this.grader, this.endpoint) : null;
+		const replayTexts: Record<string, string> = {};
+		for (const choice of [policy, grader]) {
+			if (choice?.replayText !== undefined && choice.spec.source === 'replay') {
+				replayTexts[choice.spec.sha256] = choice.replayText;
+			}
+		}
+		const registryHashes: Record<string, string> = {};
+		for (const [path, text] of this.#files) registryHashes[path] = sha256Hex(text);
+		const createdAt = this.#now();
+		const total =
+			this.maxSamples === null
+				? resolved.samples.length
+				: Math.min(this.maxSamples, resolved.samples.length);
+		let record: EvalsRunRecord;
+		try {
+			record = await createEvalsRun({
+				evalName: this.#selected ?? resolved.name,
+				spec: { registryFiles: registryHashes, eval: resolved },
+				models: { policy: [policy.spec], ...(grader ? { grader: grader.spec } : {}) },
+				overrides: {
+					policy: $state.snapshot(this.policyOverrides),
+					grader: $state.snapshot(this.graderOverrides),
+				},
+				replayTexts,
+				seed: this.seed,
+				...(this.maxSamples === null ? {} : { maxSamples: this.maxSamples }),
+				runId: newRunId(new Date(createdAt)),
+				createdAt,
+				total,
+			});
+		} catch (error) {
+			this.#message = `The run could not be stored: ${describeError(error)}`;
+			return;
+		}
+		await this.#execute(record, []);
+	}
+
+	/** Resumes a stored run: finished samples are answered from what was stored. */
+	async resume(id: number): Promise<void> {
+		if (this.#running) return;
+		const record = await getEvalsRun(id);
+		if (!record) {
+			this.#message = 'That run is no longer stored.';
+			return;
+		}
+		const stored = await listEvalsSamples(id);
+		await this.#execute(record, stored);
+	}
+
+	cancel(): void {
+		this.#abort?.abort();
+	}
+
+	async #execute(record: EvalsRunRecord, stored: readonly EvalsSampleRecord[]): Promise<void> {
+		const abort = new AbortController();
+		this.#abort = abort;
+		this.#running = true;
+		this.#message = null;
+		const total = record.progress.total;
+		this.#progress = { done: 0, total, tokens: 0, elapsedMs: record.progress.elapsedMs };
+		const started = this.#now() - record.progress.elapsedMs;
+		let tokens = 0;
+		let status: 'done' | 'cancelled' | 'failed' = 'failed';
+		let errorMessage: string | undefined;
+		let report: FinalReport | undefined;
+		const pending: Promise<void>[] = [];
+		const sampleEvents = new Map<string, EvalEvent[]>();
+		try {
+			await updateEvalsRun(record.id, { status: 'running', errorMessage: undefined });
+			const context = {
+				client: this.#client,
+				endpoint: this.endpoint,
+				replayTexts: record.replayTexts,
+			};
+			const cache = this.#cache;
+			const prefill = async (spec: TextModelSpec, overrides: GenerationParams, role: string) => {
+				for (const sample of stored) {
+					// Sampling events are written one per call, in call order: their usage comes back too.
+					const sampling = sample.events.filter((event) => event.type === 'sampling');
+					for (const [i, call] of sample.result.calls.entries()) {
+						if (call.role !== role) continue;
+						const usage = sampling[i]?.data.usage as
+							{ prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
+						const request = {
+							prompt:
+								typeof call.prompt === 'string'
+									? ({ kind: 'text', text: call.prompt } as const)
+									: ({ kind: 'chat', messages: call.prompt } as const),
+							params: mergeParams(call.params, overrides),
+						};
+						const callIndex = role === 'grader' ? 0 : i;
+						const seed = isSampled(request.params) ? `${sample.sampleId}#${callIndex}` : undefined;
+						await cache.put({
+							key: responseCacheKey(spec, request, seed),
+							model: describeModelSpec(spec),
+							request,
+							completion: call.completion,
+							finishReason: 'stop',
+							...(typeof usage?.prompt_tokens === 'number' &&
+							typeof usage.completion_tokens === 'number'
+								? {
+										usage: {
+											promptTokens: usage.prompt_tokens,
+											completionTokens: usage.completion_tokens,
+										},
+									}
+								: {}),
+							createdAt: new Date(this.#now()).toISOString(),
+						});
+					}
+				}
+			};
+			const build = async (
+				spec: TextModelSpec,
+				overrides: GenerationParams,
+				role: 'policy' | 'grader',
+			): Promise<TextModel> => {
+				const model = modelFromSpec(spec, context);
+				if (model instanceof LocalWorkerModel) await model.load(abort.signal);
+				await prefill(spec, overrides, role);
+				return withParamOverrides(withResponseCache(model, cache, { spec }), overrides);
+			};
+			const policySpec = record.models.policy[0];
+			if (!policySpec) throw new Error('This run names no model under test.');
+			const policy = await build(policySpec, record.overrides.policy, 'policy');
+			const grader = record.models.grader
+				? await build(record.models.grader, record.overrides.grader, 'grader')
+				: undefined;
+			const result = await runEval(record.spec.eval, {
+				policy: [policy],
+				...(grader ? { grader } : {}),
+				seed: record.seed,
+				...(record.maxSamples === undefined ? {} : { maxSamples: record.maxSamples }),
+				runId: record.runId,
+				createdBy: 'benchtop',
+				concurrency: 1,
+				signal: abort.signal,
+				onSample: (sample, done) => {
+					// Events of this sample: the recorder's, picked by sample id.
+					pending.push(
+						(async () => {
+							const events = sampleEvents.get(sample.sampleId) ?? [];
+							for (const event of events) {
+								const usage = event.data.usage as { total_tokens?: number } | undefined;
+								if (typeof usage?.total_tokens === 'number') tokens += usage.total_tokens;
+							}
+							this.#progress = { done, total, tokens, elapsedMs: this.#now() - started };
+							await saveEvalsSample(record.id, {
+								sampleId: sample.sampleId,
+								position: done - 1,
+								result: sample,
+								events,
+							});
+							await updateEvalsRun(record.id, { progress: this.#progress });
+						})(),
+					);
+				},
+				onEvent: (event) => {
+					const list = sampleEvents.get(event.sample_id) ?? [];
+					list.push(event);
+					sampleEvents.set(event.sample_id, list);
+				},
+			});
+			await Promise.all(pending);
+			if (result.cancelled) {
+				status = 'cancelled';
+				this.#message = `Cancelled after ${result.samples.length} of ${total} samples; Resume goes on from there.`;
+			} else {
+				status = 'done';
+				report = result.finalReport;
+			}
+		} catch (error) {
+			await Promise.allSettled(pending);
+			if (abort.signal.aborted) {
+				status = 'cancelled';
+				this.#message = 'Cancelled; Resume goes on from the last finished sample.';
+			} else {
+				errorMessage = describeError(error);
+				this.#message = `The run stopped: ${errorMessage}`;
+			}
+		} finally {
+			this.#running = false;
+			this.#abort = null;
+		}
+		await updateEvalsRun(record.id, {
+			status,
+			progress: { ...this.#progress, elapsedMs: this.#now() - started },
+			...(report ? { report } : {}),
+			errorMessage,
+		}).catch(() => undefined);
+		await this.refreshRuns();
+		await this.show(record.id);
+	}
+
+	// ---- results ----
+
+	/** Shows a stored run (finished or not). */
+	async show(id: number): Promise<void> {
+		const record = await getEvalsRun(id);
+		if (!record) {
+			this.#message = 'That run is no longer stored.';
+			return;
+		}
+		const samples = await listEvalsSamples(id);
+		const events = samples.flatMap((sample) => sample.events);
+		const models = [
+			...record.models.policy.map(describeModelSpec),
+			...(record.models.grader ? [describeModelSpec(record.models.grader)] : []),
+		];
+		const upstream = upstreamParams(record.spec.eval);
+		const paramsSent = [
+			{ role: 'model under test', params: mergeParams(upstream.policy, record.overrides.policy) },
+			...(upstream.grader && record.models.grader
+				? [{ role: 'grader', params: mergeParams(upstream.grader, record.overrides.grader) }]
+				: []),
+		];
+		this.#shown = {
+			source: 'run',
+			title: `${record.evalName} on ${models.join(', ')}`,
+			evalName: record.spec.eval.name,
+			kind: record.spec.eval.kind,
+			models,
+			report: record.report ?? null,
+			rows: samples.map((sample) => rowFromResult(sample.result, sample.position)),
+			events,
+			spec: buildRunSpec({
+				completionFns: models,
+				evalSpec: record.spec.eval,
+				runId: record.runId,
+				createdAt: pythonUtcTimestamp(new Date(record.createdAt)),
+				seed: record.seed,
+				...(record.maxSamples === undefined ? {} : { maxSamples: record.maxSamples }),
+				command: `oaieval ${models.join(',')} ${record.evalName}`,
+				createdBy: 'benchtop',
+			}),
+			seed: record.seed,
+			paramsSent,
+			runRecordId: record.id,
+			status: record.status,
+		};
+	}
+
+	/** Shows a past run from an oaieval log (upstream's or ours). */
+	async importLog(file: File): Promise<void> {
+		try {
+			const log = readOaievalLog(await file.text(), file.name);
+			const runConfig = log.spec.run_config as { seed?: unknown; eval_spec?: { cls?: unknown } };
+			this.#shown = {
+				source: 'log',
+				title: `${log.spec.eval_name} (log ${file.name})`,
+				evalName: log.spec.eval_name,
+				kind: null,
+				models: log.spec.completion_fns,
+				report: log.finalReport ?? null,
+				rows: rowsFromEvents(log.events),
+				events: log.events,
+				spec: log.spec,
+				seed: typeof runConfig.seed === 'number' ? runConfig.seed : null,
+				paramsSent: [],
+			};
+			this.#message = null;
+		} catch (error) {
+			const problem = problemOf(error);
+			this.#message = `That log could not be read: ${problem.message}`;
+		}
+	}
+
+	closeShown(): void {
+		this.#shown = null;
+	}
+
+	async deleteRun(id: number): Promise<void> {
+		await deleteEvalsRun(id);
+		if (this.#shown?.runRecordId === id) this.#shown = null;
+		await this.refreshRuns();
+	}
+
+	/** The shown run as an oaieval JSONL log. */
+	logText(): string | null {
+		const shown = this.#shown;
+		if (!shown) return null;
+		return writeOaievalLog({
+			spec: shown.spec,
+			events: shown.events,
+			...(shown.report ? { finalReport: shown.report } : {}),
+		});
+	}
+}
+
+function dedupeProblems(problems: readonly EvalsProblem[]): EvalsProblem[] {
+	const seen = new Set<string>();
+	return problems.filter((problem) => {
+		const key = problem.location
+			? formatLocation(problem.location) + problem.message
+			: problem.message;
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
+}

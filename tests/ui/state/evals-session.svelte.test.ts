@@ -1,0 +1,178 @@
+// EvalsSession over the in-thread inference client and FakeEngine (whose greedy completions are
+// words each preceded by a space): registry inputs and located problems, a run stored sample by
+// sample, the log export, and resume after a "reload" (a new session) without calling the model
+// again for finished samples.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readOaievalLog } from '../../../src/core/evals';
+import { db } from '../../../src/storage/db';
+import { getEvalsRun, updateEvalsRun } from '../../../src/storage/evals-runs-repository';
+import { EndpointSettings } from '../../../src/ui/state/endpoint-settings.svelte';
+import { EvalsSession, registryPathOf } from '../../../src/ui/state/evals-session.svelte';
+import { FakeEngine } from '../../../src/worker/fake-engine';
+import { createInThreadClient } from '../../../src/worker/inference-client';
+import type { InferenceClientApi } from '../../../src/worker/protocol';
+import { clearDatabase } from '../../storage/clear-database';
+
+beforeEach(clearDatabase);
+
+/** A client that counts generate calls. */
+function countingClient(): { client: InferenceClientApi; generateCalls: () => number } {
+	const inner = createInThreadClient(new FakeEngine());
+	let calls = 0;
+	const client: InferenceClientApi = {
+		call: (kind, params, options) => {
+			if (kind === 'generate') calls += 1;
+			return inner.call(kind, params, options);
+		},
+		dispose: () => inner.dispose(),
+	};
+	return { client, generateCalls: () => calls };
+}
+
+function session(client: InferenceClientApi): EvalsSession {
+	return new EvalsSession({ client, endpoint: new EndpointSettings({ storage: null }) });
+}
+
+// Every fake completion starts with a space: the first ideal matches, the others cannot.
+const SAMPLES = [
+	{ input: 'Say anything.', ideal: ' ' },
+	{ input: 'Capital of France?', ideal: 'Paris' },
+	{ input: [{ role: 'user', content: 'Capital of Peru?' }], ideal: ['Lima', 'lima'] },
+]
+	.map((sample) => JSON.stringify(sample))
+	.join('\n');
+
+describe('registryPathOf', () => {
+	it.each([
+		['reg/evals/capitals.yaml', 'a: 1', 'evals/capitals.yaml'],
+		['my-registry/data/capitals/samples.jsonl', '{}', 'data/capitals/samples.jsonl'],
+		['x/modelgraded/fact.yaml', 'fact: {}', 'modelgraded/fact.yaml'],
+		['capitals.yaml', 'capitals: {id: capitals.dev.v0}', 'evals/capitals.yaml'],
+		['grading.yaml', 'g:\n  choice_strings: AB\n', 'modelgraded/grading.yaml'],
+		['samples.jsonl', '{}', 'data/samples.jsonl'],
+		['evals', '{}', 'data/evals'],
+	])('%s → %s', (path, text, expected) => {
+		expect(registryPathOf(path, text)).toBe(expected);
+	});
+});
+
+describe('EvalsSession registry input', () => {
+	it('locates a bad pasted line by file and line', () => {
+		const evals = session(countingClient().client);
+		evals.pasteText = '{"input": "a", "ideal": "b"}\n{"input": "c", ideal}\n';
+		evals.loadPasted();
+		expect(evals.resolved).toBeNull();
+		const located = evals.problems.find((problem) => problem.location);
+		expect(located?.location).toMatchObject({ file: 'data/pasted.jsonl', line: 2 });
+	});
+
+	it('reads dropped YAML and JSONL files as one registry and picks its only eval', async () => {
+		const evals = session(countingClient().client);
+		const yaml =
+			'capitals:\n  id: capitals.dev.v0\ncapitals.dev.v0:\n  class: evals.elsuite.basic.match:Match\n  args:\n    samples_jsonl: capitals.jsonl\n';
+		await evals.loadFiles([new File([yaml], 'capitals.yaml')]);
+		// The samples are missing: the problem names the eval file.
+		expect(evals.problems.length).toBeGreaterThan(0);
+		expect(evals.problems.map((problem) => problem.message).join('\n')).toContain('capitals');
+		await evals.loadFiles([new File([SAMPLES], 'capitals.jsonl')]);
+		expect(evals.problems).toEqual([]);
+		expect(evals.evalNames).toEqual(['capitals', 'capitals.dev.v0']);
+		evals.select('capitals');
+		expect(evals.resolved?.samples).toHaveLength(3);
+		expect(evals.upstream?.policy).toEqual({ temperature: 0 });
+	});
+
+	it('says what to drop when no file is a registry file', async () => {
+		const evals = session(countingClient().client);
+		await evals.loadFiles([new File(['hello'], 'notes.txt')]);
+		expect(evals.problems[0]?.message).toMatch(/No registry files found/);
+	});
+});
+
+describe('EvalsSession runs', () => {
+	it('runs a pasted Match eval on a local model, stores every sample, and exports a log', async () => {
+		const { client, generateCalls } = countingClient();
+		const evals = session(client);
+		evals.pasteText = SAMPLES;
+		evals.loadPasted();
+		evals.policy.kind = 'local';
+		evals.setOverride('policy', 'max_tokens', 4);
+		expect(evals.runProblem).toBeNull();
+		await evals.run();
+		expect(generateCalls()).toBe(3);
+		expect(evals.progress).toMatchObject({ done: 3, total: 3 });
+		const shown = evals.shown;
+		expect(shown?.status).toBe('done');
+		expect(shown?.report?.accuracy).toBeCloseTo(1 / 3, 12);
+		expect(shown?.report).toHaveProperty('boostrap_std');
+		expect(shown?.rows).toHaveLength(3);
+		// The override was sent: four tokens, each a space and a word.
+		for (const row of shown?.rows ?? []) expect(row.completion.split(' ')).toHaveLength(5);
+		expect(shown?.paramsSent[0]?.params).toEqual({ temperature: 0, max_tokens: 4 });
+		const log = readOaievalLog(evals.logText() ?? '', 'run.jsonl');
+		expect(log.spec.eval_name).toBe('pasted.dev.v0');
+		expect(log.events.filter((event) => event.type === 'match')).toHaveLength(3);
+		expect(log.finalReport?.accuracy).toBeCloseTo(1 / 3, 12);
+		const stored = await getEvalsRun(shown?.runRecordId ?? -1);
+		expect(stored?.models.policy[0]).toMatchObject({ source: 'bundled', id: 'gpt2-random-tiny' });
+	});
+
+	it('resumes after a reload: finished samples are not generated again', async () => {
+		const first = countingClient();
+		const evals = session(first.client);
+		evals.pasteText = SAMPLES;
+		evals.loadPasted();
+		evals.setOverride('policy', 'max_tokens', 4);
+		await evals.run();
+		const id = evals.shown?.runRecordId ?? -1;
+		const report = evals.shown?.report;
+		// As if the tab closed after two samples: the third sample's row is gone.
+		const lastId = evals.shown?.rows[2]?.sampleId ?? '';
+		await db.evalsSamples.delete([id, lastId]);
+		await updateEvalsRun(id, {
+			status: 'running',
+			progress: { done: 2, total: 3, tokens: 0, elapsedMs: 10 },
+		});
+		const second = countingClient();
+		const reloaded = session(second.client);
+		await reloaded.refreshRuns();
+		expect(reloaded.runs.map((run) => run.status)).toEqual(['running']);
+		await reloaded.resume(id);
+		expect(second.generateCalls()).toBe(1);
+		expect(reloaded.shown?.status).toBe('done');
+		expect(reloaded.shown?.rows).toHaveLength(3);
+		expect(reloaded.shown?.report).toEqual(report);
+	});
+
+	it('imports an oaieval log and says where a bad one is wrong', async () => {
+		const evals = session(countingClient().client);
+		await evals.importLog(new File(['{"spec": {}}\nnot json\n'], 'bad.jsonl'));
+		expect(evals.message).toContain('bad.jsonl:2');
+		const log = [
+			JSON.stringify({ spec: { eval_name: 'x.dev.v0', completion_fns: ['m'], run_config: {} } }),
+			JSON.stringify({
+				run_id: 'r',
+				event_id: 0,
+				sample_id: 'x.dev.0',
+				type: 'sampling',
+				data: { prompt: 'hi', sampled: ['yes'] },
+				created_by: '',
+				created_at: '',
+			}),
+			JSON.stringify({
+				run_id: 'r',
+				event_id: 1,
+				sample_id: 'x.dev.0',
+				type: 'match',
+				data: { correct: true, expected: 'yes', picked: 'yes', sampled: 'yes' },
+				created_by: '',
+				created_at: '',
+			}),
+			JSON.stringify({ final_report: { accuracy: 1 }, run_id: 'r' }),
+		].join('\n');
+		await evals.importLog(new File([log], 'good.jsonl'));
+		expect(evals.shown?.source).toBe('log');
+		expect(evals.shown?.rows[0]).toMatchObject({ completion: 'yes', correct: true, picked: 'yes' });
+		expect(evals.shown?.report).toEqual({ accuracy: 1 });
+	});
+});
