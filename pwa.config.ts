@@ -1,6 +1,7 @@
 // The offline app (vite-plugin-pwa + Workbox): manifest, icons, and a service worker that
-// precaches the app shell only. Models and onnxruntime's wasm are not precached: transformers.js
-// keeps the model files and the ORT wasm/mjs it loads in Cache Storage ('transformers-cache').
+// precaches the app shell, the bundled models (fp32 and q8) and onnxruntime's wasm, so "Bundled
+// model (works offline)" holds for a model never used online. Hub models are cached on first
+// use by transformers.js in Cache Storage ('transformers-cache').
 import { VitePWA } from 'vite-plugin-pwa';
 
 export function benchtopPwa() {
@@ -34,11 +35,18 @@ export function benchtopPwa() {
 			],
 		},
 		workbox: {
-			// The shell: scripts (app, worker, suite chunks), styles, the page, icons, the manifest.
-			globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,webmanifest}'],
-			// Not the models, not onnxruntime's wasm/mjs, not the engine harness page.
-			globIgnores: ['**/models/**', '**/ort-wasm-*', '**/harness/**', 'engine.html'],
-			maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+			// The shell: scripts (app, worker, suite chunks), styles, the page, icons, the manifest;
+			// onnxruntime's wasm and loader; the bundled models' files the engine reads.
+			globPatterns: [
+				'**/*.{js,mjs,css,html,svg,png,ico,webmanifest}',
+				'assets/ort-wasm-*.{wasm,mjs}',
+				'models/*/{config,generation_config,tokenizer,tokenizer_config,special_tokens_map}.json',
+				'models/*/onnx/*.onnx',
+			],
+			// Not the engine harness page, nor the models' build notes (README, logs, manifests).
+			globIgnores: ['**/harness/**', 'engine.html', 'models/**/*.md'],
+			// The largest file is gpt2-en-small's fp32 weights (about 43 MB).
+			maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
 			navigateFallback: 'index.html',
 			navigateFallbackDenylist: [/^\/models\//, /^\/harness\//],
 			cleanupOutdatedCaches: true,
