@@ -481,7 +481,10 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 			new Promise<void>((resolve) => {
 				server.closeAllConnections();
 				server.close(() => resolve());
-			}).then(() => engine.disposeModel(info.modelKey)),
+			}).then(async () => {
+				// A caller's engine keeps its models (other servers may share them).
+				if (!options.engine) await engine.disposeModel(info.modelKey);
+			}),
 	};
 }
 

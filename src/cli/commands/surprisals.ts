@@ -14,10 +14,15 @@ import {
 	BUNDLED_MODEL_IDS,
 	DEFAULT_MODEL_ID,
 	SURPRISAL_CONVENTIONS,
+	ENDPOINT_SPEC_PREFIX,
+	type EndpointModelSpec,
 	type ModelDtype,
 	type ModelSpec,
 	type SurprisalConvention,
 } from '../../core/model/model-spec';
+import { scoreTextsViaEndpoint } from '../../providers/endpoint-scoring';
+import { endpointSpecOf } from '../../providers/open-model';
+import { OpenAIClient } from '../../providers/openai-client';
 import { createNodeEngine } from '../../worker/node-engine';
 import type { ModelInfo, ScoredText } from '../../worker/protocol';
 import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
@@ -30,10 +35,12 @@ export const MODEL_OPTIONS = {
 	convention: { type: 'string' },
 	dtype: { type: 'string' },
 	threads: { type: 'string' },
+	'base-url': { type: 'string' },
 } as const satisfies OptionSpec;
 
 export const MODEL_OPTIONS_USAGE =
-	'[--model <bundled name | folder | hub owner/name>] [--revision <hub revision>] ' +
+	'[--model <bundled name | folder | hub owner/name | openai/<model>>] [--base-url <url>] ' +
+	'[--revision <hub revision>] ' +
 	'[--convention reference|bos|bos+eos] [--dtype fp32|fp16|q8] [--threads <n>]';
 
 export const SURPRISALS_USAGE = `usage: surprisals <sentences.txt> [--words] ${MODEL_OPTIONS_USAGE}`;
@@ -47,6 +54,8 @@ export interface ModelRequest {
 	/** The convention was given with `--convention` (not the default). */
 	readonly conventionFromOption?: boolean;
 	readonly threads?: number;
+	/** `--model openai/<m>`: scored through this endpoint (prompt logprobs); `spec` is not loaded. */
+	readonly endpoint?: EndpointModelSpec;
 }
 
 type ModelOptionValues = Partial<Record<keyof typeof MODEL_OPTIONS, string | boolean>>;
@@ -93,6 +102,18 @@ export async function readModelRequest(
 		);
 	}
 	const model = stringOption(values, 'model') ?? DEFAULT_MODEL_ID;
+	let endpoint: EndpointModelSpec | undefined;
+	if (model.startsWith(ENDPOINT_SPEC_PREFIX)) {
+		try {
+			endpoint = endpointSpecOf(
+				model.slice(ENDPOINT_SPEC_PREFIX.length),
+				stringOption(values, 'base-url'),
+				process.env,
+			);
+		} catch (error) {
+			throw new CliInputError(`--model: ${(error as Error).message}\n${usage}`);
+		}
+	}
 	const revision = stringOption(values, 'revision');
 	const base = { dtype, backend: 'node-cpu' as const };
 	let spec: ModelSpec;
@@ -118,6 +139,7 @@ export async function readModelRequest(
 		convention,
 		conventionFromOption: stringOption(values, 'convention') !== undefined,
 		...(threads !== undefined ? { threads } : {}),
+		...(endpoint !== undefined ? { endpoint } : {}),
 	};
 }
 
@@ -139,7 +161,22 @@ export async function scoreTextsInNode(
 	request: ModelRequest,
 	texts: readonly string[],
 	io: CliIo,
-): Promise<{ readonly info: ModelInfo; readonly texts: readonly ScoredText[] }> {
+): Promise<{ readonly info?: ModelInfo; readonly texts: readonly ScoredText[] }> {
+	if (request.endpoint) {
+		const { model, baseUrl } = request.endpoint;
+		const apiKey = process.env['OPENAI_API_KEY'];
+		const client = new OpenAIClient({ baseUrl, ...(apiKey ? { apiKey } : {}) });
+		const started = Date.now();
+		const scored = await scoreTextsViaEndpoint(client, texts, {
+			model,
+			convention: request.convention,
+		});
+		io.stderr(
+			`scored ${texts.length} sentences with openai/${model} at ${baseUrl} ` +
+				`(${request.convention}, prompt logprobs) in ${((Date.now() - started) / 1000).toFixed(2)} s\n`,
+		);
+		return { texts: scored };
+	}
 	const engine = createNodeEngine(
 		request.threads !== undefined ? { threads: request.threads } : {},
 	);

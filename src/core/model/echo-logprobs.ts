@@ -56,6 +56,14 @@ export function scoredTokensFromEcho(
 		const end = Math.min(start + token.length, prompt.text.length);
 		scored.push({ token, surprisalBits, start, end });
 	});
+	// An empty token is part of a character the next token completes: it shares that span.
+	for (let i = scored.length - 2; i >= 0; i--) {
+		const token = scored[i] as ScoredToken;
+		const next = scored[i + 1] as ScoredToken;
+		if (token.token === '' && !token.special && !next.special && next.start === token.start) {
+			scored[i] = { ...token, end: next.end ?? token.end };
+		}
+	}
 	return scored;
 }
 
@@ -86,11 +94,20 @@ export function echoLogprobsFromScoredTokens(
 		text_offset: [],
 	};
 	let offset = firstOffset;
+	let coveredUpTo = 0;
 	tokens.forEach((token, i) => {
-		const covered =
-			token.start !== undefined && token.end !== undefined && token.end > token.start
-				? text.slice(token.start, token.end)
-				: token.token;
+		const next = tokens[i + 1];
+		let covered: string;
+		if (token.start === undefined || token.end === undefined || token.end <= token.start) {
+			covered = token.token;
+		} else if (next?.start !== undefined && next.start < token.end && !next.special) {
+			// Part of a character the next token completes (byte-level BPE): held back, as
+			// incremental detokenizers do; the next token carries the character.
+			covered = '';
+		} else {
+			covered = text.slice(Math.max(token.start, coveredUpTo), token.end);
+			coveredUpTo = token.end;
+		}
 		const logprob = i === 0 ? null : -token.surprisalBits * Math.LN2;
 		out.tokens.push(covered);
 		out.token_logprobs.push(logprob);

@@ -1,0 +1,288 @@
+// `serve` over HTTP (the server function on 127.0.0.1 port 0, a real socket; no mocked fetch):
+// generation and streaming through EndpointModel, echoed prompt logprobs equal to the local
+// engine's surprisals, a bundled suite run through the endpoint equal to the local run, CORS
+// preflight, 400 on bad input, 401 with --api-key, and "cannot score" for a server without echo.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCommand } from '../../src/cli/commands/run';
+import { startServer, type RunningServer } from '../../src/cli/commands/serve';
+import { generateCompletion, type GenerationEvent } from '../../src/core/model/generation';
+import type { SurprisalConvention } from '../../src/core/model/model-spec';
+import { EndpointModel } from '../../src/providers/endpoint-model';
+import { scoreTextsViaEndpoint } from '../../src/providers/endpoint-scoring';
+import {
+	EndpointAuthError,
+	EndpointCannotScoreError,
+	OpenAIClient,
+} from '../../src/providers/openai-client';
+import { createNodeEngine } from '../../src/worker/node-engine';
+import { runCliCommand } from '../cli/run-cli-command';
+import { sendJson, startRecordingServer } from './recording-server';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+const CALL = { runId: 'r', sampleId: 's', role: 'policy' } as const;
+const TEXTS = [
+	'The keys to the cabinet are on the table.',
+	'The author that the guards like laughs.',
+	'Café owners in Zürich — naïvely — said "hello" twice.',
+	'',
+	'A single<|endoftext|>special token inside.',
+];
+
+const engine = createNodeEngine({ threads: 2 });
+let tiny: RunningServer;
+let small: RunningServer;
+beforeAll(async () => {
+	tiny = await startServer({ model: 'gpt2-random-tiny', port: 0, engine });
+	small = await startServer({ model: 'gpt2-en-small', port: 0, engine });
+});
+afterAll(async () => {
+	await tiny.close();
+	await small.close();
+});
+
+function maxDifferenceBits(
+	local: readonly { tokens: readonly { surprisalBits: number; start?: number; end?: number }[] }[],
+	remote: readonly { tokens: readonly { surprisalBits: number; start?: number; end?: number }[] }[],
+): number {
+	let max = 0;
+	local.forEach((text, i) => {
+		const other = remote[i]?.tokens ?? [];
+		expect(other.map((t) => [t.start, t.end])).toEqual(text.tokens.map((t) => [t.start, t.end]));
+		text.tokens.forEach((t, k) => {
+			max = Math.max(max, Math.abs(t.surprisalBits - (other[k]?.surprisalBits ?? Number.NaN)));
+		});
+	});
+	return max;
+}
+
+describe('serve: models and generation', () => {
+	it('lists its model', async () => {
+		const client = new OpenAIClient({ baseUrl: tiny.baseUrl });
+		expect(await client.listModels()).toEqual(['gpt2-random-tiny']);
+	});
+
+	it('generates the local engine’s greedy completion, streamed and not', async () => {
+		const request = {
+			prompt: { kind: 'chat' as const, messages: [{ role: 'user', content: 'Tell me a story.' }] },
+			params: { temperature: 0, max_tokens: 12 },
+		};
+		const local = await engine.generate({ modelKey: small.info.modelKey, ...request });
+		const model = new EndpointModel({
+			spec: { source: 'openai', model: 'gpt2-en-small', baseUrl: small.baseUrl },
+		});
+		const events: GenerationEvent[] = [];
+		for await (const event of model.generate(request, CALL)) events.push(event);
+		const tokens = events.filter((e) => e.type === 'token').map((e) => e.text);
+		const done = events.at(-1);
+		expect(tokens.length).toBeGreaterThan(1);
+		expect(tokens.join('')).toBe(local.completion);
+		expect(done).toEqual({
+			type: 'done',
+			completion: local.completion,
+			finishReason: local.finishReason,
+			usage: local.usage,
+		});
+		const plain = await model.client.chatCompletion({
+			model: 'gpt2-en-small',
+			messages: [{ role: 'user', content: 'Tell me a story.' }],
+			temperature: 0,
+			max_tokens: 12,
+		});
+		expect(plain.choices[0]?.message?.content).toBe(local.completion);
+		expect(plain.usage).toEqual({
+			prompt_tokens: local.usage.promptTokens,
+			completion_tokens: local.usage.completionTokens,
+			total_tokens: local.usage.promptTokens + local.usage.completionTokens,
+		});
+	});
+
+	it('answers /v1/completions for a list of prompts, with stop sequences and seeds', async () => {
+		const client = new OpenAIClient({ baseUrl: tiny.baseUrl });
+		const greedy = await client.completion({
+			model: 'gpt2-random-tiny',
+			prompt: ['One', 'Two'],
+			max_tokens: 8,
+			temperature: 0,
+		});
+		expect(greedy.choices.map((c) => c.index)).toEqual([0, 1]);
+		const first = greedy.choices[0]?.text ?? '';
+		const stop = first.slice(4, 6);
+		const stopped = await client.completion({
+			model: 'gpt2-random-tiny',
+			prompt: 'One',
+			max_tokens: 8,
+			temperature: 0,
+			stop,
+		});
+		expect(stopped.choices[0]?.text).toBe(first.slice(0, first.indexOf(stop)));
+		expect(stopped.choices[0]?.finish_reason).toBe('stop');
+		const sampled = (seed: number) =>
+			client.completion({ prompt: 'One', max_tokens: 8, temperature: 1, seed });
+		expect((await sampled(3)).choices[0]?.text).toBe((await sampled(3)).choices[0]?.text);
+		expect(greedy.usage?.completion_tokens).toBe(16);
+	});
+});
+
+describe('serve: prompt logprobs', () => {
+	it('echoes vLLM-shaped logprobs: first null, natural logs, text_offset', async () => {
+		const client = new OpenAIClient({ baseUrl: tiny.baseUrl });
+		const json = await client.completion({
+			model: 'gpt2-random-tiny',
+			prompt: 'The cat sat.',
+			echo: true,
+			logprobs: 1,
+			max_tokens: 0,
+		});
+		const choice = json.choices[0];
+		expect(choice?.text).toBe('The cat sat.');
+		const lp = choice?.logprobs;
+		expect(lp?.token_logprobs?.[0]).toBeNull();
+		expect(lp?.tokens?.join('')).toBe('The cat sat.');
+		expect(lp?.text_offset).toEqual(
+			lp?.tokens?.map((_, i) => (lp.tokens ?? []).slice(0, i).join('').length),
+		);
+		expect(lp?.token_logprobs?.slice(1).every((x) => x !== null && x < 0)).toBe(true);
+		expect(json.usage?.prompt_tokens).toBe(lp?.tokens?.length);
+		expect(json.usage?.completion_tokens).toBe(0);
+	});
+
+	it.each<[string, SurprisalConvention, () => RunningServer]>([
+		['gpt2-random-tiny', 'reference', () => tiny],
+		['gpt2-random-tiny', 'bos', () => tiny],
+		['gpt2-en-small', 'reference', () => small],
+		['gpt2-en-small', 'bos', () => small],
+		['gpt2-en-small', 'bos+eos', () => small],
+	])(
+		'%s, %s: endpoint surprisals equal the local engine’s (≤ 1e-4 bits)',
+		async (model, convention, server) => {
+			const local = await engine.scoreTexts({
+				modelKey: server().info.modelKey,
+				texts: TEXTS,
+				convention,
+			});
+			const remote = await scoreTextsViaEndpoint(
+				new OpenAIClient({ baseUrl: server().baseUrl }),
+				TEXTS,
+				{ model, convention, batchSize: 2 },
+			);
+			const difference = maxDifferenceBits(local.texts, remote);
+			expect(difference).toBeLessThanOrEqual(1e-4);
+		},
+	);
+
+	it('runs a bundled suite through the endpoint with the local results', async () => {
+		const args = ['suites/subject-verb-agreement-pp.json', '--convention', 'reference'];
+		const local = await runCliCommand(runCommand, [...args, '--model', 'gpt2-en-small'], 'disk');
+		const remote = await runCliCommand(
+			runCommand,
+			[...args, '--model', 'openai/gpt2-en-small', '--base-url', small.baseUrl],
+			'disk',
+		);
+		expect(local.exitCode).toBe(0);
+		expect(remote.exitCode).toBe(0);
+		expect(remote.stdout).toBe(local.stdout);
+		expect(remote.stderr).toContain('prompt logprobs');
+	});
+
+	it('says "cannot score text" for a server that refuses echo (llama.cpp)', async () => {
+		const llama = await startRecordingServer((_req, res) =>
+			sendJson(res, 400, { error: { message: 'Only no echo is supported' } }),
+		);
+		try {
+			const failure = scoreTextsViaEndpoint(new OpenAIClient({ baseUrl: llama.baseUrl }), ['Hi.'], {
+				model: 'm',
+				convention: 'reference',
+			});
+			await expect(failure).rejects.toBeInstanceOf(EndpointCannotScoreError);
+			await expect(failure).rejects.toThrow('cannot score text');
+		} finally {
+			await llama.close();
+		}
+	});
+});
+
+describe('serve: HTTP rules', () => {
+	it('answers CORS preflight for allowed origins only', async () => {
+		const strict = await startServer({
+			model: 'gpt2-random-tiny',
+			port: 0,
+			engine,
+			allowedOrigins: ['http://127.0.0.1:4173'],
+		});
+		try {
+			const preflight = (baseUrl: string, origin: string) =>
+				fetch(`${baseUrl}/chat/completions`, {
+					method: 'OPTIONS',
+					headers: {
+						origin,
+						'access-control-request-method': 'POST',
+						'access-control-request-headers': 'authorization, content-type',
+					},
+				});
+			const open = await preflight(tiny.baseUrl, 'http://anywhere.test');
+			expect(open.status).toBe(204);
+			expect(open.headers.get('access-control-allow-origin')).toBe('*');
+			expect(open.headers.get('access-control-allow-headers')).toContain('authorization');
+			const allowed = await preflight(strict.baseUrl, 'http://127.0.0.1:4173');
+			expect(allowed.status).toBe(204);
+			expect(allowed.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173');
+			const refused = await preflight(strict.baseUrl, 'http://evil.test');
+			expect(refused.status).toBe(403);
+			expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+		} finally {
+			await strict.close();
+		}
+	});
+
+	it.each([
+		['not JSON', '{oops'],
+		['no prompt', JSON.stringify({ model: 'gpt2-random-tiny' })],
+		['prompt of token ids', JSON.stringify({ prompt: [1, 2, 3] })],
+		['negative max_tokens', JSON.stringify({ prompt: 'a', max_tokens: -1 })],
+		['temperature 3', JSON.stringify({ prompt: 'a', temperature: 3 })],
+		['top_p 0', JSON.stringify({ prompt: 'a', top_p: 0 })],
+		['n 2', JSON.stringify({ prompt: 'a', n: 2 })],
+	])('400 with OpenAI error JSON on bad input: %s', async (_what, body) => {
+		const response = await fetch(`${tiny.baseUrl}/completions`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body,
+		});
+		expect(response.status).toBe(400);
+		const json = (await response.json()) as { error: { message: string; type: string } };
+		expect(json.error.type).toBe('invalid_request_error');
+		expect(json.error.message.length).toBeGreaterThan(0);
+	});
+
+	it('404 for another model id, and for an unknown route', async () => {
+		const wrongModel = await fetch(`${tiny.baseUrl}/chat/completions`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ model: 'gpt-4', messages: [{ role: 'user', content: 'hi' }] }),
+		});
+		expect(wrongModel.status).toBe(404);
+		expect((await fetch(`${tiny.baseUrl}/embeddings`)).status).toBe(404);
+	});
+
+	it('401 when --api-key is set and the key is wrong or missing', async () => {
+		const locked = await startServer({ model: 'gpt2-random-tiny', port: 0, engine, apiKey: 'k1' });
+		try {
+			const wrong = new OpenAIClient({ baseUrl: locked.baseUrl, apiKey: 'k2' });
+			await expect(wrong.listModels()).rejects.toBeInstanceOf(EndpointAuthError);
+			expect((await fetch(`${locked.baseUrl}/models`)).status).toBe(401);
+			const right = new EndpointModel({
+				spec: { source: 'openai', model: 'gpt2-random-tiny', baseUrl: locked.baseUrl },
+				apiKey: 'k1',
+			});
+			const done = await generateCompletion(
+				right,
+				{ prompt: { kind: 'text', text: 'Hello' }, params: { temperature: 0, max_tokens: 3 } },
+				CALL,
+			);
+			expect(done.usage?.completionTokens).toBe(3);
+		} finally {
+			await locked.close();
+		}
+	});
+});
