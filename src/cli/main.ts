@@ -41,6 +41,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 			'serve [--model M] [--host 127.0.0.1] [--port 8000] [--allowed-origins ...] [--api-key K]: OpenAI-compatible server over a local model',
 		load: async () => (await import('./commands/serve')).serveCommand,
 	},
+	oaieval: {
+		summary:
+			'oaieval <model>[,<grader>] <eval> [--registry_path <dir>] [--record_path log.jsonl] [--max_samples N] [--seed N]: run an OpenAI Evals eval',
+		load: async () => (await import('./commands/oaieval')).oaievalCommand,
+	},
 };
 
 const io: CliIo = {

@@ -42,7 +42,7 @@ export {
 	scrubFormatting,
 } from './model-graded';
 export { PythonRandom, sampleRandom, shuffledSampleIndices } from './python-random';
-export { pythonFloatRepr, pythonJsonDumps } from './python-text';
+export { FLOAT_KEYS, pythonFloatRepr, pythonJsonDumps } from './python-text';
 export {
 	DEFAULT_EVAL_SEED,
 	buildFinalReport,

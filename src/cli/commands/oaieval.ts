@@ -1,0 +1,182 @@
+/**
+ * `oaieval <model>[,<model>...] <eval> [--registry_path <dir>] [--record_path log.jsonl]
+ * [--max_samples N] [--seed N]`: upstream's command line over our core and model specs. Prints
+ * the final report as upstream does (`Final report:` then `key: value`), writes the oaieval JSONL
+ * log where asked; a registry problem exits 2 naming the file and line.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+	DEFAULT_EVAL_SEED,
+	FLOAT_KEYS,
+	buildRunSpec,
+	formatFinalReport,
+	parseAnswerPrompts,
+	pythonFloatRepr,
+	pythonUtcTimestamp,
+	readRegistry,
+	resolveEval,
+	runEval,
+	writeOaievalLog,
+	type RegistryFiles,
+} from '../../core/evals';
+import type { TextModel } from '../../core/model/generation';
+import { openTextModel, type OpenedTextModel } from '../../providers/open-model';
+import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
+import { parseCommandArgs } from '../parse-command-args';
+
+export const OAIEVAL_USAGE =
+	'usage: oaieval <model>[,<model>...] <eval> [--registry_path <dir>] [--record_path <log.jsonl>] ' +
+	'[--max_samples N] [--seed N] [--answer_prompts <file.json>] [--cache-dir <dir>] [--base-url <url>]\n' +
+	'  models: a bundled name, hub id, folder, openai/<model> or replay:<file.jsonl>; with several, the last grades model-graded evals\n' +
+	'  --registry_path defaults to the bundled example registry (suites/evals); EVALS_THREADS sets samples run at once (default 1)';
+
+/** The bundled example registry, next to the sources. */
+export const BUNDLED_REGISTRY = fileURLToPath(new URL('../../../suites/evals/', import.meta.url));
+
+/**
+ * A registry folder as a file map: paths listed once, texts read on demand (so a large `data/`
+ * folder is only read for the eval that runs). A path that is not in the registry but exists on
+ * disk (relative to the working directory, as upstream's `os.path.isfile`) is read too.
+ */
+class RegistryFolder extends Map<string, string> {
+	readonly #root: string;
+	readonly #paths: string[];
+
+	constructor(root: string) {
+		super();
+		this.#root = root;
+		this.#paths = listFiles(root).map((path) => relative(root, path).split(sep).join('/'));
+	}
+
+	override keys(): MapIterator<string> {
+		return this.#paths[Symbol.iterator]() as MapIterator<string>;
+	}
+
+	override has(path: string): boolean {
+		return this.get(path) !== undefined;
+	}
+
+	override get(path: string): string | undefined {
+		const cached = super.get(path);
+		if (cached !== undefined) return cached;
+		const file = this.#paths.includes(path)
+			? join(this.#root, path)
+			: existsSync(path) && statSync(path).isFile()
+				? path
+				: undefined;
+		if (file === undefined) return undefined;
+		const text = readFileSync(file, 'utf8');
+		super.set(path, text);
+		return text;
+	}
+}
+
+function listFiles(dir: string): string[] {
+	const out: string[] = [];
+	for (const entry of readdirSync(dir, { withFileTypes: true })) {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) out.push(...listFiles(path));
+		else if (entry.isFile()) out.push(path);
+	}
+	return out;
+}
+
+function positiveInt(value: string | boolean | undefined, flag: string): number | undefined {
+	if (value === undefined) return undefined;
+	const number = Number(value);
+	if (typeof value !== 'string' || !/^-?\d+$/u.test(value) || !Number.isSafeInteger(number)) {
+		throw new CliInputError(
+			`${flag} must be an integer, not '${String(value)}'.\n${OAIEVAL_USAGE}`,
+		);
+	}
+	return number;
+}
+
+/** A report value as Python prints `f"{key}: {value}"`: floats by repr, counts as ints. */
+function formatReportValue(key: string, value: number): string {
+	return FLOAT_KEYS.has(key) ? pythonFloatRepr(value) : String(value);
+}
+
+export const oaievalCommand: CliCommand = async (args, io) => {
+	const { positionals, values } = parseCommandArgs(args, OAIEVAL_USAGE, {
+		registry_path: { type: 'string' },
+		record_path: { type: 'string' },
+		max_samples: { type: 'string' },
+		seed: { type: 'string' },
+		answer_prompts: { type: 'string' },
+		'cache-dir': { type: 'string' },
+		'base-url': { type: 'string' },
+	});
+	const [modelList, evalName] = positionals;
+	if (modelList === undefined || evalName === undefined || positionals.length > 2) {
+		throw new CliInputError(`expected a model list and an eval name.\n${OAIEVAL_USAGE}`);
+	}
+	const modelSpecs = modelList.split(',').filter((spec) => spec.trim() !== '');
+	if (modelSpecs.length === 0) throw new CliInputError(`no model given.\n${OAIEVAL_USAGE}`);
+	const maxSamples = positiveInt(values.max_samples, '--max_samples');
+	const seed = positiveInt(values.seed, '--seed') ?? DEFAULT_EVAL_SEED;
+	const registryPath = resolve(
+		typeof values.registry_path === 'string' ? values.registry_path : BUNDLED_REGISTRY,
+	);
+	if (!existsSync(registryPath) || !statSync(registryPath).isDirectory()) {
+		throw new CliInputError(
+			`--registry_path ${registryPath}: not a folder (expected evals/, data/, modelgraded/)`,
+		);
+	}
+	const answerPrompts =
+		typeof values.answer_prompts === 'string'
+			? parseAnswerPrompts(await io.readText(values.answer_prompts), values.answer_prompts)
+			: undefined;
+
+	const files: RegistryFiles = new RegistryFolder(registryPath);
+	const evalSpec = resolveEval(readRegistry(files), evalName);
+
+	const opened: OpenedTextModel[] = [];
+	try {
+		for (const spec of modelSpecs) {
+			opened.push(
+				await openTextModel(spec, {
+					...(typeof values['cache-dir'] === 'string' ? { cacheDir: values['cache-dir'] } : {}),
+					...(typeof values['base-url'] === 'string' ? { baseUrl: values['base-url'] } : {}),
+				}),
+			);
+		}
+		const models: TextModel[] = opened.map((item) => item.model);
+		const threads = Number(process.env.EVALS_SEQUENTIAL ? 1 : (process.env.EVALS_THREADS ?? 1));
+		const startedAt = new Date();
+		const total = Math.min(maxSamples ?? evalSpec.samples.length, evalSpec.samples.length);
+		io.stderr(`Running eval ${evalSpec.name}: ${total} samples\n`);
+		const result = await runEval(evalSpec, {
+			policy: models,
+			seed,
+			...(maxSamples === undefined ? {} : { maxSamples }),
+			concurrency: Number.isInteger(threads) && threads > 0 ? threads : 1,
+			...(answerPrompts ? { answerPrompts } : {}),
+		});
+		io.stdout(formatFinalReport(result.finalReport, formatReportValue));
+		if (typeof values.record_path === 'string') {
+			const spec = buildRunSpec({
+				completionFns: modelSpecs,
+				evalSpec,
+				runId: result.runId,
+				createdAt: pythonUtcTimestamp(startedAt),
+				seed,
+				...(maxSamples === undefined ? {} : { maxSamples }),
+				command: ['oaieval', ...args].join(' '),
+				registryPath,
+			});
+			await writeFile(
+				values.record_path,
+				writeOaievalLog({ spec, events: result.events, finalReport: result.finalReport }),
+				'utf8',
+			);
+			io.stderr(`Logged ${result.events.length} events to ${values.record_path}\n`);
+		}
+		return EXIT_OK;
+	} finally {
+		for (const item of opened) await item.close();
+	}
+};
