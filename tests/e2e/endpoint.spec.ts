@@ -1,0 +1,129 @@
+// The app talks to a real OpenAI-compatible server: our own `serve` over the bundled
+// gpt2-random-tiny, started by this test on a free port and stopped after. Endpoint model →
+// Test connection → Try it streams a completion from the server.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+
+const MODEL_ID = 'gpt2-random-tiny';
+const APP_ORIGIN = `http://127.0.0.1:${process.env.BENCHTOP_E2E_PORT ?? 4173}`;
+
+let server: ChildProcess | undefined;
+let baseUrl = '';
+
+/** Starts `serve --port 0` and resolves with the URL it prints (…/v1). */
+function startServe(): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(
+			'npx',
+			[
+				'tsx',
+				'src/cli/main.ts',
+				'serve',
+				'--port',
+				'0',
+				'--model',
+				MODEL_ID,
+				'--allowed-origins',
+				APP_ORIGIN,
+			],
+			{ detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+		);
+		server = child;
+		let output = '';
+		const timer = setTimeout(
+			() => reject(new Error(`serve printed no URL within 60 s:\n${output}`)),
+			60_000,
+		);
+		const read = (chunk: Buffer): void => {
+			output += chunk.toString();
+			const url = /https?:\/\/\S+\/v1\b/.exec(output)?.[0];
+			if (url) {
+				clearTimeout(timer);
+				resolve(url);
+			}
+		};
+		child.stdout?.on('data', read);
+		child.stderr?.on('data', (chunk: Buffer) => {
+			output += chunk.toString();
+		});
+		child.on('exit', (code) => {
+			clearTimeout(timer);
+			reject(new Error(`serve exited with ${code}:\n${output}`));
+		});
+	});
+}
+
+test.beforeAll(async () => {
+	baseUrl = await startServe();
+});
+
+test.afterAll(() => {
+	// The whole process group: npx, tsx and the server itself.
+	if (server?.pid !== undefined) {
+		try {
+			process.kill(-server.pid, 'SIGTERM');
+		} catch {
+			// Already gone.
+		}
+	}
+});
+
+test('Endpoint model: Test connection lists the model, Try it streams from the server', async ({
+	page,
+}) => {
+	await page.goto('/');
+	await page.getByRole('radio', { name: 'Endpoint' }).check();
+	const form = page.getByTestId('endpoint-form');
+	await form.getByLabel(/Base URL/).fill(baseUrl);
+	await form.getByRole('button', { name: 'Test connection' }).click();
+	await expect(page.getByTestId('endpoint-message')).toHaveText(
+		`Connected to ${baseUrl}: 1 model.`,
+	);
+	// The only model is picked; serve echoes prompt logprobs, so the endpoint can score text.
+	await expect(form.getByLabel('Model id')).toHaveValue(MODEL_ID);
+	await expect(page.getByTestId('model-abilities')).toContainText('score text ✓');
+	await expect(page.getByTestId('model-abilities')).toContainText('generate ✓');
+
+	const box = page.getByTestId('try-it');
+	await box.locator('summary').click();
+	await box.getByLabel('Prompt').fill('The bird sang');
+	await box.getByLabel('Max tokens').fill('40');
+	await box.getByLabel('Temperature (0 = greedy)').fill('0');
+	const lengths = page.evaluate(
+		() =>
+			new Promise<number[]>((resolve) => {
+				const output = document.querySelector('[data-testid="try-it-output"]');
+				const seen: number[] = [];
+				const started = performance.now();
+				const sample = (): void => {
+					const length = output?.textContent?.length ?? 0;
+					if (seen.at(-1) !== length) seen.push(length);
+					const busy = output?.getAttribute('aria-busy') === 'true';
+					if ((!busy && performance.now() - started > 500) || performance.now() - started > 60_000)
+						resolve(seen);
+					else requestAnimationFrame(sample);
+				};
+				sample();
+			}),
+	);
+	await box.getByRole('button', { name: 'Generate' }).click();
+	await expect(page.getByTestId('try-it-status')).toContainText(/\d+ tokens/, { timeout: 60_000 });
+	const seen = await lengths;
+	expect(seen.filter((length) => length > 'The bird sang'.length).length).toBeGreaterThan(2);
+	const output = (await page.getByTestId('try-it-output').textContent()) ?? '';
+	expect(output.startsWith('The bird sang')).toBe(true);
+	expect(output.length).toBeGreaterThan('The bird sang'.length);
+});
+
+test('a wrong base URL says what to do', async ({ page }) => {
+	await page.goto('/');
+	await page.getByRole('radio', { name: 'Endpoint' }).check();
+	const form = page.getByTestId('endpoint-form');
+	// Nothing listens on port 9 (discard): the fetch fails as it would for CORS or a down server.
+	await form.getByLabel(/Base URL/).fill('http://127.0.0.1:9/v1');
+	await form.getByRole('button', { name: 'Test connection' }).click();
+	const message = page.getByTestId('endpoint-message');
+	await expect(message).toBeVisible();
+	await expect(message).toHaveAttribute('role', 'alert');
+	await expect(message).toContainText('127.0.0.1:9');
+});
