@@ -1,16 +1,20 @@
 /**
  * `npm run bench`: scoring speed of the real engine in Node (onnxruntime-node CPU) and in Chromium
- * (the built app's worker, WASM; WebGPU when an adapter exists), per model and batch size, and the
- * wall time to score the 34 SyntaxGym suites in Chromium, and the app's open → first result time
- * with the default model. The last stdout line is one JSON object.
- * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH.
+ * (the built app's worker, WASM; WebGPU when an adapter exists), per model and batch size, in
+ * plain batches (no shared-prefix reuse, so the figures stay comparable over time); the wall time
+ * to score the 34 SyntaxGym suites as the app does (prefix reuse on) in Chromium WASM and in Node,
+ * with the positions computed; and the app's open → first result time with the default model.
+ * The last stdout line is one JSON object.
+ * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
+ * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34,app; default all).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { build, preview } from 'vite';
-import type { ModelSpec } from '../src/core/model/model-spec';
+import type { ModelSpec, SurprisalConvention } from '../src/core/model/model-spec';
+import { scoreSuite } from '../src/core/scoring/score-suite';
 import { buildSuiteSentences } from '../src/core/suite/build-sentences';
 import { parseSuite } from '../src/core/suite/parse-suite';
 import type { EngineHarness, SuitesRun } from '../src/worker/engine-harness';
@@ -25,6 +29,11 @@ const MODELS = ['gpt2-en-small', 'gpt2-random-tiny'] as const;
 const BATCH_SIZES = [1, 8, undefined] as const;
 const SENTENCE_COUNT = 192;
 const HEADLINE_MODEL = 'gpt2-en-small';
+/** The 34 suites are scored as a teacher would: the default model's own convention. */
+const SUITES34_CONVENTION: SurprisalConvention = 'bos';
+const PARTS = new Set(
+	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app').split(',').map((p) => p.trim()),
+);
 
 interface Measurement {
 	readonly model: string;
@@ -123,6 +132,7 @@ async function benchNode(texts: readonly string[], threads: number): Promise<Mea
 					modelKey,
 					texts,
 					convention: 'bos',
+					prefixReuse: false,
 					...(batchSize !== undefined ? { maxBatchSize: batchSize } : {}),
 				}),
 			);
@@ -152,7 +162,7 @@ async function benchBrowser(
 		const run = (batch: readonly string[], maxBatchSize: number | undefined) =>
 			page.evaluate(
 				({ key, batch, maxBatchSize }) =>
-					(window.benchtopEngine as EngineHarness).score(key, batch, 'bos', maxBatchSize),
+					(window.benchtopEngine as EngineHarness).score(key, batch, 'bos', maxBatchSize, false),
 				{ key: info.modelKey, batch, maxBatchSize },
 			);
 		for (const batchSize of BATCH_SIZES) {
@@ -162,6 +172,64 @@ async function benchBrowser(
 		}
 	}
 	return results;
+}
+
+/** The 34 suites in Node as the CLI runs them (parse, score with prefix reuse, evaluate). */
+async function suites34Node(jsons: readonly string[], threads: number): Promise<SuitesFigure> {
+	const engine = createNodeEngine({ threads });
+	const { modelKey } = await engine.loadModel({ spec: spec(HEADLINE_MODEL, 'node-cpu') });
+	const runOnce = async (): Promise<SuitesFigure> => {
+		const started = performance.now();
+		let tokens = 0;
+		let tokensComputed = 0;
+		let sentences = 0;
+		for (const json of jsons) {
+			const parsed = parseSuite(json);
+			if (!parsed.ok) continue;
+			const texts = buildSuiteSentences(parsed.suite).map((s) => s.text);
+			const result = await engine.scoreTexts({ modelKey, texts, convention: SUITES34_CONVENTION });
+			scoreSuite(
+				parsed.suite,
+				result.texts.map((t) => t.tokens),
+				{ alignment: 'offsets' },
+			);
+			sentences += texts.length;
+			tokens += result.tokenCount;
+			tokensComputed += result.positionsComputed ?? result.tokenCount;
+		}
+		return { wallMs: performance.now() - started, sentences, tokens, tokensComputed };
+	};
+	const figure = await medianRun(runOnce);
+	await engine.disposeModel(modelKey);
+	return figure;
+}
+
+interface SuitesFigure {
+	readonly wallMs: number;
+	readonly sentences: number;
+	readonly tokens: number;
+	readonly tokensComputed: number;
+	/** Every timed run's wall time (ms). */
+	readonly runsMs?: readonly number[];
+}
+
+/** One untimed run, then REPEATS timed ones: the median run, with every run's time. */
+async function medianRun<T extends { readonly wallMs: number }>(
+	runOnce: () => Promise<T>,
+): Promise<T & { readonly runsMs: readonly number[] }> {
+	await runOnce();
+	const runs: T[] = [];
+	for (let i = 0; i < REPEATS; i++) runs.push(await runOnce());
+	const middle = medianBy(runs, (run) => run.wallMs) as T;
+	return { ...middle, runsMs: runs.map((run) => Math.round(run.wallMs)) };
+}
+
+function logSuites(where: string, run: SuitesFigure): void {
+	log(
+		`suites34 ${where}: ${run.sentences} sentences, ${run.tokens} tokens ` +
+			`(${run.tokensComputed} positions computed) in ${(run.wallMs / 1000).toFixed(2)} s ` +
+			`(runs ${JSON.stringify(run.runsMs ?? [])} ms)`,
+	);
 }
 
 /** Bundled suite clicked in the app for the open → first result measurement. */
@@ -209,7 +277,12 @@ async function main(): Promise<void> {
 	const threads = availableParallelism();
 	log(`bench: ${texts.length} sentences, ${threads} threads, models ${MODELS.join(', ')}`);
 
-	const node = await benchNode(texts, threads);
+	const node = PARTS.has('node') ? await benchNode(texts, threads) : [];
+	const suites = PARTS.has('suites34') ? await suites34() : undefined;
+	if (PARTS.has('suites34') && suites === undefined)
+		log(`suites34: ${SUITES34_DIR.pathname} is absent; skipped`);
+	const suitesNode = suites ? await suites34Node(suites, threads) : undefined;
+	if (suitesNode) logSuites('node', suitesNode);
 
 	log(`building the app into ${OUT_DIR}`);
 	await build({
@@ -242,31 +315,31 @@ async function main(): Promise<void> {
 			};
 		});
 		log(`chromium: ${JSON.stringify(environment)}`);
-		const wasm = await benchBrowser(page, texts, 'wasm');
-		const webgpu = environment.webgpuAdapter ? await benchBrowser(page, texts, 'webgpu') : [];
+		const browserParts = PARTS.has('browser');
+		const wasm = browserParts ? await benchBrowser(page, texts, 'wasm') : [];
+		const webgpu =
+			browserParts && environment.webgpuAdapter ? await benchBrowser(page, texts, 'webgpu') : [];
 
-		let suitesRun: SuitesRun | undefined;
-		const suites = await suites34();
-		if (suites === undefined) {
-			log(`suites34: ${SUITES34_DIR.pathname} is absent; skipped`);
-		} else {
+		let suitesRun: (SuitesFigure & { readonly failed: SuitesRun['failed'] }) | undefined;
+		if (suites !== undefined) {
 			const { modelKey } = await page.evaluate(
 				(s) => (window.benchtopEngine as EngineHarness).load(s),
-				spec(HEADLINE_MODEL, environment.webgpuAdapter ? 'webgpu' : 'wasm'),
+				spec(HEADLINE_MODEL, 'wasm'),
 			);
-			suitesRun = await page.evaluate(
-				({ key, jsons }) =>
-					(window.benchtopEngine as EngineHarness).runSuites(key, jsons, 'reference'),
-				{ key: modelKey, jsons: suites },
-			);
-			log(
-				`suites34: ${suitesRun.suites.length} suites, ${suitesRun.sentences} sentences, ` +
-					`${suitesRun.tokens} tokens in ${(suitesRun.wallMs / 1000).toFixed(2)} s` +
-					(suitesRun.failed.length > 0 ? `; failed: ${JSON.stringify(suitesRun.failed)}` : ''),
-			);
+			suitesRun = await medianRun(async () => {
+				const run = await page.evaluate(
+					({ key, jsons, convention }) =>
+						(window.benchtopEngine as EngineHarness).runSuites(key, jsons, convention),
+					{ key: modelKey, jsons: suites, convention: SUITES34_CONVENTION },
+				);
+				// A harness without the count (an older build) computed every token.
+				return { ...run, tokensComputed: run.tokensComputed ?? run.tokens };
+			});
+			logSuites('chromium wasm', suitesRun);
+			if (suitesRun.failed.length > 0) log(`suites34 failed: ${JSON.stringify(suitesRun.failed)}`);
 		}
 
-		const appFirstResult = await benchAppFirstResult(browser);
+		const appFirstResult = PARTS.has('app') ? await benchAppFirstResult(browser) : [];
 
 		const nodeHeadline = headline(node);
 		const wasmHeadline = headline(wasm);
@@ -279,14 +352,27 @@ async function main(): Promise<void> {
 			wasm_tokens_per_s: wasmHeadline,
 			webgpu_tokens_per_s: headline(webgpu),
 			wasm_vs_node: nodeHeadline && wasmHeadline ? round(wasmHeadline / nodeHeadline, 3) : null,
+			suites34_convention: SUITES34_CONVENTION,
 			suites34_wall_s: suitesRun ? round(suitesRun.wallMs / 1000, 2) : null,
 			suites34_sentences: suitesRun?.sentences ?? null,
 			suites34_tokens: suitesRun?.tokens ?? null,
+			suites34_tokens_computed: suitesRun?.tokensComputed ?? null,
+			suites34_tokens_computed_ratio: suitesRun
+				? round(suitesRun.tokensComputed / suitesRun.tokens, 3)
+				: null,
+			suites34_node_wall_s: suitesNode ? round(suitesNode.wallMs / 1000, 2) : null,
 			app_open_to_first_result_ms: medianBy(appFirstResult, (ms) => ms) ?? null,
 			cross_origin_isolated: environment.crossOriginIsolated,
 			// Other processes on the machine skew every figure: the 1-minute load average before and after.
 			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],
-			measurements: { node, wasm, webgpu, app_open_to_first_result_ms: appFirstResult },
+			measurements: {
+				node,
+				wasm,
+				webgpu,
+				suites34_wall_ms: suitesRun?.runsMs ?? [],
+				suites34_node_wall_ms: suitesNode?.runsMs ?? [],
+				app_open_to_first_result_ms: appFirstResult,
+			},
 		};
 		log(JSON.stringify(summary));
 	} finally {

@@ -20,12 +20,14 @@ export interface EngineHarness {
 	load(spec: ModelSpec, localFiles?: readonly LocalModelFile[]): Promise<ModelInfo>;
 	listCachedModels(): Promise<readonly CachedModel[]>;
 	deleteCachedModel(id: string): Promise<{ readonly filesDeleted: number }>;
-	/** Scores `texts` with the loaded model; `wallMs` is measured on the page. */
+	/** Scores `texts` with the loaded model; `wallMs` is measured on the page. `prefixReuse`
+	 * false runs plain batches. */
 	score(
 		modelKey: string,
 		texts: readonly string[],
 		convention: SurprisalConvention,
 		maxBatchSize?: number,
+		prefixReuse?: boolean,
 	): Promise<ScoreTextsResult & { readonly wallMs: number }>;
 	/**
 	 * Parses, scores (one request per suite) and evaluates every suite as the app does; `wallMs`
@@ -35,6 +37,7 @@ export interface EngineHarness {
 		modelKey: string,
 		suiteJsons: readonly string[],
 		convention: SurprisalConvention,
+		prefixReuse?: boolean,
 	): Promise<SuitesRun>;
 	/** Starts scoring and cancels (AbortSignal → `cancel` message) after `batches` progress
 	 * events; resolves with the error's name and the progress events seen in all. */
@@ -53,6 +56,8 @@ export interface SuitesRun {
 	readonly wallMs: number;
 	readonly sentences: number;
 	readonly tokens: number;
+	/** Token positions the model computed, padding included. */
+	readonly tokensComputed: number;
 	readonly suites: readonly { readonly name: string; readonly items: number }[];
 	/** Suites that did not parse, by index, with the first error. */
 	readonly failed: readonly { readonly index: number; readonly message: string }[];
@@ -76,20 +81,22 @@ window.benchtopEngine = {
 		),
 	listCachedModels: () => client.call('listCachedModels', {}),
 	deleteCachedModel: (id) => client.call('deleteCachedModel', { id }),
-	async score(modelKey, texts, convention, maxBatchSize) {
+	async score(modelKey, texts, convention, maxBatchSize, prefixReuse) {
 		const started = performance.now();
 		const result = await client.call('scoreTexts', {
 			modelKey,
 			texts,
 			convention,
 			...(maxBatchSize !== undefined ? { maxBatchSize } : {}),
+			...(prefixReuse !== undefined ? { prefixReuse } : {}),
 		});
 		return { ...result, wallMs: performance.now() - started };
 	},
-	async runSuites(modelKey, suiteJsons, convention) {
+	async runSuites(modelKey, suiteJsons, convention, prefixReuse) {
 		const started = performance.now();
 		let sentences = 0;
 		let tokens = 0;
+		let tokensComputed = 0;
 		const suites: { name: string; items: number }[] = [];
 		const failed: { index: number; message: string }[] = [];
 		for (const [index, json] of suiteJsons.entries()) {
@@ -101,7 +108,12 @@ window.benchtopEngine = {
 			}
 			const { suite } = parsed;
 			const texts = buildSuiteSentences(suite).map((sentence) => sentence.text);
-			const result = await client.call('scoreTexts', { modelKey, texts, convention });
+			const result = await client.call('scoreTexts', {
+				modelKey,
+				texts,
+				convention,
+				...(prefixReuse !== undefined ? { prefixReuse } : {}),
+			});
 			const score = scoreSuite(
 				suite,
 				result.texts.map((text) => text.tokens),
@@ -109,9 +121,17 @@ window.benchtopEngine = {
 			);
 			sentences += texts.length;
 			tokens += result.tokenCount;
+			tokensComputed += result.positionsComputed ?? result.tokenCount;
 			suites.push({ name: suite.meta.name, items: score.items.length });
 		}
-		return { wallMs: performance.now() - started, sentences, tokens, suites, failed };
+		return {
+			wallMs: performance.now() - started,
+			sentences,
+			tokens,
+			tokensComputed,
+			suites,
+			failed,
+		};
 	},
 	async scoreAndCancel(modelKey, texts, maxBatchSize, batches) {
 		const controller = new AbortController();
