@@ -71,6 +71,26 @@ export function agentHistory(state: LtmRunState): ChatMessage[] {
 		.map((entry) => ({ role: entry.role === 'user' ? 'user' : 'assistant', content: entry.text }));
 }
 
+/** The ModelCall sample id of an agent call: the test id, or `intro` / `filler` / `reset`. */
+export function agentSampleId(action: Extract<LtmAction, { kind: 'send' }>): string {
+	return action.testId === '' ? action.purpose : action.testId;
+}
+
+/** How many generated agent replies the same sample id already has (replay files answer by it). */
+export function agentCallIndex(
+	state: LtmRunState,
+	action: Extract<LtmAction, { kind: 'send' }>,
+): number {
+	return state.log.filter(
+		(entry) =>
+			entry.role === 'agent' &&
+			entry.canned !== true &&
+			(action.testId === ''
+				? entry.testId === '' && entry.kind === action.purpose
+				: entry.testId === action.testId),
+	).length;
+}
+
 /** Runs to the end (or cancellation) and returns the final state. */
 export async function runLtm(
 	benchmark: LtmBenchmark,
@@ -103,7 +123,12 @@ export async function runLtm(
 				const done = await generateCompletion(
 					options.agent,
 					{ prompt: { kind: 'chat', messages }, params: options.agentParams ?? {} },
-					{ runId, sampleId: action.testId === '' ? action.purpose : action.testId, role: 'agent' },
+					{
+						runId,
+						sampleId: agentSampleId(action),
+						role: 'agent',
+						callIndex: agentCallIndex(state, action),
+					},
 					options.signal,
 				);
 				if (done.finishReason === 'cancelled') throw new LtmCancelledError(state);
