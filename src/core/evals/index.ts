@@ -4,6 +4,7 @@
  */
 export type * from './types';
 export { EvalsError, formatLocation } from './errors';
+export { EVALS_DIVERGENCES, type EvalsDivergence } from './divergences';
 export { DEFAULT_ANSWER_PROMPTS, parseAnswerPrompts } from './answer-prompts';
 export { BUILTIN_MODELGRADED_SPECS } from './modelgraded-specs';
 export { parseSamplesJsonl } from './samples-jsonl';
