@@ -68,6 +68,7 @@ import {
 } from './engine-errors';
 import {
 	generateText,
+	hasChatTemplate,
 	nextMacrotask,
 	type GenerationHooks,
 	type GenerationTokenizer,
@@ -770,6 +771,7 @@ export class TransformersEngine implements InferenceEngine {
 			...(behaviour.bosTokenId !== undefined ? { bosTokenId: behaviour.bosTokenId } : {}),
 			...(behaviour.eosTokenId !== undefined ? { eosTokenId: behaviour.eosTokenId } : {}),
 			tokenizerKind: facts.kind,
+			hasChatTemplate: hasChatTemplate(tokenizer as unknown as GenerationTokenizer),
 			// q8 is measured batch-dependent (up to 1.24 bits); fp16 is untested here (no fp16 model
 			// to test with): both run one sentence per forward pass. fp32 is tested (≤ 1e-4 bits).
 			batchInvariant: spec.dtype === 'fp32',

@@ -1,6 +1,9 @@
 // Local generation in Node (TransformersEngine on onnxruntime-node, bundled GPT-2s): greedy equals
 // transformers.js's own greedy decoding, seeded sampling repeats, stop sequences, chat rendering,
 // streaming and cancel.
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AutoModelForCausalLM, AutoTokenizer, env } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ModelSpec } from '../../src/core/model/model-spec';
@@ -102,6 +105,46 @@ describe('greedy generation', () => {
 		);
 		expect(chat.completion).toBe(text.completion);
 		expect(chat.usage.promptTokens).toBe(text.usage.promptTokens);
+	});
+});
+
+describe('chat template', () => {
+	it('renders a chat with the tokenizer’s template when it has one', async () => {
+		// gpt2-random-tiny in a folder, its tokenizer given a small chat template of our own.
+		const folder = await mkdtemp(join(tmpdir(), 'benchtop-chat-'));
+		await cp(join(NODE_BUNDLED_MODELS_PATH, 'gpt2-random-tiny'), folder, { recursive: true });
+		const configPath = join(folder, 'tokenizer_config.json');
+		const config = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
+		config['chat_template'] =
+			'{% for m in messages %}[{{ m.role }}] {{ m.content }}\n{% endfor %}' +
+			'{% if add_generation_prompt %}[assistant]{% endif %}';
+		await writeFile(configPath, JSON.stringify(config));
+		try {
+			const info = await engine.loadModel({
+				spec: { source: 'local', id: folder, dtype: 'fp32', backend: 'node-cpu' },
+			});
+			expect(info.hasChatTemplate).toBe(true);
+			const messages = [
+				{ role: 'system', content: 'Be brief.' },
+				{ role: 'system', content: 'Hello there', name: 'example_user' },
+				{ role: 'user', content: 'Hi?' },
+			];
+			const params = { temperature: 0, max_tokens: 6 };
+			const chat = await generate(info.modelKey, params, { kind: 'chat', messages });
+			const text = await generate(info.modelKey, params, {
+				kind: 'text',
+				text: '[system] Be brief.\n[user] Hello there\n[user] Hi?\n[assistant]',
+			});
+			expect(chat.completion).toBe(text.completion);
+			expect(chat.usage.promptTokens).toBe(text.usage.promptTokens);
+			await engine.disposeModel(info.modelKey);
+		} finally {
+			await rm(folder, { recursive: true, force: true });
+		}
+	});
+
+	it('says a bundled GPT-2 has no chat template', async () => {
+		expect((await engine.loadModel({ spec: TINY })).hasChatTemplate).toBe(false);
 	});
 });
 
