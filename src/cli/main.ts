@@ -27,6 +27,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 			'surprisals <sentences.txt> [--words] [--model ...] [--convention ...]: lm-zoo surprisal TSV (per word with --words)',
 		load: async () => (await import('./commands/surprisals')).surprisalsCommand,
 	},
+	'import-pairs': {
+		summary:
+			'import-pairs <pairs.jsonl|.csv|.tsv> [--name <suite name>]: minimal pairs (BLiMP JSONL or good,bad table) as a suite (JSON)',
+		load: async () => (await import('./commands/import-pairs')).importPairsCommand,
+	},
 	run: {
 		summary: 'run <suite.json> [--model ...] [--convention ...]: score a suite with a model',
 		load: async () => (await import('./commands/run')).runCommand,

@@ -25,11 +25,12 @@ export interface ReadTsvOptions {
 	/**
 	 * `tab` (default): fields are separated by single tabs, spaces are data.
 	 * `whitespace`: runs of spaces/tabs separate fields (pandas `delim_whitespace`, lm-zoo files).
+	 * `comma`: CSV (RFC 4180), single commas separate fields.
 	 */
-	readonly separator?: 'tab' | 'whitespace';
+	readonly separator?: Separator;
 }
 
-type Separator = 'tab' | 'whitespace';
+type Separator = 'tab' | 'whitespace' | 'comma';
 
 interface ScannedRecord {
 	readonly fields: string[];
@@ -42,6 +43,7 @@ interface ScannedRecord {
 }
 
 function isSeparator(char: string | undefined, separator: Separator): boolean {
+	if (separator === 'comma') return char === ',';
 	return char === '\t' || (separator === 'whitespace' && char === ' ');
 }
 
@@ -51,9 +53,10 @@ function isLineEnd(text: string, at: number): boolean {
 
 /**
  * Whether a field must be quoted: it holds `"`, a line break, or the separator (a tab; for the
- * whitespace-separated format any space or tab).
+ * whitespace-separated format any space or tab; for CSV a comma).
  */
 export function tsvFieldNeedsQuotes(field: string, separator: Separator = 'tab'): boolean {
+	if (separator === 'comma') return /[",\r\n]/.test(field);
 	return separator === 'tab' ? /["\t\r\n]/.test(field) : /["\s]/.test(field);
 }
 
@@ -65,9 +68,11 @@ export function formatTsvField(field: string, separator: Separator = 'tab'): str
 	return tsvFieldNeedsQuotes(field, separator) ? `"${field.replaceAll('"', '""')}"` : field;
 }
 
-/** One line (no line end) of fields, each through {@link formatTsvField}, tab-separated. */
+/** One line (no line end) of fields, each through {@link formatTsvField}, tab-separated (commas for `comma`). */
 export function formatTsvRow(fields: readonly string[], separator: Separator = 'tab'): string {
-	return fields.map((field) => formatTsvField(field, separator)).join('\t');
+	return fields
+		.map((field) => formatTsvField(field, separator))
+		.join(separator === 'comma' ? ',' : '\t');
 }
 
 /**
