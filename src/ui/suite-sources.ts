@@ -1,9 +1,11 @@
 /**
  * Where suite text comes from in the browser: the bundled library (built into the app, offline),
- * a dropped or picked file, or a URL. Decodes strictly (UTF-8) and refuses oversized input with a
- * message for the user; never throws for bad input. Parsing is the core's job.
+ * a dropped or picked file (minimal pairs are converted to a suite), or a URL. Decodes strictly
+ * (UTF-8) and refuses oversized input with a message for the user; never throws for bad input.
+ * Parsing is the core's job.
  */
 import bundledIndex from '../../suites/index.json';
+import { convertMinimalPairs, detectMinimalPairFormat } from '../core/suite/minimal-pairs';
 
 /** Largest suite accepted (bytes). The biggest published suites are under 1 MB. */
 export const MAX_SUITE_BYTES = 10_000_000;
@@ -117,13 +119,27 @@ function tooLarge(sourceName: string, bytes: number): SuiteTextResult {
 	};
 }
 
-/** Reads a dropped or picked file (size checked before reading). */
+/** Reads a dropped or picked file (size checked before reading); minimal pairs become a suite. */
 export async function readSuiteFile(file: File): Promise<SuiteTextResult> {
 	if (file.size > MAX_SUITE_BYTES) return tooLarge(file.name, file.size);
 	try {
-		return decodeSuiteBytes(new Uint8Array(await file.arrayBuffer()), file.name);
+		const decoded = decodeSuiteBytes(new Uint8Array(await file.arrayBuffer()), file.name);
+		return decoded.ok ? convertIfMinimalPairs(decoded.text, file.name) : decoded;
 	} catch (error) {
 		return { ok: false, message: `${file.name} could not be read (${describe(error)}).` };
+	}
+}
+
+/**
+ * A file of minimal pairs (BLiMP-style `.jsonl`, or a good,bad `.csv`/`.tsv`) as the suite it
+ * converts to; any other text as it is. A file of pairs with an error gives the located message.
+ */
+export function convertIfMinimalPairs(text: string, fileName: string): SuiteTextResult {
+	if (detectMinimalPairFormat(fileName, text) === null) return { ok: true, text };
+	try {
+		return { ok: true, text: convertMinimalPairs(text, fileName).suiteText };
+	} catch (error) {
+		return { ok: false, message: `${describe(error)} Fix that line and drop the file again.` };
 	}
 }
 

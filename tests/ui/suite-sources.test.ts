@@ -9,6 +9,7 @@ import {
 	listBundledSuites,
 	loadBundledSuiteText,
 	looksLikeRunBundle,
+	readSuiteFile,
 } from '../../src/ui/suite-sources';
 
 describe('decodeSuiteBytes', () => {
@@ -91,5 +92,38 @@ describe('bundled suites', () => {
 
 	it('names a URL by its last path segment', () => {
 		expect(fileNameOfUrl('https://x.org/a/my%20suite.json?v=1')).toBe('my suite.json');
+	});
+});
+
+describe('readSuiteFile: minimal pairs become a suite', () => {
+	const jsonl =
+		'{"sentence_good": "The dogs bark.", "sentence_bad": "The dogs barks.", "UID": "demo"}\n';
+
+	it.each([
+		['pairs.jsonl', jsonl],
+		['pairs.json', jsonl],
+		['pairs.csv', 'good,bad\nThe dogs bark.,The dogs barks.\n'],
+	])('%s', async (name, text) => {
+		const result = await readSuiteFile(new File([text], name));
+		expect(result.ok).toBe(true);
+		if (!result.ok) return;
+		const suite = JSON.parse(result.text) as { items: unknown[]; predictions: unknown[] };
+		expect(suite.items).toHaveLength(1);
+		expect(suite.predictions).toEqual([{ type: 'formula', formula: '(1;%bad%) > (1;%good%)' }]);
+	});
+
+	it('a suite file is passed through unchanged', async () => {
+		const text = '{"meta": {"name": "x"}, "items": []}';
+		expect(await readSuiteFile(new File([text], 'suite.json'))).toEqual({ ok: true, text });
+	});
+
+	it('a broken pair gives the located message', async () => {
+		const result = await readSuiteFile(new File([`${jsonl}{"sentence_good": "a"}\n`], 'p.jsonl'));
+		expect(result).toEqual({
+			ok: false,
+			message: expect.stringMatching(
+				/^p\.jsonl:2:1: "sentence_bad" is missing.*drop the file again\.$/,
+			),
+		});
 	});
 });
