@@ -51,6 +51,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 			'oaieval <model>[,<grader>] <eval> [--registry_path <dir>] [--record_path log.jsonl] [--max_samples N] [--seed N]: run an OpenAI Evals eval',
 		load: async () => (await import('./commands/oaieval')).oaievalCommand,
 	},
+	ltm: {
+		summary:
+			'ltm run <definitions folder | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>]: long-term-memory tests (GoodAI LTM)',
+		load: async () => (await import('./commands/ltm')).ltmCommand,
+	},
 };
 
 const io: CliIo = {

@@ -1,0 +1,231 @@
+/**
+ * `ltm run <definitions folder | ltm-suite.json> --agent <model> [--judge <model>]
+ * [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume]`: runs
+ * long-term-memory tests (GoodAI LTM benchmark) against an agent model; writes upstream's result
+ * files and a summary, and prints a table. Tokens are counted with cl100k_base, as upstream reports gaps.
+ */
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import {
+	buildLtmReport,
+	loadLtmDefinitions,
+	loadLtmSuite,
+	readUpstreamTrivia,
+	runLtm,
+	type LoadResult,
+	type LtmDiagnostic,
+	type LtmReport,
+	type LtmRunState,
+	type TriviaItem,
+} from '../../core/ltm';
+import type { TextModel } from '../../core/model/generation';
+import { openTextModel } from '../../providers/open-model';
+import { countCl100kTokens } from '../../providers/token-count';
+import { CliInputError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
+import { parseCommandArgs } from '../parse-command-args';
+
+export const LTM_USAGE =
+	'usage: ltm run <definitions folder | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>]';
+
+/** Opens a model spec string (`gpt2-en-small`, `openai/<m>`, `replay:<file>`) as a TextModel. */
+export type OpenModel = (
+	spec: string,
+	options: { cacheDir?: string },
+) => Promise<{ model: TextModel; close(): Promise<void> }>;
+
+const defaultOpenModel: OpenModel = (spec, options) => openTextModel(spec, options);
+
+/** The `ltm` command with an injectable model opener (tests pass in-process models). */
+export function createLtmCommand(openModel: OpenModel = defaultOpenModel): CliCommand {
+	return async (args, io) => {
+		const [sub, ...rest] = args;
+		if (sub === '--help' || sub === '-h') {
+			io.stdout(`${LTM_USAGE}\n`);
+			return EXIT_OK;
+		}
+		if (sub !== 'run') throw new CliInputError(`expected 'ltm run ...'.\n${LTM_USAGE}`);
+		return runCommand(rest, io, openModel);
+	};
+}
+
+export const ltmCommand: CliCommand = createLtmCommand();
+
+async function runCommand(
+	args: readonly string[],
+	io: CliIo,
+	openModel: OpenModel,
+): Promise<number> {
+	const { positionals, values } = parseCommandArgs(args, LTM_USAGE, {
+		agent: { type: 'string' },
+		judge: { type: 'string' },
+		'memory-span': { type: 'string' },
+		isolated: { type: 'boolean' },
+		out: { type: 'string' },
+		trivia: { type: 'string' },
+		resume: { type: 'boolean' },
+		'cache-dir': { type: 'string' },
+	});
+	const [input] = positionals;
+	if (input === undefined || positionals.length > 1)
+		throw new CliInputError(`expected one definitions folder or ltm-suite.json.\n${LTM_USAGE}`);
+	if (typeof values.agent !== 'string')
+		throw new CliInputError(`--agent <model> is required.\n${LTM_USAGE}`);
+	let memorySpan: number | undefined;
+	if (typeof values['memory-span'] === 'string') {
+		memorySpan = Number(values['memory-span']);
+		if (!Number.isInteger(memorySpan) || memorySpan <= 0) {
+			throw new CliInputError(
+				`--memory-span must be a positive whole number of tokens, not '${values['memory-span']}'.`,
+			);
+		}
+	}
+	const isolated = values.isolated === true;
+	const loaded = await loadInput(input, io, {
+		countTokens: countCl100kTokens,
+		isolated,
+		...(memorySpan !== undefined ? { memorySpan } : {}),
+	});
+	if (!loaded.ok) {
+		for (const diagnostic of loaded.diagnostics) io.stderr(formatLtmDiagnostic(diagnostic));
+		io.stderr(`${input}: not runnable: ${loaded.diagnostics.length} error(s)\n`);
+		return EXIT_BAD_INPUT;
+	}
+	let trivia: TriviaItem[] | undefined;
+	if (typeof values.trivia === 'string') {
+		try {
+			trivia = readUpstreamTrivia(await io.readText(values.trivia));
+		} catch (error) {
+			throw new CliInputError(
+				`${values.trivia}: ${error instanceof Error ? error.message : String(error)}`,
+			);
+		}
+	}
+	const out = typeof values.out === 'string' ? values.out : undefined;
+	const statePath = out === undefined ? undefined : join(out, 'run-state.json');
+	let resumeFrom: LtmRunState | undefined;
+	if (values.resume === true) {
+		if (statePath === undefined)
+			throw new CliInputError('--resume needs --out <dir> (the run state is kept there).');
+		resumeFrom = JSON.parse(await io.readText(statePath)) as LtmRunState;
+	}
+	const cacheDir = typeof values['cache-dir'] === 'string' ? values['cache-dir'] : undefined;
+	const agent = await openModel(values.agent, cacheDir !== undefined ? { cacheDir } : {});
+	const judge =
+		typeof values.judge === 'string'
+			? await openModel(values.judge, cacheDir !== undefined ? { cacheDir } : {})
+			: undefined;
+	const started = Date.now();
+	let state: LtmRunState;
+	try {
+		if (out !== undefined) await mkdir(out, { recursive: true });
+		let exchanges = 0;
+		state = await runLtm(loaded.benchmark, {
+			agent: agent.model,
+			...(judge ? { judge: judge.model } : {}),
+			countTokens: countCl100kTokens,
+			environment: { countTokens: countCl100kTokens, ...(trivia ? { trivia } : {}) },
+			triviaSource: trivia ? 'upstream' : 'ours',
+			startTime: new Date(started).toISOString(),
+			...(resumeFrom ? { resumeFrom } : {}),
+			runId: loaded.benchmark.config.runName,
+			onEvent: async ({ action, state: current }) => {
+				if (action.kind === 'send') exchanges++;
+				if (statePath !== undefined) await writeFile(statePath, JSON.stringify(current));
+				if (action.kind === 'evaluate') io.stderr(`finished ${action.testId}\n`);
+			},
+		});
+		io.stderr(
+			`${exchanges} exchanges, ${state.totalTokens} tokens (cl100k), ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+		);
+	} finally {
+		await agent.close();
+		await judge?.close();
+	}
+	const report = buildLtmReport(state);
+	if (out !== undefined) await writeReport(out, report);
+	io.stdout(formatLtmTable(report));
+	for (const warning of state.warnings) io.stderr(`warning: ${warning}\n`);
+	return EXIT_OK;
+}
+
+/** A located definitions problem: `path#pointer: error: message`. */
+export function formatLtmDiagnostic(diagnostic: LtmDiagnostic): string {
+	const at =
+		diagnostic.pointer === '' ? diagnostic.path : `${diagnostic.path}#${diagnostic.pointer}`;
+	return `${at}: ${diagnostic.severity}: ${diagnostic.message}\n`;
+}
+
+async function loadInput(
+	input: string,
+	io: CliIo,
+	options: { countTokens: (text: string) => number; isolated: boolean; memorySpan?: number },
+): Promise<LoadResult> {
+	const info = await stat(input).catch(() => undefined);
+	if (info === undefined) throw new CliInputError(`${input}: no such file or folder`);
+	if (info.isFile()) return loadLtmSuite(input, await io.readText(input), options);
+	const files: Record<string, string> = {};
+	for (const path of await listFiles(input)) {
+		if (path.endsWith('.def.json') || /(^|\/)config\.ya?ml$/.test(path)) {
+			files[path] = await io.readText(join(input, path));
+		}
+	}
+	const result = loadLtmDefinitions(files, options);
+	if (result.ok || Object.keys(files).length > 0) return result;
+	return {
+		ok: false,
+		diagnostics: [
+			{
+				severity: 'error',
+				path: input,
+				pointer: '',
+				message: 'no <Dataset Name>/<id>.def.json files in this folder',
+			},
+		],
+	};
+}
+
+async function listFiles(root: string): Promise<string[]> {
+	const entries = await readdir(root, { recursive: true, withFileTypes: true });
+	return entries
+		.filter((entry) => entry.isFile())
+		.map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+		.sort();
+}
+
+async function writeReport(out: string, report: LtmReport): Promise<void> {
+	for (const entry of report.tests) {
+		const path = join(out, ...entry.path.split('/'));
+		await mkdir(join(path, '..'), { recursive: true });
+		await writeFile(path, `${JSON.stringify(entry.result, null, 2)}\n`);
+	}
+	await writeFile(join(out, 'summary.json'), `${JSON.stringify(report.summary, null, 2)}\n`);
+}
+
+/** The table printed at the end: one row per dataset, then the totals. */
+export function formatLtmTable(report: LtmReport): string {
+	const { summary } = report;
+	const rows = Object.entries(summary.datasets).map(([name, stats]) => [
+		name,
+		String(stats.tests),
+		stats.mean.toFixed(3),
+		stats.std.toFixed(3),
+	]);
+	const header = ['dataset', 'tests', 'mean', 'std'];
+	const widths = header.map((title, column) =>
+		Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+	);
+	const line = (cells: string[]) =>
+		cells
+			.map((cell, column) =>
+				column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
+			)
+			.join('  ');
+	const lines = [line(header), ...rows.map(line)];
+	lines.push(
+		`score ${summary.score.toFixed(3)} / ${rows.length} (std ${summary.score_std.toFixed(3)}), accuracy ${summary.accuracy.toFixed(1)} %, ltm ${summary.ltm.toFixed(1)} tokens, memory span ${summary.memory_span}`,
+	);
+	for (const skipped of summary.skipped) lines.push(`skipped ${skipped.test}: ${skipped.reason}`);
+	if (summary.overruns.length > 0)
+		lines.push(`gap over the memory span: ${summary.overruns.join(', ')}`);
+	return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,210 @@
+// `ltm run` end to end: definitions folder and ltm-suite.json, result files in upstream's layout,
+// summary and table, located errors; agents are in-test TextModels or a real `replay:` file.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLtmCommand, ltmCommand, type OpenModel } from '../../src/cli/commands/ltm';
+import { loadLtmSuite } from '../../src/core/ltm';
+import type {
+	ChatMessage,
+	GenerateRequest,
+	GenerationEvent,
+	TextModel,
+} from '../../src/core/model/generation';
+import { countCl100kTokens } from '../../src/providers/token-count';
+import { runCliCommand } from './run-cli-command';
+
+const FIXTURES = new URL('../fixtures/ltm/', import.meta.url).pathname;
+const MEMORY_SUITES = new URL('../../suites/memory/', import.meta.url).pathname;
+
+/** An agent that remembers: answers the fixture's questions right (quote in its 2nd reply after the quote question). */
+function rememberingAgent(): TextModel {
+	const answer = (messages: readonly ChatMessage[]): string => {
+		const last = messages.at(-1)!.content;
+		const asked = messages.findIndex(
+			(m) => m.role === 'user' && m.content.startsWith('Please append the quote'),
+		);
+		const repliesSinceAsked =
+			asked === -1 ? -1 : messages.slice(asked).filter((m) => m.role === 'assistant').length;
+		let reply =
+			last === 'What is my favourite colour?'
+				? 'Amber.'
+				: last === 'What is my name?'
+					? 'Orla.'
+					: 'OK.';
+		if (repliesSinceAsked === 1) reply += ' Slow is smooth and smooth is fast.';
+		return reply;
+	};
+	return {
+		label: 'test:remembering',
+		abilities: { score: false, generate: true, chat: true },
+		async *generate(request: GenerateRequest): AsyncGenerator<GenerationEvent> {
+			if (request.prompt.kind !== 'chat') throw new Error('chat expected');
+			yield { type: 'done', completion: answer(request.prompt.messages), finishReason: 'stop' };
+		},
+		countTokens: countCl100kTokens,
+	};
+}
+
+const opened: string[] = [];
+const openModel: OpenModel = async (spec) => {
+	opened.push(spec);
+	return { model: rememberingAgent(), close: async () => undefined };
+};
+
+const temporary: string[] = [];
+afterEach(async () => {
+	opened.length = 0;
+	await Promise.all(temporary.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function outDir(): Promise<string> {
+	const dir = await mkdtemp(join(tmpdir(), 'benchtop-ltm-'));
+	temporary.push(dir);
+	return dir;
+}
+
+describe('ltm run', () => {
+	it('runs a definitions folder and writes <Dataset Name>/<id>_0.json and summary.json', async () => {
+		const out = await outDir();
+		const run = await runCliCommand(
+			createLtmCommand(openModel),
+			['run', `${FIXTURES}tiny-definitions`, '--agent', 'remembering', '--out', out],
+			'disk',
+		);
+		expect(run.stderr).not.toMatch(/error/);
+		expect(run.exitCode).toBe(0);
+		expect(opened).toEqual(['remembering']);
+		expect((await readdir(out)).sort()).toEqual([
+			'Colours',
+			'Names',
+			'Prospective Memory',
+			'run-state.json',
+			'summary.json',
+		]);
+		const colours = JSON.parse(await readFile(join(out, 'Colours', '0_0.json'), 'utf8'));
+		expect(Object.keys(colours).sort()).toEqual(
+			[
+				'actual_responses',
+				'characters',
+				'expected_responses',
+				'full_log',
+				'max_score',
+				'needles',
+				'reasoning',
+				'score',
+				'task_log',
+				'tokens',
+			].sort(),
+		);
+		expect(colours).toMatchObject({
+			score: 1,
+			max_score: 1,
+			needles: 2,
+			expected_responses: ['amber'],
+			actual_responses: ['Amber.'],
+		});
+		expect(colours.tokens).toBeGreaterThanOrEqual(108);
+		expect(colours.task_log[0]).toMatch(
+			/^Test \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\): My favourite colour is teal\.$/,
+		);
+		const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'));
+		expect(summary).toMatchObject({
+			run_name: 'Tiny LTM fixture',
+			memory_span: 120,
+			score: 3,
+			accuracy: 100,
+			skipped: [],
+		});
+		expect(summary.datasets['Prospective Memory']).toEqual({ mean: 1, std: 0, tests: 1 });
+		expect(run.stdout).toMatch(/^dataset\s+tests\s+mean\s+std\n/);
+		expect(run.stdout).toMatch(/score 3\.000 \/ 3 .* accuracy 100\.0 %/);
+	});
+
+	it('--isolated and --memory-span change the run', async () => {
+		const out = await outDir();
+		const run = await runCliCommand(
+			createLtmCommand(openModel),
+			[
+				'run',
+				`${FIXTURES}tiny-definitions`,
+				'--agent',
+				'a',
+				'--isolated',
+				'--memory-span',
+				'300',
+				'--out',
+				out,
+			],
+			'disk',
+		);
+		expect(run.exitCode).toBe(0);
+		const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'));
+		expect(summary).toMatchObject({
+			run_name: 'Tiny LTM fixture (isolated)',
+			memory_span: 300,
+			isolated: true,
+		});
+	});
+
+	it('a real replay: agent runs offline; a judge-free run skips nothing here', async () => {
+		const run = await runCliCommand(
+			ltmCommand,
+			['run', `${FIXTURES}tiny-definitions`, '--agent', `replay:${FIXTURES}always-ok.replay.jsonl`],
+			'disk',
+		);
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).toMatch(/Colours\s+1\s+0\.000/);
+		expect(run.stdout).toMatch(/score 0\.000 \/ 3/);
+	});
+
+	it('bad definitions are located errors with exit code 2', async () => {
+		const run = await runCliCommand(
+			createLtmCommand(openModel),
+			['run', `${FIXTURES}tiny-definitions`, '--agent', 'a', '--memory-span', '20'],
+			'disk',
+		);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toMatch(
+			/Colours\/0\.def\.json#\/script: error: the script takes \d+ tokens, which does not fit the memory span of 20/,
+		);
+		expect(opened).toEqual([]);
+	});
+
+	const usage: [string, string[], RegExp][] = [
+		['no agent', ['run', `${FIXTURES}tiny-definitions`], /--agent <model> is required/],
+		[
+			'bad span',
+			['run', `${FIXTURES}tiny-definitions`, '--agent', 'a', '--memory-span', 'lots'],
+			/--memory-span must be a positive whole number/,
+		],
+		['missing input', ['run', `${FIXTURES}nothing-here`, '--agent', 'a'], /no such file or folder/],
+		['unknown subcommand', ['walk'], /expected 'ltm run/],
+	];
+	it.each(usage)('%s: exit 2 with what to do', async (_name, args, message) => {
+		const run = await runCliCommand(createLtmCommand(openModel), args, 'disk');
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toMatch(message);
+	});
+});
+
+describe('bundled memory suites (suites/memory)', () => {
+	it('every ltm-suite.json there loads and runs to a summary', async () => {
+		const files = (await readdir(MEMORY_SUITES)).filter((file) => file.endsWith('.ltm-suite.json'));
+		expect(files.length).toBeGreaterThan(0);
+		for (const file of files) {
+			const loaded = loadLtmSuite(file, await readFile(join(MEMORY_SUITES, file), 'utf8'), {
+				countTokens: countCl100kTokens,
+			});
+			expect(loaded.diagnostics).toEqual([]);
+			const run = await runCliCommand(
+				createLtmCommand(openModel),
+				['run', join(MEMORY_SUITES, file), '--agent', 'a'],
+				'disk',
+			);
+			expect(run.exitCode).toBe(0);
+			expect(run.stdout).toMatch(/accuracy/);
+		}
+	});
+});
