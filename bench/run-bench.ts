@@ -6,7 +6,7 @@
  * with the positions computed; and the app's open → first result time with the default model.
  * The last stdout line is one JSON object.
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
- * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34,app; default all).
+ * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34,app,generate; default all).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { buildSuiteSentences } from '../src/core/suite/build-sentences';
 import { parseSuite } from '../src/core/suite/parse-suite';
 import type { EngineHarness, SuitesRun } from '../src/worker/engine-harness';
 import { createNodeEngine } from '../src/worker/node-engine';
+import { benchGeneration, type GenerationBench } from './generate-bench';
 
 const ROOT = new URL('../', import.meta.url);
 const PORT = Number(process.env.BENCHTOP_BENCH_PORT ?? 4179);
@@ -32,7 +33,9 @@ const HEADLINE_MODEL = 'gpt2-en-small';
 /** The 34 suites are scored as a teacher would: the default model's own convention. */
 const SUITES34_CONVENTION: SurprisalConvention = 'bos';
 const PARTS = new Set(
-	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app').split(',').map((p) => p.trim()),
+	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app,generate')
+		.split(',')
+		.map((p) => p.trim()),
 );
 
 interface Measurement {
@@ -283,6 +286,10 @@ async function main(): Promise<void> {
 		log(`suites34: ${SUITES34_DIR.pathname} is absent; skipped`);
 	const suitesNode = suites ? await suites34Node(suites, threads) : undefined;
 	if (suitesNode) logSuites('node', suitesNode);
+	const generation: GenerationBench | undefined = PARTS.has('generate')
+		? await benchGeneration(threads)
+		: undefined;
+	if (generation) log(`generate ${JSON.stringify(generation)}`);
 
 	log(`building the app into ${OUT_DIR}`);
 	await build({
@@ -362,6 +369,8 @@ async function main(): Promise<void> {
 				: null,
 			suites34_node_wall_s: suitesNode ? round(suitesNode.wallMs / 1000, 2) : null,
 			app_open_to_first_result_ms: medianBy(appFirstResult, (ms) => ms) ?? null,
+			generate_tokens_per_s_node: generation?.generate_tokens_per_s_node ?? null,
+			generate_tokens_per_s_serve: generation?.generate_tokens_per_s_serve ?? null,
 			cross_origin_isolated: environment.crossOriginIsolated,
 			// Other processes on the machine skew every figure: the 1-minute load average before and after.
 			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],
