@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { generateCommand } from '../../src/cli/commands/generate';
 import { parseOrigins } from '../../src/cli/commands/serve';
+import { readModelRequest } from '../../src/cli/commands/surprisals';
 import { runCliCommand } from '../cli/run-cli-command';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -97,5 +98,26 @@ describe('generate', () => {
 		const run = await runCliCommand(generateCommand, args, 'disk');
 		expect(run.exitCode).toBe(2);
 		expect(run.stderr).toMatch(message);
+	});
+});
+
+describe('--model openai/<m> for run and surprisals', () => {
+	it('names the endpoint with its base URL, model ids with slashes included', async () => {
+		const request = await readModelRequest(
+			{ model: 'openai/Qwen/Qwen2.5-7B', 'base-url': 'http://gpu:8000/v1/' },
+			'usage',
+		);
+		expect(request.endpoint).toEqual({
+			source: 'openai',
+			model: 'Qwen/Qwen2.5-7B',
+			baseUrl: 'http://gpu:8000/v1',
+		});
+	});
+
+	it('asks for the base URL when there is none', async () => {
+		vi.stubEnv('OPENAI_BASE_URL', '');
+		await expect(readModelRequest({ model: 'openai/m' }, 'usage')).rejects.toThrow(
+			/--base-url|OPENAI_BASE_URL/,
+		);
 	});
 });

@@ -117,7 +117,10 @@ export async function readModelRequest(
 	const revision = stringOption(values, 'revision');
 	const base = { dtype, backend: 'node-cpu' as const };
 	let spec: ModelSpec;
-	if ((BUNDLED_MODEL_IDS as readonly string[]).includes(model)) {
+	if (endpoint !== undefined) {
+		// Not loaded (the endpoint scores); names the model in the request's local shape.
+		spec = { source: 'hub', id: model, revision: 'main', ...base };
+	} else if ((BUNDLED_MODEL_IDS as readonly string[]).includes(model)) {
 		spec = { source: 'bundled', id: model, ...base };
 	} else if (await isDirectory(model)) {
 		spec = { source: 'local', id: resolve(model), ...base };
