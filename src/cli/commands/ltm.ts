@@ -25,12 +25,12 @@ import { CliInputError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } f
 import { parseCommandArgs } from '../parse-command-args';
 
 export const LTM_USAGE =
-	'usage: ltm run <definitions folder | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>]';
+	'usage: ltm run <definitions folder | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>] [--max-tokens N] [--temperature T] [--context-tokens N] [--threads N]';
 
 /** Opens a model spec string (`gpt2-en-small`, `openai/<m>`, `replay:<file>`) as a TextModel. */
 export type OpenModel = (
 	spec: string,
-	options: { cacheDir?: string },
+	options: { cacheDir?: string; threads?: number },
 ) => Promise<{ model: TextModel; close(): Promise<void> }>;
 
 const defaultOpenModel: OpenModel = (spec, options) => openTextModel(spec, options);
@@ -64,7 +64,21 @@ async function runCommand(
 		trivia: { type: 'string' },
 		resume: { type: 'boolean' },
 		'cache-dir': { type: 'string' },
+		'max-tokens': { type: 'string' },
+		temperature: { type: 'string' },
+		'context-tokens': { type: 'string' },
+		threads: { type: 'string' },
 	});
+	const maxTokens = wholeNumberOption(values['max-tokens'], '--max-tokens');
+	const contextTokens = wholeNumberOption(values['context-tokens'], '--context-tokens');
+	const threads = wholeNumberOption(values.threads, '--threads');
+	let temperature: number | undefined;
+	if (typeof values.temperature === 'string') {
+		temperature = Number(values.temperature);
+		if (!Number.isFinite(temperature) || temperature < 0) {
+			throw new CliInputError(`--temperature must be a number ≥ 0, not '${values.temperature}'.`);
+		}
+	}
 	const [input] = positionals;
 	if (input === undefined || positionals.length > 1)
 		throw new CliInputError(`expected one definitions folder or ltm-suite.json.\n${LTM_USAGE}`);
@@ -109,11 +123,13 @@ async function runCommand(
 		resumeFrom = JSON.parse(await io.readText(statePath)) as LtmRunState;
 	}
 	const cacheDir = typeof values['cache-dir'] === 'string' ? values['cache-dir'] : undefined;
-	const agent = await openModel(values.agent, cacheDir !== undefined ? { cacheDir } : {});
+	const modelOptions = {
+		...(cacheDir !== undefined ? { cacheDir } : {}),
+		...(threads !== undefined ? { threads } : {}),
+	};
+	const agent = await openModel(values.agent, modelOptions);
 	const judge =
-		typeof values.judge === 'string'
-			? await openModel(values.judge, cacheDir !== undefined ? { cacheDir } : {})
-			: undefined;
+		typeof values.judge === 'string' ? await openModel(values.judge, modelOptions) : undefined;
 	const started = Date.now();
 	let state: LtmRunState;
 	try {
@@ -123,6 +139,11 @@ async function runCommand(
 			agent: agent.model,
 			...(judge ? { judge: judge.model } : {}),
 			countTokens: countCl100kTokens,
+			agentParams: {
+				...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+				...(temperature !== undefined ? { temperature } : {}),
+			},
+			...(contextTokens !== undefined ? { maxContextTokens: contextTokens } : {}),
 			environment: { countTokens: countCl100kTokens, ...(trivia ? { trivia } : {}) },
 			triviaSource: trivia ? 'upstream' : 'ours',
 			startTime: new Date(started).toISOString(),
@@ -146,6 +167,15 @@ async function runCommand(
 	io.stdout(formatLtmTable(report));
 	for (const warning of state.warnings) io.stderr(`warning: ${warning}\n`);
 	return EXIT_OK;
+}
+
+function wholeNumberOption(value: string | boolean | undefined, name: string): number | undefined {
+	if (typeof value !== 'string') return undefined;
+	const number = Number(value);
+	if (!Number.isInteger(number) || number <= 0) {
+		throw new CliInputError(`${name} must be a positive whole number, not '${value}'.`);
+	}
+	return number;
 }
 
 /** A located definitions problem: `path#pointer: error: message`. */

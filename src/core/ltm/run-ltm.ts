@@ -41,6 +41,8 @@ export interface RunLtmOptions extends LtmRunOptions {
 	readonly runId?: string;
 	/** Generation parameters of the agent (default: none, the provider's defaults). */
 	readonly agentParams?: Parameters<TextModel['generate']>[0]['params'];
+	/** Keep only the newest exchanges that fit this many tokens (for agents with a short context). */
+	readonly maxContextTokens?: number;
 	/** Wall clock in ms (tests inject a fixed one). */
 	readonly now?: () => number;
 }
@@ -59,16 +61,36 @@ export class LtmCancelledError extends Error {
 	}
 }
 
-/** The chat the agent sees: user/agent lines since the last agent reset. */
-export function agentHistory(state: LtmRunState): ChatMessage[] {
+/**
+ * The chat the agent sees: user/agent lines since the last agent reset. With `maxContextTokens`,
+ * only the newest whole exchanges whose logged tokens, plus `reserveTokens` (the new message),
+ * fit (the oldest are dropped, as upstream's Hugging Face agent does).
+ */
+export function agentHistory(
+	state: LtmRunState,
+	maxContextTokens?: number,
+	reserveTokens = 0,
+): ChatMessage[] {
 	let start = 0;
 	state.log.forEach((entry, index) => {
 		if (entry.kind === 'agent-reset') start = index + 1;
 	});
-	return state.log
-		.slice(start)
-		.filter((entry) => entry.role !== 'system')
-		.map((entry) => ({ role: entry.role === 'user' ? 'user' : 'assistant', content: entry.text }));
+	let lines = state.log.slice(start).filter((entry) => entry.role !== 'system');
+	if (maxContextTokens !== undefined) {
+		let budget = maxContextTokens - reserveTokens;
+		let keepFrom = lines.length;
+		for (let index = lines.length - 2; index >= 0; index -= 2) {
+			const cost = lines[index]!.tokens + lines[index + 1]!.tokens;
+			if (cost > budget) break;
+			budget -= cost;
+			keepFrom = index;
+		}
+		lines = lines.slice(keepFrom);
+	}
+	return lines.map((entry) => ({
+		role: entry.role === 'user' ? 'user' : 'assistant',
+		content: entry.text,
+	}));
 }
 
 /** The ModelCall sample id of an agent call: the test id, or `intro` / `filler` / `reset`. */
@@ -119,7 +141,11 @@ export async function runLtm(
 			if (action.cannedReply !== undefined) {
 				reply = action.cannedReply;
 			} else {
-				const messages = [...agentHistory(state), { role: 'user', content: action.text }];
+				const reserve = options.maxContextTokens === undefined ? 0 : await count(action.text);
+				const messages = [
+					...agentHistory(state, options.maxContextTokens, reserve),
+					{ role: 'user', content: action.text },
+				];
 				const done = await generateCompletion(
 					options.agent,
 					{ prompt: { kind: 'chat', messages }, params: options.agentParams ?? {} },
