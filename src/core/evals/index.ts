@@ -14,6 +14,7 @@ export {
 	parseModelGradedSpec,
 	readRegistry,
 	readSamplesFromRegistry,
+	readSamplesLocated,
 	registryFiles,
 	resolveEval,
 	type Registry,

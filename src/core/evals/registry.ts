@@ -12,6 +12,7 @@ import { containsAsciiPunctuation } from './python-text';
 import { parseSamplesJsonl } from './samples-jsonl';
 import type {
 	ChoiceMatchFn,
+	EvalsLocation,
 	JsonValue,
 	ModelGradedArgs,
 	ModelGradedSpec,
@@ -252,17 +253,27 @@ function dereference(
 /**
  * Finds a JSONL file or folder as upstream `_prefix_registry_path` + `get_jsonl`: the path itself
  * if the map has it, else `data/<path>`; a folder gives the concatenation of its `*.jsonl` files
- * (direct children, sorted by name: upstream's order is the file system's).
+ * (direct children, sorted by name: upstream's order is the file system's). Each sample comes with
+ * its file and line (every line of a samples file is one sample).
  */
-export function readSamplesFromRegistry(
+export function readSamplesLocated(
 	files: RegistryFiles,
 	samplesPath: string,
 	where: { file: string; line: number; field: string },
-): Sample[] {
+): { samples: Sample[]; locations: EvalsLocation[] } {
+	const located = (paths: readonly string[]): { samples: Sample[]; locations: EvalsLocation[] } => {
+		const samples: Sample[] = [];
+		const locations: EvalsLocation[] = [];
+		for (const path of paths) {
+			const fileSamples = parseSamplesJsonl(files.get(path) ?? '', path);
+			samples.push(...fileSamples);
+			locations.push(...fileSamples.map((_, index) => ({ file: path, line: index + 1 })));
+		}
+		return { samples, locations };
+	};
 	const wanted = normalizePath(samplesPath);
 	for (const candidate of [wanted, `data/${wanted}`]) {
-		const text = files.get(candidate);
-		if (text !== undefined) return parseSamplesJsonl(text, candidate);
+		if (files.get(candidate) !== undefined) return located([candidate]);
 	}
 	for (const folder of [wanted, `data/${wanted}`]) {
 		const prefix = `${folder.replace(/\/$/u, '')}/`;
@@ -270,14 +281,21 @@ export function readSamplesFromRegistry(
 			.filter((path) => path.startsWith(prefix) && !path.slice(prefix.length).includes('/'))
 			.filter((path) => path.endsWith('.jsonl'))
 			.sort();
-		if (children.length > 0) {
-			return children.flatMap((path) => parseSamplesJsonl(files.get(path) ?? '', path));
-		}
+		if (children.length > 0) return located(children);
 	}
 	throw new EvalsError(
 		`${where.file}:${where.line}: ${where.field} '${samplesPath}' not found (looked for data/${wanted} in the registry); add the file or fix the path`,
 		where,
 	);
+}
+
+/** `readSamplesLocated` without the locations. */
+export function readSamplesFromRegistry(
+	files: RegistryFiles,
+	samplesPath: string,
+	where: { file: string; line: number; field: string },
+): Sample[] {
+	return readSamplesLocated(files, samplesPath, where).samples;
 }
 
 function argError(entry: RegistryEntry, field: string, message: string): EvalsError {
@@ -490,7 +508,7 @@ export function resolveEval(registry: Registry, requestedName: string): Resolved
 	const samplesPath = args.samples_jsonl;
 	if (typeof samplesPath !== 'string')
 		throw argError(entry, 'samples_jsonl', 'required: a path under data/');
-	const samples = readSamplesFromRegistry(registry.files, samplesPath, {
+	const { samples, locations: sampleLocations } = readSamplesLocated(registry.files, samplesPath, {
 		file: entry.file,
 		line: entry.lineOf(['args', 'samples_jsonl']),
 		field: 'samples_jsonl',
@@ -540,6 +558,7 @@ export function resolveEval(registry: Registry, requestedName: string): Resolved
 		args,
 		file: entry.file,
 		samples,
+		sampleLocations,
 		fewShot,
 		ignoreCase,
 		...(maxTokens === undefined ? {} : { maxTokens }),

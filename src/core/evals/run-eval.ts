@@ -278,10 +278,17 @@ export async function runEval(
 		return done.completion;
 	}
 
-	const sampleError = (context: SampleContext, message: string): EvalsError =>
-		new EvalsError(
-			`sample ${context.sampleId} (line ${context.index + 1} of the samples): ${message}`,
-		);
+	const sampleError = (context: SampleContext, message: string): EvalsError => {
+		const location = evalSpec.sampleLocations?.[context.index];
+		return location
+			? new EvalsError(
+					`${location.file}:${location.line ?? 0}: sample ${context.sampleId}: ${message}`,
+					location,
+				)
+			: new EvalsError(
+					`sample ${context.sampleId} (sample ${context.index + 1} of the samples): ${message}`,
+				);
+	};
 
 	function stringIdeals(context: SampleContext): string[] {
 		const ideal = context.sample.ideal;

@@ -78,6 +78,8 @@ export interface ResolvedEval {
 	/** The file the spec came from (registry-relative). */
 	readonly file: string;
 	readonly samples: readonly Sample[];
+	/** Where each sample is (file and line), parallel to `samples`; absent for samples built in code. */
+	readonly sampleLocations?: readonly EvalsLocation[];
 	/** Match: the first `num_few_shot` few-shot chats, in file order. */
 	readonly fewShot: readonly (readonly ChatMessage[])[];
 	/** Includes `ignore_case`. */

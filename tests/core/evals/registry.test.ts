@@ -99,6 +99,10 @@ describe('resolveEval', () => {
 			'f.test.v0',
 		);
 		expect(evalSpec.samples.map((s) => s.input)).toEqual(['a', 'b']);
+		expect(evalSpec.sampleLocations).toEqual([
+			{ file: 'data/parts/a.jsonl', line: 1 },
+			{ file: 'data/parts/b.jsonl', line: 1 },
+		]);
 		expect(evalSpec.maxTokens).toBe(7);
 	});
 

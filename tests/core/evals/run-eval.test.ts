@@ -169,7 +169,7 @@ describe('runEval: basic templates', () => {
 		expect(ok.order).toEqual([1]);
 		await expect(
 			runEval(evalOf('evals.elsuite.basic.json_match:JsonMatch', '', samples), { policy: [model] }),
-		).rejects.toThrow(/^sample t\.dev\.0 \(line 1 of the samples\): ideal is not valid JSON/u);
+		).rejects.toThrow(/^data\/s\.jsonl:1: sample t\.dev\.0: ideal is not valid JSON/u);
 		const good = await runEval(
 			evalOf(
 				'evals.elsuite.basic.json_match:JsonMatch',
@@ -350,6 +350,6 @@ describe('runEval: ModelBasedClassify', () => {
 				),
 				{ policy: [model] },
 			),
-		).rejects.toThrow(/^sample t\.dev\.0 \(line 1 of the samples\): missing field 'input'/u);
+		).rejects.toThrow(/^data\/s\.jsonl:1: sample t\.dev\.0: missing field 'input'/u);
 	});
 });
