@@ -97,6 +97,30 @@ describe('serve: models and generation', () => {
 		});
 	});
 
+	it('stops a streamed generation when the client cancels, and keeps serving', async () => {
+		const model = new EndpointModel({
+			spec: { source: 'openai', model: 'gpt2-random-tiny', baseUrl: tiny.baseUrl },
+		});
+		const controller = new AbortController();
+		const events: GenerationEvent[] = [];
+		for await (const event of model.generate(
+			{ prompt: { kind: 'text', text: 'Once' }, params: { temperature: 0, max_tokens: 100 } },
+			CALL,
+			controller.signal,
+		)) {
+			events.push(event);
+			if (event.type === 'token') controller.abort();
+		}
+		expect(events.filter((e) => e.type === 'token').length).toBeLessThan(5);
+		expect(events.at(-1)).toMatchObject({ type: 'done', finishReason: 'cancelled' });
+		const next = await generateCompletion(
+			model,
+			{ prompt: { kind: 'text', text: 'Twice' }, params: { temperature: 0, max_tokens: 2 } },
+			CALL,
+		);
+		expect(next.usage?.completionTokens).toBe(2);
+	});
+
 	it('answers /v1/completions for a list of prompts, with stop sequences and seeds', async () => {
 		const client = new OpenAIClient({ baseUrl: tiny.baseUrl });
 		const greedy = await client.completion({

@@ -10,6 +10,7 @@ import type { ModelSpec } from '../../src/core/model/model-spec';
 import { renderChatAsText } from '../../src/core/model/render-chat-as-text';
 import type { GenerateTextOptions } from '../../src/worker/engine';
 import { CancelledError } from '../../src/worker/engine-errors';
+import { FAKE_GREEDY_TOKENS, FakeEngine } from '../../src/worker/fake-engine';
 import { createNodeEngine, NODE_BUNDLED_MODELS_PATH } from '../../src/worker/node-engine';
 import type { GenerateTextParams } from '../../src/worker/protocol';
 
@@ -197,5 +198,58 @@ describe('cancel', () => {
 		);
 		await expect(run).rejects.toBeInstanceOf(CancelledError);
 		expect(pieces.length).toBeLessThanOrEqual(3);
+	});
+});
+
+describe('FakeEngine generation', () => {
+	const fake = new FakeEngine({ batchDelayMs: 5 });
+	const load = async () => (await fake.loadModel({ spec: { ...TINY, id: 'fake-model' } })).modelKey;
+	const prompt = { kind: 'text' as const, text: 'Hello there' };
+
+	it('is deterministic when greedy: FAKE_GREEDY_TOKENS words, then stop', async () => {
+		const modelKey = await load();
+		const pieces: string[] = [];
+		const a = await fake.generate(
+			{ modelKey, prompt, params: { temperature: 0 } },
+			{ onToken: (t) => pieces.push(t) },
+		);
+		const b = await fake.generate({ modelKey, prompt, params: { temperature: 0 } });
+		expect(a.completion).toBe(b.completion);
+		expect(a.finishReason).toBe('stop');
+		expect(a.usage.completionTokens).toBe(FAKE_GREEDY_TOKENS);
+		expect(pieces).toHaveLength(FAKE_GREEDY_TOKENS);
+		expect(pieces.join('')).toBe(a.completion);
+	});
+
+	it('honours max_tokens, stop sequences and seeds', async () => {
+		const modelKey = await load();
+		const full = await fake.generate({ modelKey, prompt, params: { temperature: 0 } });
+		const short = await fake.generate({
+			modelKey,
+			prompt,
+			params: { temperature: 0, max_tokens: 2 },
+		});
+		expect(short.finishReason).toBe('length');
+		expect(full.completion.startsWith(short.completion)).toBe(true);
+		const word = full.completion.split(' ')[3] ?? '';
+		const stopped = await fake.generate({
+			modelKey,
+			prompt,
+			params: { temperature: 0, stop: [` ${word}`] },
+		});
+		expect(stopped.completion).toBe(full.completion.slice(0, full.completion.indexOf(` ${word}`)));
+		const seeded = (seed: number) =>
+			fake.generate({ modelKey, prompt, params: { temperature: 1, seed } });
+		expect((await seeded(1)).completion).toBe((await seeded(1)).completion);
+	});
+
+	it('cancels with CancelledError', async () => {
+		const modelKey = await load();
+		const controller = new AbortController();
+		const run = fake.generate(
+			{ modelKey, prompt, params: { temperature: 0 } },
+			{ signal: controller.signal, onToken: () => controller.abort() },
+		);
+		await expect(run).rejects.toBeInstanceOf(CancelledError);
 	});
 });
