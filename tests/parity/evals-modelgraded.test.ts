@@ -109,7 +109,7 @@ describeWithPeer('model-graded grader prompts match upstream byte for byte', PEE
 		const peerSpec = (
 			parseYaml(specText(parityCase.spec), { version: '1.1' }) as Record<
 				string,
-				{ prompt: string; choice_strings: string | string[] }
+				{ prompt: string; choice_strings: string | string[]; input_outputs: Record<string, string> }
 			>
 		)[parityCase.spec];
 		if (!peerSpec) throw new Error(`no ${parityCase.spec} entry in the peer spec`);
