@@ -8,6 +8,8 @@ export type AppRoute =
 	| { readonly view: 'results'; readonly runId: number; readonly itemNumber?: number }
 	| { readonly view: 'compare'; readonly suiteSha256?: string }
 	| { readonly view: 'history' }
+	/** The Evals page (OpenAI Evals registries on generative models). */
+	| { readonly view: 'evals' }
 	/** Plain-language explanations of the words the app uses. */
 	| { readonly view: 'glossary' }
 	/** The suite editor: a new suite, or a copy of a library suite (by its SHA-256) to edit. */
@@ -39,6 +41,8 @@ export function parseAppRoute(hash: string): AppRoute {
 				: { view: 'compare' };
 		case 'history':
 			return { view: 'history' };
+		case 'evals':
+			return { view: 'evals' };
 		case 'glossary':
 			return { view: 'glossary' };
 		case 'editor':
@@ -65,6 +69,8 @@ export function formatAppRoute(route: AppRoute): string {
 			return route.suiteSha256 === undefined ? '#/compare' : `#/compare/${route.suiteSha256}`;
 		case 'history':
 			return '#/history';
+		case 'evals':
+			return '#/evals';
 		case 'glossary':
 			return '#/glossary';
 		case 'editor':

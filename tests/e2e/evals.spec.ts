@@ -1,0 +1,204 @@
+// The Evals page end to end, in Chromium with the bundled gpt2-random-tiny in the worker: run a
+// bundled example eval and read its metrics and a transcript, export the oaieval log and read it
+// back, drop a registry (a zip of our own fixture files, and a broken YAML whose problem is
+// located), a model-graded eval graded by a replay file, reload mid-run and resume, no axe
+// violations, and no sideways scrolling on a phone.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, test, type Page } from '@playwright/test';
+import { strToU8, zipSync } from 'fflate';
+import { readOaievalLog } from '../../src/core/evals';
+
+const require = createRequire(import.meta.url);
+const AXE_PATH = require.resolve('axe-core/axe.min.js');
+const FIXTURES = 'tests/fixtures/evals-ui';
+
+// The app's CSP forbids inline scripts, which is how Playwright injects axe: bypass it here only.
+test.use({ bypassCSP: true });
+
+async function axeViolations(page: Page): Promise<string[]> {
+	if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+	return page.evaluate(async () => {
+		const axe = (
+			window as unknown as {
+				axe: {
+					run: (
+						context: Document,
+						options: object,
+					) => Promise<{
+						violations: { id: string; help: string; nodes: { target: string[] }[] }[];
+					}>;
+				};
+			}
+		).axe;
+		const result = await axe.run(document, { resultTypes: ['violations'] });
+		return result.violations.map(
+			(violation) =>
+				`${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
+		);
+	});
+}
+
+async function openEvals(page: Page): Promise<void> {
+	await page.goto('/#/evals');
+	await expect(page.getByRole('heading', { name: 'Evals', level: 2 })).toBeVisible();
+	await expect(page.getByRole('list', { name: 'Bundled example evals' })).toBeVisible();
+}
+
+/** Sets max new tokens of the model under test (a tiny random model needs no 256-token answers). */
+async function setPolicyMaxTokens(page: Page, value: number): Promise<void> {
+	const table = page.locator('table.params').first();
+	await table.getByLabel('Max new tokens').fill(String(value));
+	await expect(table.getByText('not upstream')).toBeVisible();
+}
+
+const metrics = (page: Page) => page.getByTestId('evals-metrics');
+
+test('runs a bundled Match eval on the local tiny model: metrics, transcript, log export', async ({
+	page,
+}) => {
+	await openEvals(page);
+	await page
+		.getByRole('button', { name: /^capitals\b/ })
+		.first()
+		.click();
+	await expect(page.getByText(/Picked capitals\.test\.v1/)).toBeVisible();
+	// Upstream's Match sends temperature 0 and no max_tokens.
+	const params = page.locator('table.params').first();
+	await expect(params.getByRole('row', { name: /Temperature/ })).toContainText('0');
+	await setPolicyMaxTokens(page, 6);
+	await page.getByRole('button', { name: 'Run eval' }).click();
+	await expect(metrics(page)).toBeVisible({ timeout: 120_000 });
+	await expect(metrics(page)).toContainText('accuracy');
+	await expect(metrics(page)).toContainText('boostrap_std');
+	await expect(page.getByTestId('evals-progress')).toContainText('12 of 12 samples');
+
+	// A transcript: the chat as sent (bubbles), the completion with whitespace made visible.
+	await page
+		.getByRole('button', { name: /Transcript of capitals\.test\.\d+/ })
+		.first()
+		.click();
+	const transcript = page.locator('.transcript').first();
+	await expect(transcript.locator('.bubble').first()).toBeVisible();
+	await expect(transcript).toContainText('Prompt as sent');
+	await expect(transcript.locator('pre.output')).toContainText('⎵');
+
+	expect(await axeViolations(page)).toEqual([]);
+
+	// The exported log reads back with one match event per sample and the shown accuracy.
+	const shownAccuracy = await metrics(page)
+		.getByRole('row', { name: /^accuracy/ })
+		.locator('td')
+		.first()
+		.innerText();
+	const downloadPromise = page.waitForEvent('download');
+	await page.getByRole('button', { name: 'Export oaieval log (JSONL)' }).click();
+	const download = await downloadPromise;
+	const text = readFileSync(await download.path(), 'utf8');
+	const log = readOaievalLog(text, download.suggestedFilename());
+	expect(log.spec.eval_name).toBe('capitals.test.v1');
+	expect(log.events.filter((event) => event.type === 'match')).toHaveLength(12);
+	expect(log.events.filter((event) => event.type === 'sampling')).toHaveLength(12);
+	expect(log.finalReport?.accuracy?.toFixed(4)).toBe(Number(shownAccuracy).toFixed(4));
+
+	// The exported CSV has a header and one line per sample (none of these answers break lines).
+	const csvPromise = page.waitForEvent('download');
+	await page.getByRole('button', { name: 'Export samples (CSV)' }).click();
+	const csv = readFileSync(await (await csvPromise).path(), 'utf8');
+	expect(csv.split('\r\n')[0]).toMatch(/^sample_id,prompt,completion/);
+
+	// Phone width: the page does not scroll sideways (wide tables scroll in their own box).
+	await page.setViewportSize({ width: 360, height: 800 });
+	const overflow = await page.evaluate(
+		() => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+	);
+	expect(overflow).toBeLessThanOrEqual(0);
+});
+
+test('drops a registry as a zip, and locates a broken YAML problem', async ({ page }) => {
+	await openEvals(page);
+	const zip = zipSync({
+		'registry/evals/greetings.yaml': readFileSync(`${FIXTURES}/registry/evals/greetings.yaml`),
+		'registry/data/greetings/samples.jsonl': readFileSync(
+			`${FIXTURES}/registry/data/greetings/samples.jsonl`,
+		),
+		'registry/README.txt': strToU8('not part of the registry'),
+	});
+	await page.getByTestId('evals-files').setInputFiles({
+		name: 'registry.zip',
+		mimeType: 'application/zip',
+		buffer: Buffer.from(zip),
+	});
+	await page.getByLabel('Eval', { exact: true }).selectOption('greetings');
+	await expect(page.getByText(/Picked greetings\.dev\.v0/)).toContainText('3 samples');
+	await setPolicyMaxTokens(page, 4);
+	await page.getByRole('button', { name: 'Run eval' }).click();
+	await expect(page.getByTestId('evals-progress')).toContainText('3 of 3 samples', {
+		timeout: 60_000,
+	});
+	const accuracy = metrics(page)
+		.getByRole('row', { name: /^accuracy/ })
+		.locator('td')
+		.first();
+	expect(Number(await accuracy.innerText())).toBeGreaterThanOrEqual(0);
+	expect(Number(await accuracy.innerText())).toBeLessThanOrEqual(1);
+
+	// A broken file added to the registry: its problem names the file and line.
+	await page.getByTestId('evals-files').setInputFiles(`${FIXTURES}/broken.yaml`);
+	const problems = page.getByRole('alert');
+	await expect(problems).toContainText('evals/broken.yaml:');
+	await expect(problems).toContainText('evals.elsuite.riddles:Riddles');
+	expect(await axeViolations(page)).toEqual([]);
+});
+
+test('grades a bundled model-graded eval with a replay grader: choices, invalid rate, deciding line', async ({
+	page,
+}) => {
+	await openEvals(page);
+	await page.getByRole('button', { name: /^explain-clearly\b/ }).click();
+	const grader = page.getByRole('group', { name: 'Grader' });
+	await grader.getByLabel('Replay file').check();
+	await page.getByTestId('grader-replay').setInputFiles(`${FIXTURES}/grader-replay.jsonl`);
+	await expect(grader).toContainText('grader-replay.jsonl');
+	await setPolicyMaxTokens(page, 4);
+	await page.getByRole('button', { name: 'Run eval' }).click();
+	await expect(metrics(page)).toBeVisible({ timeout: 120_000 });
+	// The replay answers Y to eight samples, N to the leap year, nothing valid to the prime number.
+	await expect(metrics(page).getByRole('row', { name: /^counts\/Y/ })).toContainText('8');
+	await expect(metrics(page).getByRole('row', { name: /^counts\/N/ })).toContainText('1');
+	await expect(metrics(page).getByRole('row', { name: /^invalid_choice_rate/ })).toContainText(
+		'0.1000',
+	);
+
+	await page.getByLabel('Show').selectOption('invalid');
+	await expect(page.getByText('1 of 10 samples shown')).toBeVisible();
+	await page.getByLabel('Show').selectOption('all');
+	await page.getByLabel('Search transcripts').fill('leap year');
+	await expect(page.getByText('1 of 10 samples shown')).toBeVisible();
+	await page.getByRole('button', { name: /Transcript of explain-clearly/ }).click();
+	const deciding = page.getByTestId('grader-output').locator('mark.deciding');
+	await expect(deciding).toHaveText('N');
+	await expect(page.locator('.transcript')).toContainText('line 2 decided');
+	expect(await axeViolations(page)).toEqual([]);
+});
+
+test('a run interrupted by a reload resumes from the stored samples', async ({ page }) => {
+	await openEvals(page);
+	await page.getByRole('button', { name: /^science-facts\b/ }).click();
+	// Upstream's FuzzyMatch sends max_tokens 32: kept, so the run takes long enough to reload.
+	await page.getByRole('button', { name: 'Run eval' }).click();
+	await expect(page.getByTestId('evals-progress')).toContainText(/[2-9] of 12 samples/, {
+		timeout: 60_000,
+	});
+	await page.reload();
+	await openEvals(page);
+	const notice = page.getByRole('status').filter({ hasText: 'stopped at' });
+	await expect(notice).toContainText('science-facts');
+	await notice.getByRole('button', { name: /Resume/ }).click();
+	await expect(metrics(page)).toBeVisible({ timeout: 120_000 });
+	await expect(metrics(page)).toContainText('f1_score');
+	await expect(page.getByTestId('evals-progress')).toContainText('12 of 12 samples');
+	await expect(page.getByRole('table').filter({ hasText: 'Eval' }).last()).toContainText(
+		'done (12/12)',
+	);
+});
