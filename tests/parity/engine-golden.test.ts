@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createNodeEngine } from '../../src/worker/node-engine';
+import type { ScoredText } from '../../src/worker/protocol';
 
 interface GoldenSentence {
 	readonly id: number;
@@ -24,14 +25,7 @@ function sibling(text: string): string {
 /** Largest |engine − PyTorch| over the golden sentences, after checking tokens and offsets. */
 function maxDifferenceBits(
 	sentences: readonly GoldenSentence[],
-	scored: readonly {
-		readonly tokens: readonly {
-			token: string;
-			start: number;
-			end: number;
-			surprisalBits: number;
-		}[];
-	}[],
+	scored: readonly ScoredText[],
 ): number {
 	let maxDifference = 0;
 	sentences.forEach((sentence, i) => {

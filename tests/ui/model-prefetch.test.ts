@@ -57,7 +57,8 @@ describe('scheduleModelPrefetch', () => {
 
 	it('without requestIdleCallback, waits PREFETCH_FALLBACK_DELAY_MS; cancel clears the timer', () => {
 		const warmUp = vi.fn();
-		const { env, timers, cancelled } = environment({ requestIdleCallback: undefined });
+		const { env: withIdle, timers, cancelled } = environment();
+		const { requestIdleCallback: _idle, ...env } = withIdle;
 		const cancel = scheduleModelPrefetch(warmUp, env);
 		expect(timers.map((t) => t.ms)).toEqual([PREFETCH_FALLBACK_DELAY_MS]);
 		cancel();
