@@ -201,6 +201,59 @@ describe('oaieval', () => {
 		expect(run.stderr).toMatch(stderr);
 	});
 
+	it('--answer_prompts replaces the appended instruction; a malformed file exits 2 naming the key', async () => {
+		const root = join(dir, 'answer-prompts-registry');
+		write(
+			'answer-prompts-registry/evals/g.yaml',
+			'g.dev.v0:\n  class: evals.elsuite.modelgraded.classify:ModelBasedClassify\n  args:\n    samples_jsonl: g.jsonl\n    modelgraded_spec: fact\n    eval_type: classify\n',
+		);
+		write(
+			'answer-prompts-registry/data/g.jsonl',
+			'{"input": "Q?", "ideal": "A", "completion": "A"}\n',
+		);
+		const prompts = {
+			classify: 'ONLY ONE OF {choices}',
+			classify_cot: 'x {choices}',
+			cot_classify: 'y {choices}',
+			cot_classify_jp: 'z {choices}',
+		};
+		const answers = write('answers.json', JSON.stringify(prompts));
+		const grader = write('grader-c.jsonl', [
+			{ when: 'ONLY ONE OF "A" or "B" or "C" or "D" or "E"', completion: 'C' },
+		]);
+		const log = join(dir, 'answers-log.jsonl');
+		const run = await runCliCommand(
+			oaievalCommand,
+			[
+				`replay:${grader}`,
+				'g.dev.v0',
+				'--registry_path',
+				root,
+				'--answer_prompts',
+				answers,
+				'--record_path',
+				log,
+			],
+			'disk',
+		);
+		expect(run.stdout).toBe('Final report:\ncounts/C: 1\n');
+		const graderPrompt = readOaievalLog(readFileSync(log, 'utf8'), log).events[0]?.data as {
+			prompt: { content: string }[];
+		};
+		expect(
+			graderPrompt.prompt[0]?.content.endsWith('\n\nONLY ONE OF "A" or "B" or "C" or "D" or "E"'),
+		).toBe(true);
+
+		const bad = write('bad-answers.json', JSON.stringify({ ...prompts, classify: 3 }));
+		const failed = await runCliCommand(
+			oaievalCommand,
+			[`replay:${grader}`, 'g.dev.v0', '--registry_path', root, '--answer_prompts', bad],
+			'disk',
+		);
+		expect(failed.exitCode).toBe(2);
+		expect(failed.stderr).toMatch(/bad-answers\.json: answer prompts key 'classify'/u);
+	});
+
 	it('usage errors exit 2; --help prints the usage', async () => {
 		expect((await runCliCommand(oaievalCommand, ['only-one-arg'], 'disk')).exitCode).toBe(2);
 		const help = await runCliCommand(oaievalCommand, ['--help'], 'disk');
