@@ -30,6 +30,8 @@ export interface EndpointModelOptions {
 	readonly chatApi?: 'chat' | 'completions';
 	/** What the endpoint can do, when known (`score`: it echoes prompt logprobs, e.g. vLLM). */
 	readonly abilities?: Partial<ModelAbilities>;
+	/** Token counter for `countTokens` (e.g. cl100k from token-count.ts); default ≈ 4 chars/token. */
+	readonly countTokens?: (text: string) => number;
 }
 
 /** The request body's generation parameters: exactly the ones set, under their OpenAI names. */
@@ -76,8 +78,10 @@ export class EndpointModel implements TextModel {
 	readonly abilities: ModelAbilities;
 	readonly client: OpenAIClient;
 	readonly #chatApi: 'chat' | 'completions';
+	readonly #countTokens: ((text: string) => number) | undefined;
 
 	constructor(options: EndpointModelOptions) {
+		this.#countTokens = options.countTokens;
 		this.spec = options.spec;
 		this.label = describeModelSpec(options.spec);
 		this.client =
@@ -152,8 +156,8 @@ export class EndpointModel implements TextModel {
 		};
 	}
 
-	/** Endpoints do not tokenize for us: about 4 characters per token (an estimate). */
+	/** Endpoints do not tokenize for us: the given counter, else about 4 characters per token. */
 	countTokens(text: string): number {
-		return Math.ceil(text.length / 4);
+		return this.#countTokens ? this.#countTokens(text) : Math.ceil(text.length / 4);
 	}
 }

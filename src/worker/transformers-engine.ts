@@ -893,8 +893,15 @@ export class TransformersEngine implements InferenceEngine {
 		if (!pending) {
 			pending = this.#loadChain.then(async () => {
 				const { spec } = loaded.info;
-				// NOTE: like #fallBack, a browser-picked local folder is not re-read here.
-				const modelId = this.#configureSource({ spec });
+				// A browser-picked local folder: its files are still held under its local id.
+				const localPrefix = `${LOCAL_ID_PREFIX}/${spec.id.replace(/[^\w.-]+/g, '-') || 'model'}/`;
+				const localFiles = [...this.#localFiles]
+					.filter(([key]) => spec.source === 'local' && key.startsWith(localPrefix))
+					.map(([key, file]) => ({ path: key.slice(localPrefix.length), file }));
+				const modelId = this.#configureSource({
+					spec,
+					...(localFiles.length > 0 ? { localFiles } : {}),
+				});
 				try {
 					return await AutoModelForCausalLM.from_pretrained(modelId, {
 						revision: spec.source === 'hub' ? (spec.revision ?? 'main') : 'main',

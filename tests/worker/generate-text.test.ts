@@ -1,7 +1,7 @@
 // Local generation in Node (TransformersEngine on onnxruntime-node, bundled GPT-2s): greedy equals
 // transformers.js's own greedy decoding, seeded sampling repeats, stop sequences, chat rendering,
 // streaming and cancel.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AutoModelForCausalLM, AutoTokenizer, env } from '@huggingface/transformers';
@@ -142,6 +142,28 @@ describe('chat template', () => {
 		} finally {
 			await rm(folder, { recursive: true, force: true });
 		}
+	});
+
+	it('generates from a picked local folder (files handed over, as in the browser)', async () => {
+		const folder = join(NODE_BUNDLED_MODELS_PATH, 'gpt2-random-tiny');
+		const localFiles = [];
+		for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
+			if (!entry.isFile()) continue;
+			const full = join(entry.parentPath, entry.name);
+			localFiles.push({
+				path: full.slice(folder.length + 1).replaceAll('\\', '/'),
+				file: new Blob([await readFile(full)]),
+			});
+		}
+		const info = await engine.loadModel({
+			spec: { source: 'local', id: 'picked tiny', dtype: 'fp32', backend: 'node-cpu' },
+			localFiles,
+		});
+		const params = { temperature: 0, max_tokens: 8 };
+		const picked = await generate(info.modelKey, params);
+		const bundled = await generate(tinyKey, params);
+		expect(picked.completion).toBe(bundled.completion);
+		await engine.disposeModel(info.modelKey);
 	});
 
 	it('says a bundled GPT-2 has no chat template', async () => {
