@@ -74,7 +74,7 @@ const io: CliIo = {
 
 function usage(): string {
 	const lines = Object.entries(COMMANDS).map(([, c]) => `  ${c.summary}`);
-	return `usage: npm run cli -- <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+	return `usage: benchtop <command> [options]   (or: npm run cli -- <command> [options])\n\ncommands:\n${lines.join('\n')}\n`;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
