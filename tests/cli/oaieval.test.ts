@@ -164,7 +164,7 @@ describe('oaieval', () => {
 			prompt: { content: string }[];
 		};
 		expect(graderSampling.prompt[0]?.content).toContain(
-			'[Criterion]: clarity: Would a twelve-year-old understand this explanation, and is it correct?',
+			'Criterion:\nclarity: Would a twelve-year-old understand this explanation, and is it correct?',
 		);
 	});
 

@@ -7,38 +7,39 @@
 import type { ModelGradedSpec } from './types';
 
 const FACT: ModelGradedSpec = {
-	prompt: `You are checking a submitted answer against an expert's answer to the same question. Here is the material:
-************
-[Question]: {input}
-************
-[Expert]: {ideal}
-************
-[Submission]: {completion}
-************
-[END DATA]
+	prompt: `Compare a submitted answer with a reference answer that an expert wrote for the same question.
 
-Judge only the facts: differences of wording, grammar, style or punctuation do not count. Decide how the facts in the submission relate to the facts in the expert answer, and pick one option:
-(A) The submission contains some of the expert answer's facts, all of them consistent with it.
-(B) The submission contains all of the expert answer's facts and more, all consistent with it.
-(C) The submission and the expert answer contain the same facts.
-(D) The submission and the expert answer contradict each other.
+--- Question ---
+{input}
+--- Reference answer ---
+{ideal}
+--- Submitted answer ---
+{completion}
+--- End ---
+
+Judge only the facts: differences of wording, grammar, style or punctuation do not count. Decide how the facts in the submitted answer relate to those in the reference answer, and pick one option:
+(A) The submitted answer contains some of the reference answer's facts, all of them consistent with it.
+(B) The submitted answer contains all of the reference answer's facts and more, all consistent with it.
+(C) Both answers contain the same facts.
+(D) The two answers contradict each other.
 (E) They differ, but the differences do not change what is true.`,
 	choice_strings: 'ABCDE',
 	input_outputs: { input: 'completion' },
 };
 
 const CLOSEDQA: ModelGradedSpec = {
-	prompt: `You are grading a response to a task against one criterion. Here is the material:
-[BEGIN DATA]
-***
-[Task]: {input}
-***
-[Submission]: {completion}
-***
-[Criterion]: {criteria}
-***
-[END DATA]
-Does the submission meet the criterion? Work through it one step at a time and do not state the verdict first. Then write a single letter, Y for yes or N for no, alone on its own line, and repeat that letter alone on the final line.
+	prompt: `Grade a response to a task on a single criterion.
+
+Task:
+{input}
+
+Response:
+{completion}
+
+Criterion:
+{criteria}
+
+Work out, one step at a time, whether the response satisfies the criterion, without giving the verdict first. Then write a single letter, Y if it does or N if it does not, alone on its own line, and repeat that letter alone on the final line.
 
 Reasoning:`,
 	eval_type: 'cot_classify',
@@ -48,20 +49,19 @@ Reasoning:`,
 };
 
 const BATTLE: ModelGradedSpec = {
-	prompt: `Below are two instructions, each followed by a response.
+	prompt: `Two instructions follow, each with a response to it.
 
-[Instruction 1]
+Instruction A:
 {input1}
-[Response 1]
+Response A:
 {completion1}
 
-[Instruction 2]
+Instruction B:
 {input2}
-[Response 2]
+Response B:
 {completion2}
 
-
-Is the first response better than the second one? Answer from your own judgement.`,
+Judging for yourself, is response A better than response B?`,
 	choice_strings: ['Yes', 'No'],
 	choice_scores: { Yes: 1.0, No: 0.0 },
 	input_outputs: { input1: 'completion1', input2: 'completion2' },

@@ -251,9 +251,9 @@ describe('runEval: ModelBasedClassify', () => {
 		const fruitPrompt = grader.calls[1]?.request.prompt;
 		expect(fruitPrompt?.kind).toBe('chat');
 		const content = fruitPrompt?.kind === 'chat' ? (fruitPrompt.messages[0]?.content ?? '') : '';
-		expect(content).toContain('[Task]: Name a fruit {{please}}');
-		expect(content).toContain('[Submission]: A banana {yellow}');
-		expect(content).toContain('[Criterion]: correct: is it right?');
+		expect(content).toContain('Task:\nName a fruit {{please}}\n');
+		expect(content).toContain('Response:\nA banana {yellow}\n');
+		expect(content).toContain('Criterion:\ncorrect: is it right?\n');
 		expect(content.endsWith('Reasoning:')).toBe(true);
 		const metrics = result.events.filter((e) => e.type === 'metrics').map((e) => e.data);
 		expect(metrics).toEqual([
