@@ -1,6 +1,6 @@
 // `ltm run` end to end: definitions folder and ltm-suite.json, result files in upstream's layout,
 // summary and table, located errors; agents are in-test TextModels or a real `replay:` file.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -186,6 +186,55 @@ describe('ltm run', () => {
 		const run = await runCliCommand(createLtmCommand(openModel), args, 'disk');
 		expect(run.exitCode).toBe(2);
 		expect(run.stderr).toMatch(message);
+	});
+});
+
+describe('ltm generate', () => {
+	it('freezes generated tests to <Dataset Name>/<i>.def.json that ltm run loads', async () => {
+		const out = await outDir();
+		const promptPath = join(out, '1-1_delayed_recall.json');
+		await writeFile(
+			promptPath,
+			JSON.stringify({
+				content: 'Invent facts.',
+				question: 'Ask about them.',
+				answer: 'Answer them.',
+			}),
+		);
+		const generator: OpenModel = async () => ({
+			model: {
+				label: 'test:generator',
+				abilities: { score: false, generate: true, chat: true },
+				async *generate(): AsyncGenerator<GenerationEvent> {
+					yield {
+						type: 'done',
+						completion:
+							'{"content": ["Zed has glass moons."], "question": ["What are the moons of Zed made of?"], "answer": ["glass"]}',
+						finishReason: 'stop',
+					};
+				},
+				countTokens: countCl100kTokens,
+			},
+			close: async () => undefined,
+		});
+		const definitions = join(out, 'defs');
+		const run = await runCliCommand(
+			createLtmCommand(generator),
+			['generate', promptPath, '--generator', 'g', '--out', definitions, '--examples', '2'],
+			'disk',
+		);
+		expect(run.exitCode).toBe(0);
+		expect((await readdir(join(definitions, 'Delayed Recall'))).sort()).toEqual([
+			'0.def.json',
+			'1.def.json',
+		]);
+		const check = await runCliCommand(
+			createLtmCommand(openModel),
+			['run', definitions, '--agent', 'a'],
+			'disk',
+		);
+		expect(check.exitCode).toBe(0);
+		expect(check.stdout).toMatch(/skipped Delayed Recall - 0: needs a judge/);
 	});
 });
 

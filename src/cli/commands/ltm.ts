@@ -8,6 +8,10 @@ import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import {
 	buildLtmReport,
+	findLtmDataset,
+	generateDefinition,
+	readGenerationPrompt,
+	type GenerationPromptFile,
 	loadLtmDefinitions,
 	loadLtmSuite,
 	readUpstreamTrivia,
@@ -18,14 +22,24 @@ import {
 	type LtmRunState,
 	type TriviaItem,
 } from '../../core/ltm';
-import type { TextModel } from '../../core/model/generation';
+import { generateCompletion, type TextModel } from '../../core/model/generation';
 import { openTextModel } from '../../providers/open-model';
 import { countCl100kTokens } from '../../providers/token-count';
-import { CliInputError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
+import {
+	CliInputError,
+	EXIT_BAD_INPUT,
+	EXIT_FAILURE,
+	EXIT_OK,
+	type CliCommand,
+	type CliIo,
+} from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';
 
+export const LTM_GENERATE_USAGE =
+	'usage: ltm generate <prompt.json> --generator <model> --out <definitions folder> [--dataset "<Dataset Name>"] [--examples N] [--cache-dir <dir>]';
+
 export const LTM_USAGE =
-	'usage: ltm run <definitions folder | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>] [--max-tokens N] [--temperature T] [--context-tokens N] [--threads N]';
+	'usage: ltm run <definitions folder | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>] [--max-tokens N] [--temperature T] [--context-tokens N] [--max-message-tokens N] [--threads N]';
 
 /** Opens a model spec string (`gpt2-en-small`, `openai/<m>`, `replay:<file>`) as a TextModel. */
 export type OpenModel = (
@@ -40,10 +54,15 @@ export function createLtmCommand(openModel: OpenModel = defaultOpenModel): CliCo
 	return async (args, io) => {
 		const [sub, ...rest] = args;
 		if (sub === '--help' || sub === '-h') {
-			io.stdout(`${LTM_USAGE}\n`);
+			io.stdout(`${LTM_USAGE}\n${LTM_GENERATE_USAGE}\n`);
 			return EXIT_OK;
 		}
-		if (sub !== 'run') throw new CliInputError(`expected 'ltm run ...'.\n${LTM_USAGE}`);
+		if (sub === 'generate') return generateCommand(rest, io, openModel);
+		if (sub !== 'run') {
+			throw new CliInputError(
+				`expected 'ltm run ...' or 'ltm generate ...'.\n${LTM_USAGE}\n${LTM_GENERATE_USAGE}`,
+			);
+		}
 		return runCommand(rest, io, openModel);
 	};
 }
@@ -67,8 +86,10 @@ async function runCommand(
 		'max-tokens': { type: 'string' },
 		temperature: { type: 'string' },
 		'context-tokens': { type: 'string' },
+		'max-message-tokens': { type: 'string' },
 		threads: { type: 'string' },
 	});
+	const maxMessageTokens = wholeNumberOption(values['max-message-tokens'], '--max-message-tokens');
 	const maxTokens = wholeNumberOption(values['max-tokens'], '--max-tokens');
 	const contextTokens = wholeNumberOption(values['context-tokens'], '--context-tokens');
 	const threads = wholeNumberOption(values.threads, '--threads');
@@ -144,6 +165,7 @@ async function runCommand(
 				...(temperature !== undefined ? { temperature } : {}),
 			},
 			...(contextTokens !== undefined ? { maxContextTokens: contextTokens } : {}),
+			...(maxMessageTokens !== undefined ? { maxMessageTokens } : {}),
 			environment: { countTokens: countCl100kTokens, ...(trivia ? { trivia } : {}) },
 			triviaSource: trivia ? 'upstream' : 'ours',
 			startTime: new Date(started).toISOString(),
@@ -158,6 +180,13 @@ async function runCommand(
 		io.stderr(
 			`${exchanges} exchanges, ${state.totalTokens} tokens (cl100k), ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 		);
+	} catch (error) {
+		if (error instanceof RangeError && /attends to \d+ at most/.test(error.message)) {
+			throw new CliInputError(
+				`${error.message} Give the agent a shorter conversation: --context-tokens N (history kept) and --max-message-tokens N (filler size), with room left for --max-tokens.`,
+			);
+		}
+		throw error;
 	} finally {
 		await agent.close();
 		await judge?.close();
@@ -176,6 +205,82 @@ function wholeNumberOption(value: string | boolean | undefined, name: string): n
 		throw new CliInputError(`${name} must be a positive whole number, not '${value}'.`);
 	}
 	return number;
+}
+
+/** The dataset name of a prompt file name: `1-1_delayed_recall.json` → `Delayed Recall`. */
+export function datasetNameOfPromptFile(path: string): string {
+	const base = path
+		.split(/[\\/]/)
+		.pop()!
+		.replace(/\.json$/, '')
+		.replace(/^\d+-\d+_/, '');
+	return base
+		.split('_')
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+}
+
+async function generateCommand(
+	args: readonly string[],
+	io: CliIo,
+	openModel: OpenModel,
+): Promise<number> {
+	const { positionals, values } = parseCommandArgs(args, LTM_GENERATE_USAGE, {
+		generator: { type: 'string' },
+		out: { type: 'string' },
+		dataset: { type: 'string' },
+		examples: { type: 'string' },
+		'cache-dir': { type: 'string' },
+	});
+	const [promptPath] = positionals;
+	if (promptPath === undefined || positionals.length > 1)
+		throw new CliInputError(`expected one prompt file.\n${LTM_GENERATE_USAGE}`);
+	if (typeof values.generator !== 'string')
+		throw new CliInputError(`--generator <model> is required.\n${LTM_GENERATE_USAGE}`);
+	if (typeof values.out !== 'string')
+		throw new CliInputError(`--out <definitions folder> is required.\n${LTM_GENERATE_USAGE}`);
+	const examples = wholeNumberOption(values.examples, '--examples') ?? 1;
+	const dataset =
+		typeof values.dataset === 'string' ? values.dataset : datasetNameOfPromptFile(promptPath);
+	let prompt: GenerationPromptFile;
+	try {
+		prompt = readGenerationPrompt(promptPath, await io.readText(promptPath));
+	} catch (error) {
+		throw new CliInputError(error instanceof Error ? error.message : String(error));
+	}
+	const cacheDir = typeof values['cache-dir'] === 'string' ? values['cache-dir'] : undefined;
+	const generator = await openModel(values.generator, cacheDir !== undefined ? { cacheDir } : {});
+	try {
+		const folder = join(values.out, dataset);
+		await mkdir(folder, { recursive: true });
+		for (let index = 0; index < examples; index++) {
+			const definition = await generateDefinition(prompt, async (messages, params) => {
+				const done = await generateCompletion(
+					generator.model,
+					{ prompt: { kind: 'chat', messages }, params },
+					{ runId: 'ltm-generate', sampleId: `${dataset} - ${index}`, role: 'generator' },
+				);
+				return done.completion;
+			});
+			const path = join(folder, `${index}.def.json`);
+			await writeFile(path, `${JSON.stringify(definition, null, 2)}\n`);
+			io.stdout(`${path}: ${definition.expected_responses.length} questions\n`);
+		}
+	} catch (error) {
+		if (error instanceof Error && error.message.startsWith('the generator gave no usable JSON')) {
+			io.stderr(`${promptPath}: ${error.message}\n`);
+			return EXIT_FAILURE;
+		}
+		throw error;
+	} finally {
+		await generator.close();
+	}
+	if (findLtmDataset(dataset) === undefined) {
+		io.stderr(
+			`note: '${dataset}' is not a dataset name 'ltm run' knows; pass --dataset "Delayed Recall" (or another checklist-graded name) so the folder name picks an evaluator\n`,
+		);
+	}
+	return EXIT_OK;
 }
 
 /** A located definitions problem: `path#pointer: error: message`. */

@@ -103,3 +103,13 @@ export { sanitizeAndParseJson, JsonSanitizeError } from './sanitize-json';
 
 /** The Jokes dataset's temporal question (L15). */
 export { jokesQuestion } from './evaluators/jokes';
+
+/** GPT-generated tests frozen to `.def.json` (prompt file, our generation wording, up to 10 attempts). */
+export {
+	readGenerationPrompt,
+	generateDefinition,
+	generationMessages,
+	definitionFromGenerated,
+	type DefinitionFile,
+	type GenerationPromptFile,
+} from './gpt-generated';
