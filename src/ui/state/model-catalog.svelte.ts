@@ -54,6 +54,14 @@ function sameSpec(a: ModelSpec, b: ModelSpec): boolean {
 	);
 }
 
+/**
+ * Why a suite cannot be run with an endpoint choice in the app yet (a run records a local
+ * ModelSpec); Try it works, and the CLI runs suites through endpoints.
+ */
+// TODO(#9): record endpoint specs in runs, then run suites through EndpointInferenceClient.
+export const ENDPOINT_SUITE_RUNS_UNAVAILABLE =
+	'Running a suite through an endpoint is not available in the app yet: use Try it here, or the CLI (npm run cli -- run suite.json --model openai/<model> --base-url <url>).';
+
 export class ModelCatalog {
 	readonly bundledIds: readonly string[] = BUNDLED_MODEL_IDS;
 	readonly #client: InferenceClientApi;
@@ -170,7 +178,7 @@ export class ModelCatalog {
 			case 'local':
 				return checkLocalModelFiles(this.#localFiles.map((f) => f.path));
 			case 'openai':
-				return this.endpoint.problem;
+				return this.endpoint.problem ?? ENDPOINT_SUITE_RUNS_UNAVAILABLE;
 		}
 	}
 
