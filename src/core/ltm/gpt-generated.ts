@@ -25,6 +25,7 @@ export function readGenerationPrompt(path: string, text: string): GenerationProm
 	} catch (cause) {
 		throw new Error(
 			`${path}: not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`,
+			{ cause },
 		);
 	}
 	const parsed = v.safeParse(PromptFile, root);
