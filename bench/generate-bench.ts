@@ -52,11 +52,14 @@ export async function benchGeneration(threads: number, repeats = 5): Promise<Gen
 			return { ms: performance.now() - started, tokens: json.usage.completion_tokens };
 		};
 		await runNode();
-		const node = [];
-		for (let i = 0; i < repeats; i++) node.push(await runNode());
 		await runServe();
+		// Interleaved, so a change in the machine's load hits both alike.
+		const node = [];
 		const serve = [];
-		for (let i = 0; i < repeats; i++) serve.push(await runServe());
+		for (let i = 0; i < repeats; i++) {
+			node.push(await runNode());
+			serve.push(await runServe());
+		}
 		const rate = (runs: { ms: number; tokens: number }[]): number =>
 			Math.round(median(runs.map((r) => (r.tokens / r.ms) * 1000)) * 10) / 10;
 		return {
