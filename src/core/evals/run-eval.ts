@@ -241,6 +241,16 @@ export async function runEval(
 	const graderModel = fns[fns.length - 1] ?? firstModel;
 	const policies = evalSpec.kind === 'modelgraded' && fns.length > 1 ? fns.slice(0, -1) : fns;
 	const policyModel = policies[0] ?? firstModel;
+	const singleFnTemplate = {
+		includes: 'Includes',
+		fuzzy_match: 'FuzzyMatch',
+		json_match: 'JsonMatch',
+	}[evalSpec.kind as 'includes' | 'fuzzy_match' | 'json_match'] as string | undefined;
+	if (singleFnTemplate && fns.length > 1) {
+		throw new EvalsError(
+			`${singleFnTemplate} only supports one completion fn (upstream asserts it); give one model`,
+		);
+	}
 
 	async function generate(
 		context: SampleContext,

@@ -182,6 +182,19 @@ describe('runEval: basic templates', () => {
 		expect(good.finalReport).toEqual({ accuracy: 1 });
 	});
 
+	it('Includes, FuzzyMatch and JsonMatch take one model, as upstream asserts', async () => {
+		const a = scriptedModel('a', () => 'x');
+		const b = scriptedModel('b', () => 'x');
+		await expect(
+			runEval(evalOf('evals.elsuite.basic.includes:Includes', '', QA), { policy: [a, b] }),
+		).rejects.toThrow(/^Includes only supports one completion fn/u);
+		const match = await runEval(evalOf('evals.elsuite.basic.match:Match', '', QA), {
+			policy: [a, b],
+			maxSamples: 1,
+		});
+		expect([a.calls.length, b.calls.length, match.samples.length]).toEqual([1, 0, 1]);
+	});
+
 	it('usage from the model adds upstream usage_* sums to the report', async () => {
 		const model = scriptedModel('m', () => 'Paris', { usage: true });
 		const result = await runEval(evalOf('evals.elsuite.basic.match:Match', '', QA), {
