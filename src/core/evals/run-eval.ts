@@ -246,7 +246,7 @@ export async function runEval(
 		fuzzy_match: 'FuzzyMatch',
 		json_match: 'JsonMatch',
 	}[evalSpec.kind as 'includes' | 'fuzzy_match' | 'json_match'] as string | undefined;
-	if (singleFnTemplate && fns.length > 1) {
+	if (singleFnTemplate && options.policy.length > 1) {
 		throw new EvalsError(
 			`${singleFnTemplate} only supports one completion fn (upstream asserts it); give one model`,
 		);
