@@ -14,6 +14,17 @@ export type AppRoute =
 	| { readonly view: 'glossary' }
 	/** The suite editor: a new suite, or a copy of a library suite (by its SHA-256) to edit. */
 	| { readonly view: 'editor'; readonly suiteSha256?: string }
+	/**
+	 * The explorer: any text scored by a model (and a second one to compare), as
+	 * `#/explore?text=…&model=…&compare=…&unit=words`; every field optional.
+	 */
+	| {
+			readonly view: 'explore';
+			readonly text?: string;
+			readonly model?: string;
+			readonly compare?: string;
+			readonly unit?: 'tokens' | 'words';
+	  }
 	/** A share link: the whole fragment after `#`, decoded by `src/core/share` (not here). */
 	| { readonly view: 'share'; readonly fragment: string };
 
@@ -52,6 +63,9 @@ export function parseAppRoute(hash: string): AppRoute {
 		case 'share':
 			return { view: 'share', fragment: hash.replace(/^#/, '') };
 		default:
+			if (view?.startsWith('explore') && /^explore(\?|$)/.test(view)) {
+				return parseExploreRoute(hash.slice(hash.indexOf('explore') + 'explore'.length));
+			}
 			return DEFAULT_ROUTE;
 	}
 }
@@ -77,5 +91,40 @@ export function formatAppRoute(route: AppRoute): string {
 			return route.suiteSha256 === undefined ? '#/editor' : `#/editor/${route.suiteSha256}`;
 		case 'share':
 			return `#${route.fragment}`;
+		case 'explore': {
+			const fields: string[] = [];
+			for (const key of ['text', 'model', 'compare', 'unit'] as const) {
+				const value = route[key];
+				if (value !== undefined) fields.push(`${key}=${encodeURIComponent(value)}`);
+			}
+			return fields.length === 0 ? '#/explore' : `#/explore?${fields.join('&')}`;
+		}
 	}
+}
+
+/** Longest explorer text carried in a link (characters); longer texts are cut. */
+export const MAX_EXPLORE_TEXT_CHARS = 2000;
+
+/** `?text=…&model=…` after `#/explore`: unknown keys and undecodable values are ignored. */
+function parseExploreRoute(query: string): AppRoute {
+	const fields: Record<string, string> = {};
+	for (const pair of query.replace(/^\?/, '').split('&')) {
+		const equals = pair.indexOf('=');
+		if (equals <= 0) continue;
+		try {
+			fields[pair.slice(0, equals)] = decodeURIComponent(
+				pair.slice(equals + 1).replace(/\+/g, ' '),
+			);
+		} catch {
+			// A malformed escape: leave the field out.
+		}
+	}
+	const unit = fields['unit'];
+	return {
+		view: 'explore',
+		...(fields['text'] ? { text: fields['text'].slice(0, MAX_EXPLORE_TEXT_CHARS) } : {}),
+		...(fields['model'] ? { model: fields['model'] } : {}),
+		...(fields['compare'] ? { compare: fields['compare'] } : {}),
+		...(unit === 'tokens' || unit === 'words' ? { unit } : {}),
+	};
 }

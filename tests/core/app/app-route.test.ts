@@ -22,6 +22,13 @@ describe('parseAppRoute', () => {
 		[`#/compare/${SHA}`, { view: 'compare', suiteSha256: SHA }],
 		['#/compare/not-a-hash', { view: 'compare' }],
 		['#/nowhere', { view: 'run' }],
+		['#/explore', { view: 'explore' }],
+		[
+			'#/explore?text=The%20dog%2Fcat%20%26%20me&model=gpt2-random-tiny&unit=words',
+			{ view: 'explore', text: 'The dog/cat & me', model: 'gpt2-random-tiny', unit: 'words' },
+		],
+		['#/explore?text=a+b&unit=letters&x=1&bad=%E0%A4', { view: 'explore', text: 'a b' }],
+		['#/explorer', { view: 'run' }],
 	])('%j -> %j', (hash, expected) => {
 		expect(parseAppRoute(hash)).toEqual(expected);
 	});
@@ -32,6 +39,14 @@ describe('formatAppRoute', () => {
 		{ view: 'run' },
 		{ view: 'history' },
 		{ view: 'glossary' },
+		{ view: 'explore' },
+		{
+			view: 'explore',
+			text: 'He said "no" & left?\n100%',
+			model: 'gpt2-en-small',
+			compare: 'gpt2-random-tiny',
+			unit: 'tokens',
+		},
 		{ view: 'editor' },
 		{ view: 'editor', suiteSha256: 'cd'.repeat(32) },
 		{ view: 'share', fragment: '/share/1/xyz' },
