@@ -36,6 +36,11 @@ export interface OpenTextModelOptions {
 	readonly engine?: InferenceEngine;
 	/** Endpoint client concurrency (default 4). */
 	readonly concurrency?: number;
+	/** Endpoints: `completions` for a base model without a chat template (chats are rendered as
+	 * Evals text and sent to /v1/completions); default `chat`. */
+	readonly chatApi?: 'chat' | 'completions';
+	/** Endpoints: a token counter for `countTokens` (default about 4 characters per token). */
+	readonly countTokens?: (text: string) => number;
 	/** Environment to read OPENAI_BASE_URL / OPENAI_API_KEY from (default process.env). */
 	readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -102,6 +107,8 @@ export async function openTextModel(
 		const model = new EndpointModel({
 			spec,
 			...(apiKey ? { apiKey } : {}),
+			...(options.chatApi ? { chatApi: options.chatApi } : {}),
+			...(options.countTokens ? { countTokens: options.countTokens } : {}),
 			...(options.concurrency !== undefined
 				? { clientOptions: { concurrency: options.concurrency } }
 				: {}),
