@@ -9,6 +9,7 @@ import { generateCompletion, type GenerationEvent } from '../../src/core/model/g
 import type { SurprisalConvention } from '../../src/core/model/model-spec';
 import { EndpointModel } from '../../src/providers/endpoint-model';
 import { scoreTextsViaEndpoint } from '../../src/providers/endpoint-scoring';
+import { openTextModel } from '../../src/providers/open-model';
 import {
 	EndpointAuthError,
 	EndpointCannotScoreError,
@@ -119,6 +120,30 @@ describe('serve: models and generation', () => {
 			CALL,
 		);
 		expect(next.usage?.completionTokens).toBe(2);
+	});
+
+	it('openTextModel opens openai/<m> from OPENAI_BASE_URL / OPENAI_API_KEY, key never in the spec', async () => {
+		const opened = await openTextModel('openai/gpt2-random-tiny', {
+			env: { OPENAI_BASE_URL: `${tiny.baseUrl}/`, OPENAI_API_KEY: 'sk-secret' },
+		});
+		expect(opened.spec).toEqual({
+			source: 'openai',
+			model: 'gpt2-random-tiny',
+			baseUrl: tiny.baseUrl,
+		});
+		expect(JSON.stringify(opened.spec)).not.toContain('sk-secret');
+		const local = await engine.generate({
+			modelKey: tiny.info.modelKey,
+			prompt: { kind: 'text', text: 'Once' },
+			params: { temperature: 0, max_tokens: 4 },
+		});
+		const done = await generateCompletion(
+			opened.model,
+			{ prompt: { kind: 'text', text: 'Once' }, params: { temperature: 0, max_tokens: 4 } },
+			CALL,
+		);
+		expect(done.completion).toBe(local.completion);
+		expect(opened.client?.usage.completionTokens).toBe(4);
 	});
 
 	it('answers /v1/completions for a list of prompts, with stop sequences and seeds', async () => {
