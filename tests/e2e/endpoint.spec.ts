@@ -172,5 +172,8 @@ test('a wrong base URL says what to do', async ({ page }) => {
 	const message = page.getByTestId('endpoint-message');
 	await expect(message).toBeVisible();
 	await expect(message).toHaveAttribute('role', 'alert');
-	await expect(message).toContainText('127.0.0.1:9');
+	await expect(message).toContainText('Cannot reach http://127.0.0.1:9/v1');
+	// What to do: the CORS flag per server, naming this page's origin.
+	await expect(message).toContainText('CORS');
+	await expect(message).toContainText(`--allowed-origins '["${APP_ORIGIN}"]'`);
 });
