@@ -196,6 +196,28 @@ describe('serve: prompt logprobs', () => {
 		expect(json.usage?.completion_tokens).toBe(0);
 	});
 
+	it('reads <|endoftext|> in a prompt as the special token, as vLLM does', async () => {
+		const client = new OpenAIClient({ baseUrl: small.baseUrl });
+		const json = await client.completion({
+			prompt: '<|endoftext|>The cat',
+			echo: true,
+			logprobs: 1,
+			max_tokens: 0,
+		});
+		const lp = json.choices[0]?.logprobs;
+		expect(lp?.tokens?.[0]).toBe('<|endoftext|>');
+		expect(lp?.text_offset?.[1]).toBe('<|endoftext|>'.length);
+		const local = await engine.scoreTexts({
+			modelKey: small.info.modelKey,
+			texts: ['The cat'],
+			convention: 'bos',
+		});
+		const bits = (lp?.token_logprobs ?? []).slice(1).map((x) => -(x ?? NaN) / Math.LN2);
+		const expected = local.texts[0]?.tokens.slice(1).map((t) => t.surprisalBits) ?? [];
+		expect(bits).toHaveLength(expected.length);
+		bits.forEach((b, i) => expect(Math.abs(b - (expected[i] ?? NaN))).toBeLessThanOrEqual(1e-4));
+	});
+
 	it.each<[string, SurprisalConvention, () => RunningServer]>([
 		['gpt2-random-tiny', 'reference', () => tiny],
 		['gpt2-random-tiny', 'bos', () => tiny],
