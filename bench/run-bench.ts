@@ -6,7 +6,9 @@
  * with the positions computed; and the app's open → first result time with the default model.
  * The last stdout line is one JSON object.
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
- * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34,app,generate; default all).
+ * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34-node,suites34-wasm,app,
+ * generate; `suites34` is both suites34 parts; default all), BENCHTOP_BENCH_REPEATS (timed runs per
+ * figure, default 3).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -35,7 +37,8 @@ const SUITES34_CONVENTION: SurprisalConvention = 'bos';
 const PARTS = new Set(
 	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app,generate')
 		.split(',')
-		.map((p) => p.trim()),
+		.map((p) => p.trim())
+		.flatMap((p) => (p === 'suites34' ? ['suites34-node', 'suites34-wasm'] : [p])),
 );
 
 interface Measurement {
@@ -73,7 +76,7 @@ function measurement(
 
 /** Timed runs per figure, after one untimed run of the same work (the runtime's memory arena
  * grows to the batch shapes on first use); the figure is the median run. */
-const REPEATS = 3;
+const REPEATS = Math.max(1, Number(process.env.BENCHTOP_BENCH_REPEATS ?? 3) || 3);
 
 async function repeated(
 	model: string,
@@ -281,10 +284,12 @@ async function main(): Promise<void> {
 	log(`bench: ${texts.length} sentences, ${threads} threads, models ${MODELS.join(', ')}`);
 
 	const node = PARTS.has('node') ? await benchNode(texts, threads) : [];
-	const suites = PARTS.has('suites34') ? await suites34() : undefined;
-	if (PARTS.has('suites34') && suites === undefined)
+	const wantSuites = PARTS.has('suites34-node') || PARTS.has('suites34-wasm');
+	const suites = wantSuites ? await suites34() : undefined;
+	if (wantSuites && suites === undefined)
 		log(`suites34: ${SUITES34_DIR.pathname} is absent; skipped`);
-	const suitesNode = suites ? await suites34Node(suites, threads) : undefined;
+	const suitesNode =
+		suites && PARTS.has('suites34-node') ? await suites34Node(suites, threads) : undefined;
 	if (suitesNode) logSuites('node', suitesNode);
 	const generation: GenerationBench | undefined = PARTS.has('generate')
 		? await benchGeneration(threads)
@@ -328,7 +333,7 @@ async function main(): Promise<void> {
 			browserParts && environment.webgpuAdapter ? await benchBrowser(page, texts, 'webgpu') : [];
 
 		let suitesRun: (SuitesFigure & { readonly failed: SuitesRun['failed'] }) | undefined;
-		if (suites !== undefined) {
+		if (suites !== undefined && PARTS.has('suites34-wasm')) {
 			const { modelKey } = await page.evaluate(
 				(s) => (window.benchtopEngine as EngineHarness).load(s),
 				spec(HEADLINE_MODEL, 'wasm'),
