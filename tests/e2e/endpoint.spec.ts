@@ -116,6 +116,11 @@ test('Endpoint model: Test connection lists the model, Try it streams from the s
 	const output = (await page.getByTestId('try-it-output').textContent()) ?? '';
 	expect(output.startsWith('The bird sang')).toBe(true);
 	expect(output.length).toBeGreaterThan('The bird sang'.length);
+	// As a chat message: /v1/chat/completions, streamed as server-sent events.
+	await box.getByLabel('As a chat message').check();
+	await box.getByRole('button', { name: 'Generate' }).click();
+	await expect(page.getByTestId('try-it-status')).toContainText(/\d+ tokens/, { timeout: 60_000 });
+	expect(((await page.getByTestId('try-it-output').textContent()) ?? '').length).toBeGreaterThan(0);
 	// A suite cannot run through the endpoint in the app yet: the picker says so.
 	await expect(
 		page.getByText(/Running a suite through an endpoint is not available/),

@@ -5,7 +5,12 @@
  */
 import { describeError } from '../../core/app/describe-error';
 import { BenchtopError } from '../../core/errors';
-import type { GenerationParams, TextModel, TokenUsage } from '../../core/model/generation';
+import type {
+	GenerationParams,
+	GenerationPrompt,
+	TextModel,
+	TokenUsage,
+} from '../../core/model/generation';
 
 export type TryItStatus = 'idle' | 'generating' | 'done' | 'cancelled' | 'failed';
 
@@ -21,6 +26,9 @@ export class TryIt {
 	prompt = $state('The teacher asked the class a question, and');
 	maxTokens = $state(24);
 	temperature = $state(0);
+	/** Send the prompt as one user chat message (chat template / chat API) instead of plain text:
+	 * chat-only endpoints (OpenAI's chat models) need it. */
+	asChat = $state(false);
 
 	#status = $state<TryItStatus>('idle');
 	#output = $state('');
@@ -110,7 +118,7 @@ export class TryIt {
 		this.#finishReason = null;
 		this.#elapsedMs = 0;
 		this.#calls += 1;
-		const request = { prompt: { kind: 'text', text: this.prompt } as const, params: this.params };
+		const request = { prompt: this.#prompt(), params: this.params };
 		try {
 			const resolved = typeof model === 'function' ? await model() : model;
 			if (abort.signal.aborted) throw new DOMException('cancelled', 'AbortError');
@@ -144,6 +152,12 @@ export class TryIt {
 		} finally {
 			if (this.#abort === abort) this.#abort = null;
 		}
+	}
+
+	#prompt(): GenerationPrompt {
+		return this.asChat
+			? { kind: 'chat', messages: [{ role: 'user', content: this.prompt }] }
+			: { kind: 'text', text: this.prompt };
 	}
 
 	/** Stops the generation within one token step; the text so far stays. */

@@ -68,6 +68,12 @@ describe('TryIt', () => {
 		]);
 		expect(roles).toEqual(['try']);
 		expect(tryIt.output).toBe(' ok');
+		tryIt.asChat = true;
+		await tryIt.generate(recording);
+		expect(requests[1]?.prompt).toEqual({
+			kind: 'chat',
+			messages: [{ role: 'user', content: 'Say' }],
+		});
 	});
 
 	it.each([
