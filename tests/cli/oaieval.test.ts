@@ -146,6 +146,8 @@ describe('oaieval', () => {
 				'3',
 				'--record_path',
 				log,
+				'--inspect_log',
+				join(dir, 'graded-inspect.json'),
 			],
 			'disk',
 		);
@@ -154,6 +156,16 @@ describe('oaieval', () => {
 			'Final report:\ncounts/Y: 1\ncounts/N: 1\ncounts/__invalid__: 1\nscore: 0.3333333333333333\n',
 		);
 		const back = readOaievalLog(readFileSync(log, 'utf8'), log);
+		const inspect = JSON.parse(readFileSync(join(dir, 'graded-inspect.json'), 'utf8')) as {
+			version: number;
+			samples: { scores: { ModelBasedClassify: { value: string } } }[];
+		};
+		expect(inspect.version).toBe(2);
+		expect(inspect.samples.map((s) => s.scores.ModelBasedClassify.value)).toEqual([
+			'Y',
+			'N',
+			'__invalid__',
+		]);
 		const metrics = back.events.filter((e) => e.type === 'metrics').map((e) => e.data);
 		expect(metrics).toEqual([
 			{ choice: 'Y', score: 1 },

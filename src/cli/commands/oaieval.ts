@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import {
 	DEFAULT_EVAL_SEED,
 	FLOAT_KEYS,
+	buildInspectLog,
 	buildRunSpec,
 	formatFinalReport,
 	parseAnswerPrompts,
@@ -29,7 +30,7 @@ import { parseCommandArgs } from '../parse-command-args';
 
 export const OAIEVAL_USAGE =
 	'usage: oaieval <model>[,<model>...] <eval> [--registry_path <dir>] [--record_path <log.jsonl>] ' +
-	'[--max_samples N] [--seed N] [--answer_prompts <file.json>] [--cache-dir <dir>] [--base-url <url>]\n' +
+	'[--max_samples N] [--seed N] [--answer_prompts <file.json>] [--inspect_log <file.json>] [--cache-dir <dir>] [--base-url <url>]\n' +
 	'  models: a bundled name, hub id, folder, openai/<model> or replay:<file.jsonl>; with several, the last grades model-graded evals\n' +
 	'  --registry_path defaults to the bundled example registry (suites/evals); EVALS_THREADS sets samples run at once (default 1)';
 
@@ -107,6 +108,7 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 		max_samples: { type: 'string' },
 		seed: { type: 'string' },
 		answer_prompts: { type: 'string' },
+		inspect_log: { type: 'string' },
 		'cache-dir': { type: 'string' },
 		'base-url': { type: 'string' },
 	});
@@ -174,6 +176,21 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 				'utf8',
 			);
 			io.stderr(`Logged ${result.events.length} events to ${values.record_path}\n`);
+		}
+		if (typeof values.inspect_log === 'string') {
+			const inspect = buildInspectLog({
+				evalSpec,
+				runId: result.runId,
+				modelLabel: modelSpecs[0] ?? '',
+				samples: result.samples,
+				order: result.order,
+				finalReport: result.finalReport,
+				cancelled: result.cancelled,
+				startedAt,
+				completedAt: new Date(),
+			});
+			await writeFile(values.inspect_log, `${JSON.stringify(inspect, null, 2)}\n`, 'utf8');
+			io.stderr(`Wrote the Inspect log to ${values.inspect_log}\n`);
 		}
 		return EXIT_OK;
 	} finally {

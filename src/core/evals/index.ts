@@ -63,3 +63,10 @@ export {
 	writeOaievalLog,
 	type OaievalLog,
 } from './oaieval-log';
+export {
+	buildInspectLog,
+	type InspectEvalLog,
+	type InspectMessage,
+	type InspectSample,
+	type InspectScore,
+} from './inspect-log';
