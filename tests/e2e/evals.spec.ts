@@ -143,6 +143,21 @@ test('drops a registry as a zip, and locates a broken YAML problem', async ({ pa
 	expect(Number(await accuracy.innerText())).toBeGreaterThanOrEqual(0);
 	expect(Number(await accuracy.innerText())).toBeLessThanOrEqual(1);
 
+	// A second run with shorter answers, compared sample by sample with the first.
+	await page.locator('table.params').first().getByLabel('Max new tokens').fill('1');
+	await page.getByRole('button', { name: 'Run eval' }).click();
+	await expect(page.getByRole('button', { name: /Compare with shown/ })).toBeVisible({
+		timeout: 60_000,
+	});
+	await page.getByRole('button', { name: /Compare with shown/ }).click();
+	await expect(page.getByTestId('evals-compare-summary')).toContainText(
+		/\d of 3 verdicts identical/,
+	);
+	await page.getByLabel('Only samples that differ').uncheck();
+	await expect(
+		page.getByRole('table').filter({ hasText: 'A completion' }).getByRole('row'),
+	).toHaveCount(4);
+
 	// A broken file added to the registry: its problem names the file and line.
 	await page.getByTestId('evals-files').setInputFiles(`${FIXTURES}/broken.yaml`);
 	const problems = page.getByRole('alert');

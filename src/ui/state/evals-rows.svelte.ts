@@ -264,3 +264,44 @@ export function samplesCsv(rows: readonly EvalsSampleRowView[]): string {
 	});
 	return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
 }
+
+/** One sample of two runs side by side. */
+export interface EvalsComparedSample {
+	readonly sampleId: string;
+	readonly a: EvalsSampleRowView | null;
+	readonly b: EvalsSampleRowView | null;
+	/** The verdicts (or grader choices) differ, or the sample is in one run only. */
+	readonly verdictDiffers: boolean;
+	readonly completionDiffers: boolean;
+}
+
+/** A row's verdict as one word: `correct`/`wrong`, the grader's choice, or `—`. */
+export function verdictOf(row: EvalsSampleRowView): string {
+	if (row.choice !== undefined) return row.choice;
+	if (row.correct === undefined) return '—';
+	return row.correct ? 'correct' : 'wrong';
+}
+
+/** Two runs' samples matched by sample id, in run A's order, then samples only B has. */
+export function compareRuns(
+	a: readonly EvalsSampleRowView[],
+	b: readonly EvalsSampleRowView[],
+): EvalsComparedSample[] {
+	const inB = new Map(b.map((row) => [row.sampleId, row]));
+	const compared: EvalsComparedSample[] = [];
+	const pair = (left: EvalsSampleRowView | null, right: EvalsSampleRowView | null): void => {
+		compared.push({
+			sampleId: (left ?? right)?.sampleId ?? '',
+			a: left,
+			b: right,
+			verdictDiffers: !left || !right || verdictOf(left) !== verdictOf(right),
+			completionDiffers: !left || !right || left.completion !== right.completion,
+		});
+	};
+	for (const row of a) {
+		pair(row, inB.get(row.sampleId) ?? null);
+		inB.delete(row.sampleId);
+	}
+	for (const row of inB.values()) pair(null, row);
+	return compared;
+}

@@ -194,6 +194,7 @@ export class EvalsSession {
 	#abort: AbortController | null = null;
 	#shown = $state.raw<EvalsShownRun | null>(null);
 	#runs = $state.raw<readonly EvalsRunRecord[]>([]);
+	#comparison = $state.raw<{ a: EvalsShownRun; b: EvalsShownRun } | null>(null);
 
 	constructor(options: EvalsSessionOptions) {
 		this.#client = options.client;
@@ -238,6 +239,10 @@ export class EvalsSession {
 	}
 	get shown(): EvalsShownRun | null {
 		return this.#shown;
+	}
+	/** Two runs shown side by side. */
+	get comparison(): { a: EvalsShownRun; b: EvalsShownRun } | null {
+		return this.#comparison;
 	}
 	get runs(): readonly EvalsRunRecord[] {
 		return this.#runs;
@@ -659,11 +664,33 @@ export class EvalsSession {
 
 	/** Shows a stored run (finished or not). */
 	async show(id: number): Promise<void> {
-		const record = await getEvalsRun(id);
-		if (!record) {
+		const shown = await this.#loadRun(id);
+		if (!shown) {
 			this.#message = 'That run is no longer stored.';
 			return;
 		}
+		this.#shown = shown;
+		this.#comparison = null;
+	}
+
+	/** Shows the shown run and another stored run side by side, sample by sample. */
+	async compareWith(id: number): Promise<void> {
+		const a = this.#shown;
+		const b = await this.#loadRun(id);
+		if (!a || !b) {
+			this.#message = 'Show a run first, then pick the run to compare it with.';
+			return;
+		}
+		this.#comparison = { a, b };
+	}
+
+	closeComparison(): void {
+		this.#comparison = null;
+	}
+
+	async #loadRun(id: number): Promise<EvalsShownRun | null> {
+		const record = await getEvalsRun(id);
+		if (!record) return null;
 		const samples = await listEvalsSamples(id);
 		const events = samples.flatMap((sample) => sample.events);
 		const models = [
@@ -677,7 +704,7 @@ export class EvalsSession {
 				? [{ role: 'grader', params: mergeParams(upstream.grader, record.overrides.grader) }]
 				: []),
 		];
-		this.#shown = {
+		return {
 			source: 'run',
 			title: `${record.evalName} on ${models.join(', ')}`,
 			evalName: record.spec.eval.name,
@@ -730,6 +757,7 @@ export class EvalsSession {
 
 	closeShown(): void {
 		this.#shown = null;
+		this.#comparison = null;
 	}
 
 	async deleteRun(id: number): Promise<void> {

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { EvalEvent } from '../../../src/core/evals/types';
 import {
+	compareRuns,
 	filterRows,
 	isFailure,
 	rowsFromEvents,
 	samplesCsv,
 	showWhitespace,
+	verdictOf,
 	type EvalsSampleRowView,
 } from '../../../src/ui/state/evals-rows.svelte';
 
@@ -132,5 +134,43 @@ describe('samplesCsv', () => {
 			'sample_id,prompt,completion,ideal,picked,correct,f1_score,choice,score,grader_output',
 		);
 		expect(lines[1]).toBe('e.dev.0,"user: a, b","say ""hi""\nthen",hi,,true,,,,');
+	});
+});
+
+describe('compareRuns', () => {
+	it('matches samples by id, marks differing verdicts and completions, keeps one-sided samples', () => {
+		const a = [
+			row({ sampleId: 'e.dev.0', completion: 'Paris', correct: true }),
+			row({ sampleId: 'e.dev.1', completion: 'Lyon', correct: false }),
+			row({ sampleId: 'e.dev.2', completion: 'Rome', correct: true }),
+		];
+		const b = [
+			row({ sampleId: 'e.dev.1', completion: 'Lima', correct: true }),
+			row({ sampleId: 'e.dev.0', completion: 'Paris!', correct: true }),
+			row({ sampleId: 'e.dev.9', completion: 'x', correct: false }),
+		];
+		expect(
+			compareRuns(a, b).map((s) => [
+				s.sampleId,
+				s.a !== null,
+				s.b !== null,
+				s.verdictDiffers,
+				s.completionDiffers,
+			]),
+		).toEqual([
+			['e.dev.0', true, true, false, true],
+			['e.dev.1', true, true, true, true],
+			['e.dev.2', true, false, true, true],
+			['e.dev.9', false, true, true, true],
+		]);
+	});
+
+	it.each([
+		[{ correct: true }, 'correct'],
+		[{ correct: false }, 'wrong'],
+		[{ choice: 'Y', correct: true }, 'Y'],
+		[{}, '—'],
+	])('verdictOf %j → %s', (fields, verdict) => {
+		expect(verdictOf(row(fields))).toBe(verdict);
 	});
 });

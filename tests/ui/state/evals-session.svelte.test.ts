@@ -176,3 +176,23 @@ describe('EvalsSession runs', () => {
 		expect(evals.shown?.report).toEqual({ accuracy: 1 });
 	});
 });
+
+describe('EvalsSession comparison', () => {
+	it('compares the shown run with another run of the same eval', async () => {
+		const evals = session(countingClient().client);
+		evals.pasteText = SAMPLES;
+		evals.loadPasted();
+		evals.setOverride('policy', 'max_tokens', 4);
+		await evals.run();
+		const first = evals.shown?.runRecordId ?? -1;
+		evals.setOverride('policy', 'max_tokens', 1);
+		await evals.run();
+		await evals.compareWith(first);
+		const comparison = evals.comparison;
+		expect(comparison?.a.rows.map((row) => row.completion.split(' ').length)).toEqual([2, 2, 2]);
+		expect(comparison?.b.rows.map((row) => row.completion.split(' ').length)).toEqual([5, 5, 5]);
+		expect(comparison?.b.runRecordId).toBe(first);
+		evals.closeShown();
+		expect(evals.comparison).toBeNull();
+	});
+});
