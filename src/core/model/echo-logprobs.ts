@@ -61,7 +61,7 @@ export function scoredTokensFromEcho(
 		const token = scored[i] as ScoredToken;
 		const next = scored[i + 1] as ScoredToken;
 		if (token.token === '' && !token.special && !next.special && next.start === token.start) {
-			scored[i] = { ...token, end: next.end ?? token.end };
+			if (next.end !== undefined) scored[i] = { ...token, end: next.end };
 		}
 	}
 	return scored;
