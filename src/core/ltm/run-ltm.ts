@@ -10,6 +10,7 @@ import {
 	type TextModel,
 } from '../model/generation';
 import type { Judge } from './evaluators/evaluator';
+import type { LogEntry } from './scheduler';
 import { evaluateTest } from './evaluate-test';
 import {
 	applyResult,
@@ -41,7 +42,7 @@ export interface RunLtmOptions extends LtmRunOptions {
 	readonly runId?: string;
 	/** Generation parameters of the agent (default: none, the provider's defaults). */
 	readonly agentParams?: Parameters<TextModel['generate']>[0]['params'];
-	/** Keep only the newest exchanges that fit this many tokens (for agents with a short context). */
+	/** Keep only the newest exchanges that fit this many of the agent's tokens (short contexts). */
 	readonly maxContextTokens?: number;
 	/** Wall clock in ms (tests inject a fixed one). */
 	readonly now?: () => number;
@@ -61,15 +62,20 @@ export class LtmCancelledError extends Error {
 	}
 }
 
+/** Token overhead counted per message on top of its text (chat template or "User: " prefix). */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
 /**
  * The chat the agent sees: user/agent lines since the last agent reset. With `maxContextTokens`,
- * only the newest whole exchanges whose logged tokens, plus `reserveTokens` (the new message),
- * fit (the oldest are dropped, as upstream's Hugging Face agent does).
+ * only the newest whole exchanges that fit, together with `reserveTokens` (the new message), are
+ * kept (the oldest are dropped, as upstream's Hugging Face agent does). `tokensOf` counts a line
+ * (default: the tokens logged with it); each message also costs MESSAGE_OVERHEAD_TOKENS.
  */
 export function agentHistory(
 	state: LtmRunState,
 	maxContextTokens?: number,
 	reserveTokens = 0,
+	tokensOf: (entry: LogEntry) => number = (entry) => entry.tokens,
 ): ChatMessage[] {
 	let start = 0;
 	state.log.forEach((entry, index) => {
@@ -77,10 +83,11 @@ export function agentHistory(
 	});
 	let lines = state.log.slice(start).filter((entry) => entry.role !== 'system');
 	if (maxContextTokens !== undefined) {
-		let budget = maxContextTokens - reserveTokens;
+		let budget = maxContextTokens - reserveTokens - MESSAGE_OVERHEAD_TOKENS;
 		let keepFrom = lines.length;
 		for (let index = lines.length - 2; index >= 0; index -= 2) {
-			const cost = lines[index]!.tokens + lines[index + 1]!.tokens;
+			const cost =
+				tokensOf(lines[index]!) + tokensOf(lines[index + 1]!) + 2 * MESSAGE_OVERHEAD_TOKENS;
 			if (cost > budget) break;
 			budget -= cost;
 			keepFrom = index;
@@ -130,6 +137,7 @@ export async function runLtm(
 	const now = options.now ?? (() => Date.now());
 	const runId = options.runId ?? 'ltm';
 	const judgeCalls = new Map<string, number>();
+	const agentTokens = new Map<string, number>();
 	for (;;) {
 		if (options.signal?.aborted) throw new LtmCancelledError(state);
 		const action = nextAction(state);
@@ -141,11 +149,26 @@ export async function runLtm(
 			if (action.cannedReply !== undefined) {
 				reply = action.cannedReply;
 			} else {
-				const reserve = options.maxContextTokens === undefined ? 0 : await count(action.text);
-				const messages = [
-					...agentHistory(state, options.maxContextTokens, reserve),
-					{ role: 'user', content: action.text },
-				];
+				let history: ChatMessage[];
+				if (options.maxContextTokens === undefined) {
+					history = agentHistory(state);
+				} else {
+					// The context is the agent's: count with its own tokenizer (cached by text; the
+					// newest 400 lines are more than any short context holds).
+					for (const entry of state.log.slice(-400)) {
+						if (entry.role !== 'system' && !agentTokens.has(entry.text)) {
+							agentTokens.set(entry.text, await options.agent.countTokens(entry.text));
+						}
+					}
+					const reserve = await options.agent.countTokens(action.text);
+					history = agentHistory(
+						state,
+						options.maxContextTokens,
+						reserve,
+						(entry) => agentTokens.get(entry.text) ?? entry.tokens,
+					);
+				}
+				const messages = [...history, { role: 'user', content: action.text }];
 				const done = await generateCompletion(
 					options.agent,
 					{ prompt: { kind: 'chat', messages }, params: options.agentParams ?? {} },

@@ -180,4 +180,27 @@ describe('agentHistory with a short context', () => {
 		const kept = state.log.filter((entry) => entry.role !== 'system').slice(-short.length);
 		expect(kept.reduce((sum, entry) => sum + entry.tokens, 0)).toBeLessThanOrEqual(35);
 	});
+
+	it('the driver trims the history with the agent tokenizer', async () => {
+		const calls: Recorded[] = [];
+		const chars: TextModel = {
+			...model('agent', agentAnswer, calls),
+			countTokens: (text) => text.length,
+		};
+		await runLtm(BENCHMARK, {
+			agent: chars,
+			environment: { countTokens: words },
+			countTokens: words,
+			maxContextTokens: 200,
+		});
+		expect(calls.length).toBeGreaterThan(3);
+		for (const { request } of calls) {
+			const messages = request.prompt.kind === 'chat' ? request.prompt.messages : [];
+			const size = messages.reduce((sum, message) => sum + message.content.length + 4, 0);
+			// Only the new message may exceed the budget on its own (nothing older is kept then).
+			const newest = messages.at(-1)!.content.length + 4;
+			expect(size).toBeLessThanOrEqual(Math.max(200, newest));
+			if (newest > 200) expect(messages).toHaveLength(1);
+		}
+	});
 });
