@@ -122,6 +122,32 @@ describe('ltm run', () => {
 		expect(run.stdout).toMatch(/score 3\.000 \/ 3 .* accuracy 100\.0 %/);
 	});
 
+	it('--resume continues from run-state.json after a failure, to the same results', async () => {
+		const out = await outDir();
+		let calls = 0;
+		const flaky: OpenModel = async () => {
+			const agent = rememberingAgent();
+			return {
+				model: {
+					...agent,
+					async *generate(request, call, signal): AsyncGenerator<GenerationEvent> {
+						if (++calls === 5) throw new Error('connection reset');
+						yield* agent.generate(request, call, signal);
+					},
+				},
+				close: async () => undefined,
+			};
+		};
+		const args = ['run', `${FIXTURES}tiny-definitions`, '--agent', 'a', '--out', out];
+		const failed = await runCliCommand(createLtmCommand(flaky), args, 'disk');
+		expect(failed.exitCode).toBe(1);
+		expect(failed.stderr).toMatch(/connection reset/);
+		const resumed = await runCliCommand(createLtmCommand(openModel), [...args, '--resume'], 'disk');
+		expect(resumed.exitCode).toBe(0);
+		const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'));
+		expect(summary).toMatchObject({ score: 3, accuracy: 100 });
+	});
+
 	it('--isolated and --memory-span change the run', async () => {
 		const out = await outDir();
 		const run = await runCliCommand(
