@@ -515,11 +515,49 @@ export class EvalsSession {
 		await this.#execute(record, stored);
 	}
 
+	/**
+	 * Runs a stored run again (same eval, models, parameters, seed) with no stored answers, then
+	 * compares the two: "reproduced: N of M verdicts identical".
+	 */
+	async rerun(id: number): Promise<void> {
+		if (this.#running) return;
+		const old = await getEvalsRun(id);
+		if (!old) {
+			this.#message = 'That run is no longer stored.';
+			return;
+		}
+		const createdAt = this.#now();
+		let record: EvalsRunRecord;
+		try {
+			record = await createEvalsRun({
+				evalName: old.evalName,
+				spec: old.spec,
+				models: old.models,
+				overrides: old.overrides,
+				replayTexts: old.replayTexts,
+				seed: old.seed,
+				...(old.maxSamples === undefined ? {} : { maxSamples: old.maxSamples }),
+				runId: newRunId(new Date(createdAt)),
+				createdAt,
+				total: old.progress.total,
+			});
+		} catch (error) {
+			this.#message = `The run could not be stored: ${describeError(error)}`;
+			return;
+		}
+		await this.#execute(record, [], createMemoryResponseCache());
+		if (this.#shown?.runRecordId === record.id) await this.compareWith(id);
+	}
+
 	cancel(): void {
 		this.#abort?.abort();
 	}
 
-	async #execute(record: EvalsRunRecord, stored: readonly EvalsSampleRecord[]): Promise<void> {
+	async #execute(
+		record: EvalsRunRecord,
+		stored: readonly EvalsSampleRecord[],
+		cacheStore: ResponseCacheStore = this.#cache,
+	): Promise<void> {
 		const abort = new AbortController();
 		this.#abort = abort;
 		this.#running = true;
@@ -540,7 +578,7 @@ export class EvalsSession {
 				endpoint: this.endpoint,
 				replayTexts: record.replayTexts,
 			};
-			const cache = this.#cache;
+			const cache = cacheStore;
 			const prefill = async (spec: TextModelSpec, overrides: GenerationParams, role: string) => {
 				for (const sample of stored) {
 					// Sampling events are written one per call, in call order: their usage comes back too.

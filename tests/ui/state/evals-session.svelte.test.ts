@@ -5,7 +5,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readOaievalLog } from '../../../src/core/evals';
 import { db } from '../../../src/storage/db';
-import { getEvalsRun, updateEvalsRun } from '../../../src/storage/evals-runs-repository';
+import {
+	getEvalsRun,
+	listEvalsRuns,
+	updateEvalsRun,
+} from '../../../src/storage/evals-runs-repository';
 import { EndpointSettings } from '../../../src/ui/state/endpoint-settings.svelte';
 import { EvalsSession, registryPathOf } from '../../../src/ui/state/evals-session.svelte';
 import { FakeEngine } from '../../../src/worker/fake-engine';
@@ -194,5 +198,24 @@ describe('EvalsSession comparison', () => {
 		expect(comparison?.b.runRecordId).toBe(first);
 		evals.closeShown();
 		expect(evals.comparison).toBeNull();
+	});
+
+	it('re-runs a stored run without its stored answers and compares the two', async () => {
+		const { client, generateCalls } = countingClient();
+		const evals = session(client);
+		evals.pasteText = SAMPLES;
+		evals.loadPasted();
+		evals.setOverride('policy', 'max_tokens', 4);
+		await evals.run();
+		const first = evals.shown?.runRecordId ?? -1;
+		await evals.rerun(first);
+		// The model is asked again (greedy, so the same answers come back).
+		expect(generateCalls()).toBe(6);
+		expect(evals.shown?.runRecordId).not.toBe(first);
+		expect(evals.comparison?.b.runRecordId).toBe(first);
+		expect(evals.comparison?.a.rows.map((row) => row.completion)).toEqual(
+			evals.comparison?.b.rows.map((row) => row.completion),
+		);
+		expect((await listEvalsRuns()).map((run) => run.status)).toEqual(['done', 'done']);
 	});
 });
