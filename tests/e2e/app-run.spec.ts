@@ -215,6 +215,16 @@ test('a model that fails to load gives a clear message and the page keeps workin
 	await expect(page.getByRole('alert').getByText(/^The run stopped: /)).toBeVisible({
 		timeout: 60_000,
 	});
+	await expect(page.getByRole('alert').getByText(/^The run stopped: /)).not.toHaveText(/\.\./);
+	// The failed run's card says what happened in sentences, offers Resume, and no empty exports.
+	const status = page.getByTestId('results-status');
+	await expect(status).toHaveText(
+		/^Failed: 0 of 16\s+items scored\. The model files could not be read/,
+	);
+	await expect(status).not.toHaveText(/\.\.|local_files_only|Cannot read properties/);
+	await expect(page.getByRole('button', { name: /^Resume \(16 items left\)$/ })).toBeVisible();
+	await expect(page.getByTestId('no-exports')).toBeVisible();
+	await expect(page.getByRole('button', { name: 'Result TSV' })).toHaveCount(0);
 	await page.getByRole('link', { name: 'Run', exact: true }).click();
 	await expect(page.getByRole('alert').getByText(/^Could not load broken-model: /)).toBeVisible();
 	await page.getByRole('radio', { name: 'Bundled' }).check();
@@ -232,6 +242,14 @@ test('a malformed suite shows a located error and the page keeps working', async
 	await expect(problems.getByText(/trailing comma/)).toBeVisible();
 	await expect(page.getByRole('button', { name: 'Run suite' })).toBeDisabled();
 	await page.screenshot({ path: `${SCREENSHOTS}/malformed-suite-360px.png`, fullPage: true });
+
+	// A paste cut off half-way says that the text ends early.
+	const whole = suiteText('garden-path-npz.json');
+	await page.getByText('Paste JSON').click();
+	await page.getByLabel('Suite JSON').fill(whole.slice(0, Math.floor(whole.length / 2)));
+	await page.getByRole('button', { name: 'Open pasted suite' }).click();
+	await expect(problems.getByTestId('early-end')).toHaveText(/The file ends early/);
+	await page.getByText('Paste JSON').click();
 
 	await dropFile(page, 'latin1.json', [0x7b, 0x22, 0xe9, 0x22, 0x7d]);
 	await expect(page.getByRole('alert').getByText(/latin1\.json is not UTF-8 text/)).toBeVisible();
@@ -299,4 +317,20 @@ test('a malformed suite shows a located error and the page keeps working', async
 	await page.getByRole('button', { name: /theme/ }).click();
 	await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
 	await page.screenshot({ path: `${SCREENSHOTS}/run-view-360px-dark.png`, fullPage: true });
+});
+
+test('a hub model is checked for a connection before the download', async ({ page }) => {
+	await page.route('https://huggingface.co/**', (route) => route.abort('internetdisconnected'));
+	await page.goto('/');
+	await page.getByRole('button', { name: /Center embedding/ }).click();
+	await page.getByRole('radio', { name: 'Hugging Face hub' }).check();
+	await page.getByLabel('Hub model id').fill('Xenova/distilgpt2');
+	await page.getByRole('button', { name: 'Run suite' }).click();
+	await expect(page.getByTestId('hub-problem')).toHaveText(
+		/^Cannot reach the Hugging Face Hub to download Xenova\/distilgpt2: check the network/,
+	);
+	// No run was started; a new choice clears the message.
+	await expect(page).toHaveURL(/#\/$|\/$/);
+	await page.getByRole('radio', { name: 'Bundled' }).check();
+	await expect(page.getByTestId('hub-problem')).toHaveCount(0);
 });

@@ -66,8 +66,19 @@ test('build a suite by typing and pasting, add a prediction, export, run', async
 	await page.getByRole('button', { name: 'Add prediction' }).click();
 	await expect(page.getByLabel('Prediction 1 formula')).toHaveValue('(3;%mismatch%) > (3;%match%)');
 	await expect(page.getByTestId('editor-valid')).toHaveText(
-		'Valid suite: 2 items, 2 conditions, 3 regions, 1 predictions.',
+		'Valid suite: 2 items, 2 conditions, 3 regions, 1 prediction.',
 	);
+
+	// A warning points at its grid cell (not a JSON line) and takes the focus there.
+	const cell = page.getByLabel('Item 2, match, region 2 (region_2)');
+	await cell.fill('');
+	const goTo = page.getByRole('button', { name: 'Go to Item 2, match, region 2 (region_2)' });
+	await expect(goTo).toBeVisible();
+	await expect(page.getByText(/suite line \d+/)).toHaveCount(0);
+	await goTo.click();
+	await expect(cell).toBeFocused();
+	await cell.fill('to the villages');
+	await expect(page.getByTestId('editor-valid')).toBeVisible();
 
 	// A broken formula is pointed at by column, then fixed.
 	await page.getByLabel('Prediction 1 formula').fill('(3;%mismatch%) >> (3;%match%)');

@@ -23,7 +23,8 @@ test('a shared run of a bundled suite reproduces exactly', async ({ page, contex
 	expect(url).toMatch(/#\/share\/1\/[A-Za-z0-9_-]+$/);
 	const fragmentChars = url.length - url.indexOf('#') - 1;
 	console.log(`share link for garden-path-npz.json: ${fragmentChars} characters (fragment)`);
-	await expect(page.getByText(`(${fragmentChars} characters`)).toBeVisible();
+	// The count shown is of what was copied: the whole link.
+	await expect(page.getByText(`(${url.length} characters`)).toBeVisible();
 
 	const opened = await context.newPage();
 	await opened.goto(url);
@@ -31,6 +32,14 @@ test('a shared run of a bundled suite reproduces exactly', async ({ page, contex
 		'Garden path: NP/Z ambiguity with and without a comma (16 items, 2 conditions, 1 prediction)',
 	);
 	await expect(opened.getByTestId('share-model')).toContainText('gpt2-random-tiny (bundled');
+	// The sharer's numbers are shown before any re-run, equal to the original results page.
+	const original = (
+		await page.getByTestId('prediction-accuracy').locator('tbody td.number').allTextContents()
+	).map((text) => text.trim());
+	const shared = (
+		await opened.getByTestId('shared-accuracy').locator('tbody td.number').allTextContents()
+	).map((text) => text.trim());
+	expect(shared).toEqual(original);
 	await opened.getByRole('button', { name: 'Run to reproduce' }).click();
 	await expect(opened.getByTestId('share-comparison')).toHaveText(
 		/Reproduced:\s+16\/16 item outcomes identical, max region difference 0 bits/,

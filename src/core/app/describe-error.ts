@@ -38,6 +38,11 @@ const ENGINE_MESSAGES: readonly { readonly pattern: RegExp; readonly message: st
 			'This model cannot score text: Benchtop needs a causal (left-to-right) language model such as GPT-2.',
 	},
 	{
+		pattern: /Cannot read propert|is not a function|is not defined|undefined \(reading/i,
+		message:
+			'The model files could not be read: one is missing or not in the expected layout (config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx). Check the model folder or id.',
+	},
+	{
 		pattern: /webgpu|GPUDevice|adapter/i,
 		message: 'WebGPU failed in this browser. Choose WASM (CPU) as the backend and run again.',
 	},
@@ -55,7 +60,7 @@ export function describeEngineMessage(message: string): string | null {
 
 /** Text that comes from a library, not from us: never shown as it is. */
 const RAW_LIBRARY_TEXT =
-	/local_files_only|allowRemoteModels|Could not locate file|onnxruntime|ort-wasm|ERROR_CODE|Failed to fetch|NetworkError|net::ERR_|\bat \S+:\d+:\d+/i;
+	/local_files_only|allowRemoteModels|Could not locate file|onnxruntime|ort-wasm|ERROR_CODE|Failed to fetch|NetworkError|net::ERR_|Cannot read propert|is not a function|\bat \S+:\d+:\d+/i;
 
 /**
  * What to tell the user about `error`: our own message when it carries no library text; for
@@ -78,4 +83,14 @@ export function asSentence(text: string): string {
 	const trimmed = text.trim().replace(/\.+$/, '');
 	if (trimmed === '') return '';
 	return /[!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/**
+ * For a JSON syntax problem at the end of the text (a cut-off paste or download), a plain
+ * sentence saying so; null for any other message.
+ */
+export function explainEarlyEnd(message: string): string | null {
+	return /end of (file|input|text)|unexpected end/i.test(message)
+		? 'The file ends early: it looks cut off (a partial copy, paste or download). Use the whole file.'
+		: null;
 }

@@ -3,6 +3,7 @@ import {
 	asSentence,
 	describeEngineMessage,
 	describeError,
+	explainEarlyEnd,
 } from '../../../src/core/app/describe-error';
 
 describe('describeError', () => {
@@ -23,6 +24,12 @@ describe('describeError', () => {
 			/^The model files are not in this browser yet and cannot be downloaded now \(offline\)/,
 		],
 		[new TypeError('Failed to fetch'), /^The download failed: the network is unreachable/],
+		[
+			new Error(
+				"Loading the local model 'broken-model' failed: Cannot read properties of undefined (reading 'tokenizer_class').",
+			),
+			/^The model files could not be read/,
+		],
 		[
 			new Error(
 				'Could not locate file: "https://huggingface.co/x/y/resolve/main/onnx/model.onnx".',
@@ -66,5 +73,15 @@ describe('asSentence', () => {
 		['', ''],
 	])('%j -> %j', (text, sentence) => {
 		expect(asSentence(text)).toBe(sentence);
+	});
+});
+
+describe('explainEarlyEnd', () => {
+	it.each<[string, boolean]>([
+		["invalid JSON: expected '}' (found end of file)", true],
+		['Unexpected end of JSON input', true],
+		["invalid JSON: expected ',' (found ']')", false],
+	])('%s', (message, early) => {
+		expect(explainEarlyEnd(message) !== null).toBe(early);
 	});
 });
