@@ -1,0 +1,189 @@
+/**
+ * The explorer: any text scored by a bundled model (and a second one to compare), shown per
+ * token or per word. Holds the choices (also carried by the `#/explore?…` link) and the scored
+ * tokens; loading goes through the caller's `load`, scoring through the inference client.
+ */
+import type { AppRoute } from '../../core/app/app-route';
+import { MAX_EXPLORE_TEXT_CHARS } from '../../core/app/app-route';
+import { describeError } from '../../core/app/describe-error';
+import type { DisplayToken } from '../../core/app/results-tables';
+import { heatScaleBits } from '../../core/app/surprisal-heat';
+import {
+	BUNDLED_MODEL_IDS,
+	DEFAULT_MODEL_ID,
+	type ModelSpec,
+	type SurprisalConvention,
+} from '../../core/model/model-spec';
+import type { ScoredToken } from '../../core/scoring/types';
+import { mergeRegionTokensIntoWords } from '../../core/surprisal/word-surprisal';
+import type { InferenceClientApi, ModelInfo } from '../../worker/protocol';
+
+export type ExplorerUnit = 'tokens' | 'words';
+export type ExplorerStatus = 'idle' | 'scoring' | 'done' | 'failed';
+
+/** One model's scoring of the text, as shown (tokens or words). */
+export interface ExplorerSeries {
+	readonly modelId: string;
+	/** Tokens or words; special tokens (BOS) are kept and flagged. */
+	readonly units: readonly DisplayToken[];
+	/** Sum over the units that are not special, in bits. */
+	readonly totalBits: number;
+}
+
+interface ScoredText {
+	readonly modelId: string;
+	readonly text: string;
+	readonly tokens: readonly ScoredToken[];
+}
+
+export interface ExplorerOptions {
+	readonly client: Pick<InferenceClientApi, 'call'>;
+	/** Loads a model (the app passes the model catalog's load, which reuses a loaded model). */
+	readonly load: (spec: ModelSpec) => Promise<ModelInfo>;
+}
+
+function isBundled(id: string | undefined): id is string {
+	return id !== undefined && (BUNDLED_MODEL_IDS as readonly string[]).includes(id);
+}
+
+function displayTokens(scored: ScoredText): DisplayToken[] {
+	return scored.tokens.map((token) => {
+		const span =
+			token.start !== undefined && token.end !== undefined && token.end > token.start
+				? scored.text.slice(token.start, token.end)
+				: '';
+		return {
+			text: token.special || span === '' ? token.token : span,
+			token: token.token,
+			surprisalBits: token.surprisalBits,
+			special: token.special === true,
+		};
+	});
+}
+
+export class Explorer {
+	readonly modelIds: readonly string[] = BUNDLED_MODEL_IDS;
+	text = $state('');
+	model = $state<string>(DEFAULT_MODEL_ID);
+	/** The model to compare with, or '' for none. */
+	compare = $state('');
+	unit = $state<ExplorerUnit>('tokens');
+	/** Bundled models were trained with BOS before every text. */
+	convention = $state<SurprisalConvention>('bos');
+
+	#status = $state<ExplorerStatus>('idle');
+	#message = $state<string | null>(null);
+	#scored = $state.raw<readonly ScoredText[]>([]);
+	#generation = 0;
+	readonly #options: ExplorerOptions;
+
+	#series = $derived.by((): ExplorerSeries[] =>
+		this.#scored.map((scored) => {
+			const tokens = displayTokens(scored);
+			const units =
+				this.unit === 'words'
+					? (mergeRegionTokensIntoWords([{ tokens }])[0]?.tokens ?? [])
+					: tokens;
+			const totalBits = units
+				.filter((unit) => !unit.special)
+				.reduce((sum, unit) => sum + unit.surprisalBits, 0);
+			return { modelId: scored.modelId, units, totalBits };
+		}),
+	);
+
+	constructor(options: ExplorerOptions) {
+		this.#options = options;
+	}
+
+	get status(): ExplorerStatus {
+		return this.#status;
+	}
+
+	/** What went wrong, or null. */
+	get message(): string | null {
+		return this.#message;
+	}
+
+	get series(): readonly ExplorerSeries[] {
+		return this.#series;
+	}
+
+	/** Bits at which the heat strips saturate: shared by the models shown. */
+	get scaleBits(): number {
+		return heatScaleBits(
+			this.#series.flatMap((s) => s.units.filter((u) => !u.special).map((u) => u.surprisalBits)),
+		);
+	}
+
+	/** Why scoring is not possible now, or null. */
+	get problem(): string | null {
+		if (this.text.trim() === '') return 'Type or paste a text first.';
+		if (this.text.length > MAX_EXPLORE_TEXT_CHARS) {
+			return `The text has ${this.text.length} characters; the explorer takes up to ${MAX_EXPLORE_TEXT_CHARS}.`;
+		}
+		return null;
+	}
+
+	/** The choices as a route (for the shareable link). */
+	get route(): AppRoute {
+		return {
+			view: 'explore',
+			...(this.text === '' ? {} : { text: this.text }),
+			model: this.model,
+			...(this.compare === '' ? {} : { compare: this.compare }),
+			unit: this.unit,
+		};
+	}
+
+	/** Takes the choices a link carries (unknown models are ignored). */
+	applyRoute(route: AppRoute): void {
+		if (route.view !== 'explore') return;
+		if (route.text !== undefined) this.text = route.text;
+		if (isBundled(route.model)) this.model = route.model;
+		this.compare = isBundled(route.compare) ? route.compare : '';
+		if (route.unit) this.unit = route.unit;
+	}
+
+	/** Scores the text with the model (then the compared one). Never throws. */
+	async explore(): Promise<void> {
+		const problem = this.problem;
+		if (problem !== null) {
+			this.#status = 'failed';
+			this.#message = problem;
+			return;
+		}
+		const generation = ++this.#generation;
+		const text = this.text;
+		const convention = this.convention;
+		const modelIds = [
+			this.model,
+			...(this.compare && this.compare !== this.model ? [this.compare] : []),
+		];
+		this.#status = 'scoring';
+		this.#message = null;
+		try {
+			const scored: ScoredText[] = [];
+			for (const modelId of modelIds) {
+				const info = await this.#options.load({
+					source: 'bundled',
+					id: modelId,
+					dtype: 'fp32',
+					backend: 'wasm',
+				});
+				const result = await this.#options.client.call('scoreTexts', {
+					modelKey: info.modelKey,
+					texts: [text],
+					convention,
+				});
+				scored.push({ modelId, text, tokens: result.texts[0]?.tokens ?? [] });
+				if (generation !== this.#generation) return;
+			}
+			this.#scored = scored;
+			this.#status = 'done';
+		} catch (error) {
+			if (generation !== this.#generation) return;
+			this.#status = 'failed';
+			this.#message = `The text could not be scored: ${describeError(error)}`;
+		}
+	}
+}

@@ -1,0 +1,76 @@
+// The explorer with the REAL engine: a link scores its text at once (gpt2-random-tiny), tokens
+// and words, a second model to compare, the link follows the choices, and axe finds nothing.
+import { createRequire } from 'node:module';
+import { expect, test, type Page } from '@playwright/test';
+
+const require = createRequire(import.meta.url);
+const AXE_PATH = require.resolve('axe-core/axe.min.js');
+const TINY = 'gpt2-random-tiny';
+
+async function axeViolationIds(page: Page): Promise<string[]> {
+	await page.addScriptTag({ path: AXE_PATH });
+	return page.evaluate(async () => {
+		const axe = (
+			window as unknown as {
+				axe: { run: (context: Document) => Promise<{ violations: { id: string }[] }> };
+			}
+		).axe;
+		return (await axe.run(document)).violations.map((violation) => violation.id);
+	});
+}
+
+// axe is injected as an inline script, which the app's CSP forbids.
+test.use({ bypassCSP: true });
+
+const series = (page: Page) => page.getByTestId('explore-series');
+
+test('a link scores its text; tokens, words, chart, and a link that follows the choices', async ({
+	page,
+}) => {
+	await page.goto(`/#/explore?text=${encodeURIComponent('The dog barks.')}&model=${TINY}`);
+	await expect(page.getByTestId('explore-status')).toContainText(`Scored with ${TINY}`, {
+		timeout: 60_000,
+	});
+	await expect(series(page)).toHaveCount(1);
+	// BOS, then GPT-2's tokens: The / dog / bark / s / .
+	const tokens = series(page).locator('[data-token]');
+	await expect(tokens).toHaveCount(6);
+	await expect(tokens.nth(4)).toHaveAccessibleName(/^s \d+\.\d bits$/);
+	await expect(tokens.nth(1)).toHaveAccessibleName(/^The \d+\.\d bits$/);
+	await expect(page.getByTestId('explore-chart').locator('polyline')).toHaveCount(1);
+
+	await page.getByLabel('Words').check();
+	// BOS, then three words: bark + s + . make the word "barks.".
+	await expect(series(page).locator('[data-token]')).toHaveCount(4);
+	await expect(series(page).locator('[data-token]').nth(3)).toHaveAccessibleName(/^barks\. /);
+	await expect(page.getByTestId('explore-link')).toHaveAttribute('href', /unit=words/);
+
+	await page.getByTestId('explore-text').fill('Colorless green ideas sleep furiously.');
+	await page.getByRole('button', { name: 'Score' }).click();
+	await expect(page).toHaveURL(/text=Colorless%20green%20ideas/);
+	// Still words: BOS and the five words.
+	await expect(series(page).locator('[data-token]')).toHaveCount(6, { timeout: 60_000 });
+	await expect(series(page).locator('[data-token]').nth(5)).toHaveAccessibleName(/^furiously\. /);
+	expect(await axeViolationIds(page)).toEqual([]);
+});
+
+test('compare two models on the same text', async ({ page }) => {
+	await page.goto(
+		`/#/explore?text=${encodeURIComponent('Dogs bark.')}&model=${TINY}&compare=gpt2-en-small`,
+	);
+	await expect(page.getByTestId('explore-status')).toContainText(
+		`Scored with ${TINY} and gpt2-en-small`,
+		{ timeout: 120_000 },
+	);
+	await expect(series(page)).toHaveCount(2);
+	await expect(page.getByTestId('explore-chart').locator('polyline')).toHaveCount(2);
+	// Same tokenizer: the same tokens, with different surprisals.
+	const names = async (index: number) =>
+		series(page)
+			.nth(index)
+			.locator('[data-token]')
+			.evaluateAll((buttons) =>
+				buttons.map((button) => button.querySelector('.text')?.textContent ?? ''),
+			);
+	expect(await names(0)).toEqual(await names(1));
+});
