@@ -24,6 +24,7 @@ import {
 	type SurprisalConvention,
 } from '../../core/model/model-spec';
 import type { TextModel } from '../../core/model/generation';
+import { EndpointInferenceClient } from '../endpoint-inference-client';
 import { LocalWorkerModel } from '../local-worker-model';
 import { EndpointSettings } from './endpoint-settings.svelte';
 import type {
@@ -58,7 +59,8 @@ function sameSpec(a: ModelSpec, b: ModelSpec): boolean {
  * Why a suite cannot be run with an endpoint choice in the app yet (a run records a local
  * ModelSpec); Try it works, and the CLI runs suites through endpoints.
  */
-// TODO(#9): record endpoint specs in runs, then run suites through EndpointInferenceClient.
+// TODO(#9): widen RunDraft.model to endpoint specs (lists show run.model.id), then let RunView
+// start runs with runSpec: RunSession already scores them through clientFor.
 export const ENDPOINT_SUITE_RUNS_UNAVAILABLE =
 	'Running a suite through an endpoint is not available in the app yet: use Try it here, or the CLI (npm run cli -- run suite.json --model openai/<model> --base-url <url>).';
 
@@ -96,6 +98,22 @@ export class ModelCatalog {
 	/** The model a run uses: the local spec, or the endpoint's (never with its key). */
 	get runSpec(): ModelSpec | EndpointModelSpec | null {
 		return this.source === 'openai' ? this.endpoint.spec : this.spec;
+	}
+
+	/**
+	 * The client a run of `spec` is scored by when it is an endpoint (undefined: the worker). The
+	 * key typed here is sent only to the base URL it was typed for.
+	 */
+	clientFor(spec: ModelSpec | EndpointModelSpec): InferenceClientApi | undefined {
+		if (spec.source !== 'openai') return undefined;
+		const current = this.endpoint.spec;
+		const apiKey = current?.baseUrl === spec.baseUrl ? this.endpoint.keyForRequests : undefined;
+		const pageOrigin = globalThis.location?.origin;
+		return new EndpointInferenceClient({
+			spec,
+			...(apiKey ? { apiKey } : {}),
+			...(pageOrigin ? { pageOrigin } : {}),
+		});
 	}
 
 	/** The chosen model as a TextModel (loaded on first use), or null while incomplete. */

@@ -5,7 +5,11 @@
  */
 import { asSentence, describeError } from '../../core/app/describe-error';
 import { estimateRemainingMs, shareDone } from '../../core/app/run-progress';
-import type { ModelSpec, SurprisalConvention } from '../../core/model/model-spec';
+import type {
+	EndpointModelSpec,
+	ModelSpec,
+	SurprisalConvention,
+} from '../../core/model/model-spec';
 import type { ItemResult, RunRecord } from '../../core/run/run-types';
 import { ItemAssembly } from '../../core/run/item-assembly';
 import { buildSuiteSentences } from '../../core/suite/build-sentences';
@@ -29,6 +33,8 @@ export type RunSessionStatus =
 export interface ModelLoader {
 	load(spec: ModelSpec, signal?: AbortSignal): Promise<ModelInfo>;
 	noteFallback?(modelKey: string, fallback: BackendFallback): void;
+	/** The client that loads and scores `spec` when it is not the worker's (an endpoint). */
+	clientFor?(spec: ModelSpec | EndpointModelSpec): InferenceClientApi | undefined;
 }
 
 export interface RunSessionOptions {
@@ -325,12 +331,18 @@ export class RunSession {
 			saveChain = saveChain.then(() => stored);
 		};
 
+		let client = this.#options.client;
 		let outcome: { status: 'done' | 'cancelled' | 'failed'; message?: string };
 		let scoringMs: number;
 		try {
 			this.#status = 'loading-model';
+			// An endpoint spec is scored by its own client (EndpointInferenceClient), else the worker.
+			const endpointClient = this.#options.models.clientFor?.(run.model);
+			client = endpointClient ?? client;
 			const info = await untilAborted(
-				this.#options.models.load(run.model, abort.signal),
+				endpointClient
+					? endpointClient.call('loadModel', { spec: run.model }, { signal: abort.signal })
+					: this.#options.models.load(run.model, abort.signal),
 				abort.signal,
 			);
 			modelKey = info.modelKey;
@@ -359,7 +371,7 @@ export class RunSession {
 			for (const part of parts.filter((p) => p.length > 0)) {
 				const from = offset;
 				offset += part.length;
-				const scoring = this.#options.client.call(
+				const scoring = client.call(
 					'scoreTexts',
 					{
 						modelKey: info.modelKey,
