@@ -11,7 +11,7 @@ interface AxeViolation {
 	id: string;
 	impact: string | null;
 	help: string;
-	nodes: { target: string[]; failureSummary?: string }[];
+	nodes: { target: string[]; failureSummary?: string | undefined }[];
 }
 
 /** Runs axe on the whole page (WCAG 2.x A/AA and best practices) and returns its violations. */
