@@ -7,7 +7,12 @@
  */
 import type { ChatMessage, GenerationPrompt, TokenUsage } from '../core/model/generation';
 import { renderChatAsText } from '../core/model/render-chat-as-text';
-import { sampleToken, seededRandom, type RandomSource } from '../core/model/sample-token';
+import {
+	applyPenalties,
+	sampleToken,
+	seededRandom,
+	type RandomSource,
+} from '../core/model/sample-token';
 import { findStopIndex, safeEmitLength } from '../core/model/stop-sequences';
 import type { GenerateTextOptions } from './engine';
 import type { GenerateTextParams, GenerateTextResult } from './protocol';
@@ -154,6 +159,10 @@ export async function generateText(
 	const topP = params.top_p ?? 1;
 	const random = randomSourceFor(params.seed);
 	const eos = new Set(runtime.eosTokenIds);
+	const frequencyPenalty = params.frequency_penalty ?? 0;
+	const presencePenalty = params.presence_penalty ?? 0;
+	const penalised = frequencyPenalty !== 0 || presencePenalty !== 0;
+	const counts = new Map<number, number>();
 
 	const generated: number[] = [];
 	let emitted = 0;
@@ -177,6 +186,10 @@ export async function generateText(
 
 	const hooks: GenerationHooks = {
 		logitsProcessor: (_inputIds, logits) => {
+			if (penalised) {
+				for (const row of logits)
+					applyPenalties(row.data, counts, frequencyPenalty, presencePenalty);
+			}
 			if (temperature > 0) {
 				for (const row of logits) {
 					const chosen = sampleToken(row.data, { temperature, topP, random });
@@ -196,6 +209,7 @@ export async function generateText(
 				if (finished) return;
 				const id = Number(ids[0]?.[0] ?? -1);
 				generated.push(id);
+				counts.set(id, (counts.get(id) ?? 0) + 1);
 				const text = decodeGenerated();
 				const stopAt = findStopIndex(text, stops);
 				if (stopAt >= 0) {

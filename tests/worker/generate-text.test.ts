@@ -184,6 +184,23 @@ describe('sampling', () => {
 	});
 });
 
+describe('penalties', () => {
+	it('a large presence penalty keeps greedy decoding from repeating a token', async () => {
+		const params = { temperature: 0, max_tokens: 24 };
+		const tokensOf = async (text: string) =>
+			(await engine.tokenize({ modelKey: tinyKey, text, convention: 'reference' })).tokens.map(
+				(t) => t.token,
+			);
+		const plain = await tokensOf((await generate(tinyKey, params)).completion);
+		const penalised = await tokensOf(
+			(await generate(tinyKey, { ...params, presence_penalty: 100 })).completion,
+		);
+		// The random tiny model repeats itself when greedy; the penalty forbids it.
+		expect(new Set(plain).size).toBeLessThan(plain.length);
+		expect(new Set(penalised).size).toBe(penalised.length);
+	});
+});
+
 describe('stop sequences', () => {
 	it('cut the completion before the stop and never stream it', async () => {
 		const full = await generate(tinyKey, { temperature: 0, max_tokens: 16 });

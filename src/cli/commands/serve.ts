@@ -115,6 +115,8 @@ function generationParams(body: SamplingRequest, defaultMaxTokens?: number): Gen
 		...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
 		...(stop !== undefined && stop.length > 0 ? { stop } : {}),
 		...(body.seed != null ? { seed: body.seed } : {}),
+		...(body.frequency_penalty != null ? { frequency_penalty: body.frequency_penalty } : {}),
+		...(body.presence_penalty != null ? { presence_penalty: body.presence_penalty } : {}),
 	};
 }
 

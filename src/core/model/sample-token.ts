@@ -83,3 +83,19 @@ export function sampleToken(logits: ArrayLike<number>, options: SamplingOptions)
 	}
 	return order[kept - 1] as number;
 }
+
+/**
+ * OpenAI's frequency and presence penalties, in place: every token generated so far loses
+ * `count × frequencyPenalty + presencePenalty` from its logit (`counts`: id → times generated).
+ */
+export function applyPenalties(
+	logits: { [index: number]: number; readonly length: number },
+	counts: ReadonlyMap<number, number>,
+	frequencyPenalty: number,
+	presencePenalty: number,
+): void {
+	for (const [id, count] of counts) {
+		if (id < 0 || id >= logits.length || count <= 0) continue;
+		logits[id] = (logits[id] as number) - count * frequencyPenalty - presencePenalty;
+	}
+}

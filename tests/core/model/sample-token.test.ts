@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { argmax, sampleToken, seededRandom } from '../../../src/core/model/sample-token';
+import {
+	applyPenalties,
+	argmax,
+	sampleToken,
+	seededRandom,
+} from '../../../src/core/model/sample-token';
 
 describe('argmax', () => {
 	it.each([
@@ -47,4 +52,28 @@ describe('sampleToken', () => {
 			counts[sampleToken([Math.log(3), 0], { temperature: 1, topP: 1, random })]! += 1;
 		expect((counts[0] ?? 0) / 20000).toBeCloseTo(0.75, 1);
 	});
+});
+
+describe('applyPenalties', () => {
+	it.each([
+		{ counts: [[1, 2]], frequency: 0.5, presence: 0, logits: [0, 1, 1] },
+		{ counts: [[1, 2]], frequency: 0, presence: 1.5, logits: [0, 0.5, 1] },
+		{
+			counts: [
+				[0, 1],
+				[2, 3],
+			],
+			frequency: 1,
+			presence: 1,
+			logits: [-2, 2, -3],
+		},
+		{ counts: [[7, 1]], frequency: 1, presence: 1, logits: [0, 2, 1] },
+	])(
+		'counts $counts, frequency $frequency, presence $presence',
+		({ counts, frequency, presence, logits }) => {
+			const row = new Float32Array([0, 2, 1]);
+			applyPenalties(row, new Map(counts as [number, number][]), frequency, presence);
+			expect(Array.from(row)).toEqual(logits);
+		},
+	);
 });
