@@ -7,6 +7,7 @@ import type { ModelSpec, SurprisalConvention, TextModelSpec } from '../core/mode
 import type { RunStatus } from '../core/run/run-types';
 import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from '../core/evals/types';
 import type { GenerateRequest, GenerationParams, TokenUsage } from '../core/model/generation';
+import type { LtmBenchmark, LtmRunState, LtmSummaryJson } from '../core/ltm';
 
 /** Where a suite in the library came from. */
 export type SuiteOrigin = 'bundled' | 'file' | 'paste' | 'url' | 'import';
@@ -114,6 +115,38 @@ export interface ResponseCacheRow {
 	bytes: number;
 }
 
+/** A long-term-memory (LTM) run: what ran (definitions hashed), on which models, how far. */
+export interface LtmRunRow {
+	id?: number;
+	kind: 'ltm';
+	runName: string;
+	/** Definition files' SHA-256 by path, and the tests and config as loaded (span and isolation applied). */
+	definitions: { files: Record<string, string>; benchmark: LtmBenchmark };
+	/** Full model specs (never an API key). */
+	models: { agent: TextModelSpec; judge?: TextModelSpec };
+	/** Agent generation parameters and context limits sent. */
+	agentParams: GenerationParams;
+	maxContextTokens?: number;
+	maxMessageTokens?: number;
+	/** Replay files' text by SHA-256, so a run on replay models resumes after a reload. */
+	replayTexts: Record<string, string>;
+	memorySpan: number;
+	isolated: boolean;
+	status: RunStatus;
+	progress: { testsDone: number; testsTotal: number; tokens: number; elapsedMs: number };
+	createdAt: number;
+	updatedAt: number;
+	summary?: LtmSummaryJson;
+	errorMessage?: string;
+}
+
+/** The scheduler state (log included) of an LTM run, saved after every step. */
+export interface LtmStateRow {
+	runId: number;
+	state: LtmRunState;
+	savedAt: number;
+}
+
 export type BenchtopDatabase = Dexie & {
 	suites: Table<SuiteRow, string>;
 	runs: Table<RunRow, number, RunRow>;
@@ -121,6 +154,8 @@ export type BenchtopDatabase = Dexie & {
 	evalsRuns: Table<EvalsRunRow, number, EvalsRunRow>;
 	evalsSamples: Table<EvalsSampleRow, [number, string]>;
 	responseCache: Table<ResponseCacheRow, string>;
+	ltmRuns: Table<LtmRunRow, number, LtmRunRow>;
+	ltmStates: Table<LtmStateRow, number>;
 };
 
 /** The database name; one per origin. */
@@ -143,4 +178,10 @@ db.version(2).stores({
 // The response cache of generative runs (completions by request key).
 db.version(3).stores({
 	responseCache: '&key, model, createdAt',
+});
+
+// Long-term-memory (LTM) runs: the run record and its scheduler state (saved after every step).
+db.version(4).stores({
+	ltmRuns: '++id, status, createdAt',
+	ltmStates: '&runId',
 });
