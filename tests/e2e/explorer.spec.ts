@@ -1,5 +1,6 @@
 // The explorer with the REAL engine: a link scores its text at once (gpt2-random-tiny), tokens
 // and words, a second model to compare, the link follows the choices, and axe finds nothing.
+// Also the other researcher import: minimal pairs dropped on the page open as a suite and run.
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 
@@ -73,4 +74,26 @@ test('compare two models on the same text', async ({ page }) => {
 				buttons.map((button) => button.querySelector('.text')?.textContent ?? ''),
 			);
 	expect(await names(0)).toEqual(await names(1));
+});
+
+test('minimal pairs dropped on the page open as a suite, and run', async ({ page }) => {
+	await page.goto('/');
+	const pairs =
+		'{"sentence_good": "The dogs bark.", "sentence_bad": "The dogs barks.", "UID": "demo_pairs"}\n' +
+		'{"sentence_good": "She left.", "sentence_bad": "She leaved.", "UID": "demo_pairs"}\n';
+	const dataTransfer = await page.evaluateHandle((text) => {
+		const transfer = new DataTransfer();
+		transfer.items.add(new File([text], 'pairs.jsonl', { type: 'application/x-ndjson' }));
+		return transfer;
+	}, pairs);
+	for (const type of ['dragenter', 'dragover', 'drop']) {
+		await page.dispatchEvent('header', type, { dataTransfer });
+	}
+	await expect(page.getByRole('heading', { name: 'demo_pairs', exact: true })).toBeVisible();
+	await page.getByLabel('Bundled model (works offline)').selectOption(TINY);
+	await page.getByRole('button', { name: 'Run suite' }).click();
+	await expect(page).toHaveURL(/#\/results\/\d+$/, { timeout: 60_000 });
+	await expect(page.getByRole('heading', { name: 'Accuracy', exact: true })).toBeVisible({
+		timeout: 60_000,
+	});
 });
