@@ -325,6 +325,11 @@ test('a hub model is checked for a connection before the download', async ({ pag
 	await page.getByRole('button', { name: /Center embedding/ }).click();
 	await page.getByRole('radio', { name: 'Hugging Face hub' }).check();
 	await page.getByLabel('Hub model id').fill('Xenova/distilgpt2');
+	// Its tokenizer config cannot be read either: the convention falls back to reference, said so.
+	await expect(page.getByTestId('convention-note')).toContainText('Convention: reference.');
+	await expect(page.getByTestId('convention-note')).toContainText(
+		'does not say whether it expects a start-of-text token',
+	);
 	await page.getByRole('button', { name: 'Run suite' }).click();
 	await expect(page.getByTestId('hub-problem')).toHaveText(
 		/^Cannot reach the Hugging Face Hub to download Xenova\/distilgpt2: check the network/,

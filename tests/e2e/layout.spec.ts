@@ -60,6 +60,12 @@ for (const [width, height] of [
 
 		await page.getByLabel('Bundled model (works offline)').selectOption('gpt2-random-tiny');
 		await expect(run).toBeInViewport();
+		// Point 2: a bundled model brings its own convention (bos), said next to the model.
+		await expect(page.getByTestId('run-bar')).toContainText('with gpt2-random-tiny (bos)');
+		await expect(page.getByTestId('convention-note')).toContainText('Convention: bos.');
+		await expect(page.getByTestId('convention-note')).toContainText(
+			'gpt2-random-tiny was trained with a start-of-text token',
+		);
 		await run.click();
 		await expect(progress(page).getByText('16 / 16 items')).toBeVisible({ timeout: 120_000 });
 		await expect(page.getByRole('heading', { name: 'Accuracy', exact: true })).toBeVisible();
