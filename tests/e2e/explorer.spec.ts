@@ -1,6 +1,7 @@
 // The explorer with the REAL engine: a link scores its text at once (gpt2-random-tiny), tokens
 // and words, a second model to compare, the link follows the choices, and axe finds nothing.
-// Also the other researcher import: minimal pairs dropped on the page open as a suite and run.
+// Also minimal pairs dropped on the page open as a suite and run, and the drill-down's Words
+// toggle on that run.
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 
@@ -76,7 +77,9 @@ test('compare two models on the same text', async ({ page }) => {
 	expect(await names(0)).toEqual(await names(1));
 });
 
-test('minimal pairs dropped on the page open as a suite, and run', async ({ page }) => {
+test('minimal pairs dropped on the page open as a suite, run, and show per word', async ({
+	page,
+}) => {
 	await page.goto('/');
 	const pairs =
 		'{"sentence_good": "The dogs bark.", "sentence_bad": "The dogs barks.", "UID": "demo_pairs"}\n' +
@@ -96,4 +99,14 @@ test('minimal pairs dropped on the page open as a suite, and run', async ({ page
 	await expect(page.getByRole('heading', { name: 'Accuracy', exact: true })).toBeVisible({
 		timeout: 60_000,
 	});
+	// The drill-down's Words toggle: "The dogs bark." is three words whatever its tokens.
+	await page.goto(`${page.url()}/item/1`);
+	await expect(page.getByRole('heading', { name: 'Item 1: surprisal per token' })).toBeVisible();
+	const good = page.getByRole('group', { name: /^Token surprisals of condition good/ });
+	const textUnits = good.locator('[data-token]:not(.special)');
+	expect(await textUnits.count()).toBeGreaterThanOrEqual(3);
+	await page.getByLabel('Words (tokens summed)').check();
+	await expect(page.getByRole('heading', { name: 'Item 1: surprisal per word' })).toBeVisible();
+	await expect(textUnits).toHaveCount(3);
+	await expect(textUnits.nth(2)).toHaveAccessibleName(/^bark\. /);
 });
