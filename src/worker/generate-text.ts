@@ -141,6 +141,9 @@ export async function generateText(
 	const { params } = request;
 	const { tokenizer } = runtime;
 	if (options.signal?.aborted) throw new CancelledError('The generation was cancelled.');
+	if (params.n !== undefined && params.n !== 1) {
+		throw new RangeError(`n = ${params.n}: a local model gives one completion per call (n = 1).`);
+	}
 	const promptIds = encodePrompt(request.prompt, runtime);
 	if (promptIds.length === 0) {
 		throw new RangeError(

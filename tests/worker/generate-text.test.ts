@@ -201,6 +201,18 @@ describe('penalties', () => {
 	});
 });
 
+describe('requests it cannot answer', () => {
+	it.each([
+		['n > 1', { n: 2 }, /n = 2/],
+		['a prompt longer than the context', {}, /attends to 128 at most/],
+	])('%s is a RangeError that says why', async (what, params, message) => {
+		const text = what.startsWith('a prompt') ? 'word '.repeat(300) : PROMPT;
+		await expect(
+			engine.generate({ modelKey: tinyKey, prompt: { kind: 'text', text }, params }),
+		).rejects.toThrow(message);
+	});
+});
+
 describe('stop sequences', () => {
 	it('cut the completion before the stop and never stream it', async () => {
 		const full = await generate(tinyKey, { temperature: 0, max_tokens: 16 });
