@@ -148,6 +148,30 @@ describe('ltm run', () => {
 		expect(summary).toMatchObject({ score: 3, accuracy: 100 });
 	});
 
+	it('--trivia fills the gaps from an upstream-format trivia file', async () => {
+		const out = await outDir();
+		const run = await runCliCommand(
+			createLtmCommand(openModel),
+			[
+				'run',
+				`${FIXTURES}tiny-definitions`,
+				'--agent',
+				'a',
+				'--trivia',
+				`${FIXTURES}trivia-small.json`,
+				'--out',
+				out,
+			],
+			'disk',
+		);
+		expect(run.exitCode).toBe(0);
+		const names = JSON.parse(await readFile(join(out, 'Names', '0_0.json'), 'utf8'));
+		const log = names.full_log.join('\n');
+		expect(log).toContain('Q: Which made-up planet has three rings in our fixture?, A: Orvel');
+		// Filler replies are canned: the Python repr of the answers.
+		expect(log).toMatch(/Agent \([^)]*\): \['(Orvel|6)'(, '(Orvel|6)')*\]/);
+	});
+
 	it('--isolated and --memory-span change the run', async () => {
 		const out = await outDir();
 		const run = await runCliCommand(
