@@ -66,6 +66,8 @@ export {
 export {
 	runLtm,
 	agentHistory,
+	agentSampleId,
+	agentCallIndex,
 	LtmCancelledError,
 	type RunLtmOptions,
 	type LtmRunEvent,
