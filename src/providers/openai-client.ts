@@ -156,14 +156,25 @@ class Limiter {
 	readonly #waiting: (() => void)[] = [];
 	constructor(public limit: number) {}
 
-	async run<T>(task: () => Promise<T>): Promise<T> {
-		if (this.#active >= this.limit) await new Promise<void>((r) => this.#waiting.push(r));
+	/** Waits for a free slot; the returned function frees it (once). */
+	async acquire(): Promise<() => void> {
+		while (this.#active >= this.limit) await new Promise<void>((r) => this.#waiting.push(r));
 		this.#active++;
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			this.#active--;
+			this.#waiting.shift()?.();
+		};
+	}
+
+	async run<T>(task: () => Promise<T>): Promise<T> {
+		const release = await this.acquire();
 		try {
 			return await task();
 		} finally {
-			this.#active--;
-			this.#waiting.shift()?.();
+			release();
 		}
 	}
 }
@@ -226,8 +237,9 @@ export class OpenAIClient {
 
 	/** Model ids the server lists at `/v1/models`. */
 	async listModels(signal?: AbortSignal): Promise<string[]> {
-		const response = await this.#request('GET', '/models', undefined, signal);
-		const json = (await response.json()) as { data?: { id?: unknown }[] };
+		const json = (await this.#json('GET', '/models', undefined, signal)) as {
+			data?: { id?: unknown }[];
+		};
 		return (json.data ?? []).map((m) => String(m.id));
 	}
 
@@ -235,15 +247,18 @@ export class OpenAIClient {
 		body: Record<string, unknown>,
 		signal?: AbortSignal,
 	): Promise<ChatCompletionJson> {
-		const response = await this.#request('POST', '/chat/completions', body, signal);
-		const json = (await response.json()) as ChatCompletionJson;
+		const json = (await this.#json(
+			'POST',
+			'/chat/completions',
+			body,
+			signal,
+		)) as ChatCompletionJson;
 		this.#addUsage(json.usage);
 		return json;
 	}
 
 	async completion(body: Record<string, unknown>, signal?: AbortSignal): Promise<CompletionJson> {
-		const response = await this.#request('POST', '/completions', body, signal);
-		const json = (await response.json()) as CompletionJson;
+		const json = (await this.#json('POST', '/completions', body, signal)) as CompletionJson;
 		this.#addUsage(json.usage);
 		return json;
 	}
@@ -257,13 +272,24 @@ export class OpenAIClient {
 		body: Record<string, unknown>,
 		signal?: AbortSignal,
 	): AsyncGenerator<StreamChunk> {
-		const response = await this.#request(
-			'POST',
-			path,
-			{ ...body, stream: true, stream_options: { include_usage: true } },
-			signal,
-		);
-		if (!response.body) throw new Error(`${this.baseUrl}${path}: the stream has no body`);
+		// The slot is held until the stream ends: a stream is one request in flight.
+		const release = await this.#limiter.acquire();
+		let response: Response;
+		try {
+			response = await this.#send(
+				'POST',
+				path,
+				{ ...body, stream: true, stream_options: { include_usage: true } },
+				signal,
+			);
+		} catch (error) {
+			release();
+			throw error;
+		}
+		if (!response.body) {
+			release();
+			throw new Error(`${this.baseUrl}${path}: the stream has no body`);
+		}
 		const parser = new ServerSentEventParser();
 		const decoder = new TextDecoder();
 		const reader = response.body.getReader();
@@ -298,6 +324,7 @@ export class OpenAIClient {
 			}
 			yield* chunks([...parser.feed(decoder.decode()), ...parser.end()]);
 		} finally {
+			release();
 			await reader.cancel().catch(() => undefined);
 		}
 	}
@@ -307,8 +334,18 @@ export class OpenAIClient {
 		this.#completionTokens += usage?.completion_tokens ?? 0;
 	}
 
-	/** One request through the limiter, retried on 429 / 5xx; an error response throws. */
-	async #request(
+	/** One request in a limiter slot (body read inside it), parsed as JSON. */
+	#json(
+		method: 'GET' | 'POST',
+		path: string,
+		body: Record<string, unknown> | undefined,
+		signal: AbortSignal | undefined,
+	): Promise<unknown> {
+		return this.#limiter.run(async () => (await this.#send(method, path, body, signal)).json());
+	}
+
+	/** One request, retried on 429 / 5xx; an error response throws. No limiter here. */
+	async #send(
 		method: 'GET' | 'POST',
 		path: string,
 		body: Record<string, unknown> | undefined,
@@ -322,37 +359,35 @@ export class OpenAIClient {
 		if (this.#options.apiKey) headers['authorization'] = `Bearer ${this.#options.apiKey}`;
 		const maxRetries = this.#options.maxRetries ?? 4;
 		const baseMs = this.#options.retryBaseMs ?? 500;
-		return this.#limiter.run(async () => {
-			for (let attempt = 0; ; attempt++) {
-				let response: Response;
-				try {
-					response = await fetchImpl(`${this.baseUrl}${path}`, {
-						method,
-						headers,
-						...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-						...(signal ? { signal } : {}),
-					});
-				} catch (error) {
-					if (signal?.aborted) throw error;
-					throw endpointError(failureOfFetchError(context), context);
-				}
-				const kind = failureKindOfStatus(response.status);
-				if (kind === undefined) return response;
-				const detail = await errorDetail(response);
-				if (isRetryableFailure(kind) && attempt < maxRetries) {
-					const retryAfter = Number(response.headers.get('retry-after'));
-					const waitMs =
-						Number.isFinite(retryAfter) && retryAfter > 0
-							? Math.min(retryAfter * 1000, 60_000)
-							: baseMs * 2 ** attempt;
-					await wait(waitMs, signal);
-					continue;
-				}
-				throw endpointError(
-					{ kind, status: response.status, ...(detail !== undefined ? { detail } : {}) },
-					context,
-				);
+		for (let attempt = 0; ; attempt++) {
+			let response: Response;
+			try {
+				response = await fetchImpl(`${this.baseUrl}${path}`, {
+					method,
+					headers,
+					...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+					...(signal ? { signal } : {}),
+				});
+			} catch (error) {
+				if (signal?.aborted) throw error;
+				throw endpointError(failureOfFetchError(context), context);
 			}
-		});
+			const kind = failureKindOfStatus(response.status);
+			if (kind === undefined) return response;
+			const detail = await errorDetail(response);
+			if (isRetryableFailure(kind) && attempt < maxRetries) {
+				const retryAfter = Number(response.headers.get('retry-after'));
+				const waitMs =
+					Number.isFinite(retryAfter) && retryAfter > 0
+						? Math.min(retryAfter * 1000, 60_000)
+						: baseMs * 2 ** attempt;
+				await wait(waitMs, signal);
+				continue;
+			}
+			throw endpointError(
+				{ kind, status: response.status, ...(detail !== undefined ? { detail } : {}) },
+				context,
+			);
+		}
 	}
 }

@@ -210,6 +210,32 @@ describe('OpenAIClient', () => {
 		await expect(failure).rejects.toThrow('OLLAMA_ORIGINS');
 	});
 
+	it('counts a stream as in flight until it ends', async () => {
+		let active = 0;
+		let peak = 0;
+		server = await startRecordingServer((_req, res) => {
+			active++;
+			peak = Math.max(peak, active);
+			res.writeHead(200, { 'content-type': 'text/event-stream' });
+			res.write(`data: ${JSON.stringify({ choices: [{ index: 0, text: 'a' }] })}\n\n`);
+			setTimeout(() => {
+				active--;
+				res.end(streamAnswer(['b'], false));
+			}, 40);
+		});
+		const model = new EndpointModel({
+			spec: { source: 'openai', model: 'm', baseUrl: server.baseUrl },
+			clientOptions: { concurrency: 2 },
+		});
+		const done = await Promise.all(
+			Array.from({ length: 5 }, () =>
+				generateCompletion(model, { prompt: { kind: 'text', text: 'x' }, params: {} }, CALL),
+			),
+		);
+		expect(done.map((d) => d.completion)).toEqual(Array(5).fill('ab'));
+		expect(peak).toBe(2);
+	});
+
 	it('runs at most `concurrency` requests at once', async () => {
 		let active = 0;
 		let peak = 0;
