@@ -1,0 +1,596 @@
+/**
+ * The Memory page's state (long-term-memory tests, GoodAI LTM benchmark): definitions (bundled
+ * examples as cards, dropped upstream definitions as files / a folder / a zip, or an
+ * ltm-suite.json) with located errors; the agent and an optional judge (a bundled model in the
+ * worker, the endpoint, or a replay file); memory span and isolation; a run with the live
+ * conversation (the agent's tokens as they stream), cancel, and resume after a reload (the
+ * scheduler state is stored after every step); the report of the shown run and its exports.
+ */
+/* eslint-disable svelte/prefer-svelte-reactivity -- file maps here are not UI state (the $state fields hold them as raw values) */
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import { describeError } from '../../core/app/describe-error';
+import { sha256Hex } from '../../core/hash/sha256';
+import {
+	LtmCancelledError,
+	buildLtmReport,
+	loadLtmDefinitions,
+	loadLtmSuite,
+	runLtm,
+	type LoadResult,
+	type LtmBenchmark,
+	type LtmDiagnostic,
+	type LtmReport,
+	type LtmRunState,
+} from '../../core/ltm';
+import type {
+	CancelSignal,
+	GenerateRequest,
+	GenerationEvent,
+	GenerationParams,
+	ModelCall,
+	TextModel,
+} from '../../core/model/generation';
+import { describeModelSpec, type TextModelSpec } from '../../core/model/model-spec';
+import { withResponseCache, type ResponseCacheStore } from '../../providers/response-cache';
+import {
+	createLtmRun,
+	deleteLtmRun,
+	getLtmRun,
+	getLtmState,
+	listLtmRuns,
+	saveLtmState,
+	updateLtmRun,
+	type LtmRunRecord,
+} from '../../storage/ltm-runs-repository';
+import { responseCacheStore } from '../../storage/response-cache-repository';
+import type { InferenceClientApi } from '../../worker/protocol';
+import { LocalWorkerModel } from '../local-worker-model';
+import { EndpointSettings } from './endpoint-settings.svelte';
+import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
+
+/** A bundled example suite, shown as a card. */
+export interface MemoryCard {
+	readonly path: string;
+	readonly name: string;
+	readonly testCount: number;
+	readonly datasets: readonly string[];
+	readonly memorySpan: number;
+}
+
+export type DefinitionsSource = 'bundled' | 'files' | 'none';
+
+/** The agent's reply being generated now. */
+export interface LiveReply {
+	readonly testId: string;
+	readonly text: string;
+}
+
+/** Limits a bundled model's small context needs (the CLI README's settings). */
+export const LOCAL_AGENT_LIMITS = {
+	maxNewTokens: 32,
+	maxContextTokens: 380,
+	maxMessageTokens: 150,
+} as const;
+
+const BUNDLED_SUITES = import.meta.glob<string>('/suites/memory/*.ltm-suite.json', {
+	query: '?raw',
+	import: 'default',
+});
+
+const MAX_DEFINITIONS_BYTES = 50 * 1024 * 1024;
+
+/** Token counter for scheduling and gaps: cl100k_base, as upstream reports them (loaded on demand). */
+async function loadCounter(): Promise<(text: string) => number> {
+	const module = await import('../../providers/token-count');
+	return module.countCl100kTokens;
+}
+
+/** Whether a file belongs to definitions (upstream layout or our suite format). */
+function isDefinitionsPath(path: string): boolean {
+	return /\.(def\.json|json|ya?ml)$/iu.test(path);
+}
+
+/**
+ * Loads definitions from `{path → text}`: one `*.ltm-suite.json` (or a lone JSON that is not a
+ * `.def.json`) is our suite format; otherwise upstream's `<Dataset Name>/<id>.def.json` + config.yml.
+ */
+export function loadMemoryDefinitions(
+	files: ReadonlyMap<string, string>,
+	options: { countTokens: (text: string) => number; memorySpan?: number; isolated?: boolean },
+): LoadResult {
+	const paths = [...files.keys()];
+	const hasDefs = paths.some((path) => path.endsWith('.def.json'));
+	const suitePath =
+		paths.find((path) => /\.ltm-suite\.json$/iu.test(path)) ??
+		(hasDefs ? undefined : paths.find((path) => /\.json$/iu.test(path)));
+	if (suitePath !== undefined) {
+		return loadLtmSuite(suitePath, files.get(suitePath) ?? '', options);
+	}
+	return loadLtmDefinitions(Object.fromEntries(files), options);
+}
+
+/** A dropped file's path inside the definitions: from its dataset folder's parent on. */
+export function definitionsPathOf(path: string): string {
+	const parts = path.replace(/\\/gu, '/').replace(/^\.\//u, '').split('/');
+	if (/\.def\.json$/iu.test(path) && parts.length >= 2) return parts.slice(-2).join('/');
+	return parts[parts.length - 1] ?? path;
+}
+
+/** `model` whose streamed tokens are reported to `onToken` (the live conversation). */
+export function streamingModel(
+	model: TextModel,
+	onStart: (call: ModelCall) => void,
+	onToken: (text: string) => void,
+): TextModel {
+	return {
+		label: model.label,
+		get abilities() {
+			return model.abilities;
+		},
+		countTokens: (text) => model.countTokens(text),
+		async *generate(
+			request: GenerateRequest,
+			call: ModelCall,
+			signal?: CancelSignal,
+		): AsyncGenerator<GenerationEvent> {
+			onStart(call);
+			for await (const event of model.generate(request, call, signal)) {
+				if (event.type === 'token') onToken(event.text);
+				yield event;
+			}
+		},
+	};
+}
+
+export interface MemorySessionOptions {
+	readonly client: InferenceClientApi;
+	readonly endpoint?: EndpointSettings;
+	/** The judge's completions, kept across reloads; default: IndexedDB. */
+	readonly cache?: ResponseCacheStore;
+	readonly now?: () => number;
+	/** cl100k counter by default. */
+	readonly countTokens?: () => Promise<(text: string) => number>;
+}
+
+export class MemorySession {
+	readonly endpoint: EndpointSettings;
+	readonly agent = new EvalsModelChoice();
+	readonly judge = new EvalsModelChoice();
+	useJudge = $state(false);
+	/** Memory span in tokens (null: the definitions' own). */
+	memorySpan = $state<number | null>(null);
+	isolated = $state(false);
+	/** Max new tokens per agent reply (null: the provider's default; 32 for a bundled model). */
+	maxNewTokens = $state<number | null>(null);
+
+	readonly #client: InferenceClientApi;
+	readonly #cache: ResponseCacheStore;
+	readonly #now: () => number;
+	readonly #counter: () => Promise<(text: string) => number>;
+
+	#source = $state<DefinitionsSource>('none');
+	#sourceName = $state('');
+	#files = $state.raw<ReadonlyMap<string, string>>(new Map());
+	#cards = $state.raw<readonly MemoryCard[]>([]);
+	#selectedCard = $state<string | null>(null);
+	#diagnostics = $state.raw<readonly LtmDiagnostic[]>([]);
+	#benchmark = $state.raw<LtmBenchmark | null>(null);
+
+	#running = $state(false);
+	#abort: AbortController | null = null;
+	#message = $state<string | null>(null);
+	#live = $state.raw<LiveReply | null>(null);
+	#shownRun = $state.raw<LtmRunRecord | null>(null);
+	#state = $state.raw<LtmRunState | null>(null);
+	#runs = $state.raw<readonly LtmRunRecord[]>([]);
+	#report = $derived(this.#state ? buildLtmReport(this.#state) : null);
+
+	constructor(options: MemorySessionOptions) {
+		this.#client = options.client;
+		this.endpoint = options.endpoint ?? new EndpointSettings();
+		this.#cache = options.cache ?? responseCacheStore;
+		this.#now = options.now ?? (() => Date.now());
+		this.#counter = options.countTokens ?? loadCounter;
+		this.judge.kind = 'replay';
+	}
+
+	get source(): DefinitionsSource {
+		return this.#source;
+	}
+	get sourceName(): string {
+		return this.#sourceName;
+	}
+	get cards(): readonly MemoryCard[] {
+		return this.#cards;
+	}
+	get selectedCard(): string | null {
+		return this.#selectedCard;
+	}
+	get diagnostics(): readonly LtmDiagnostic[] {
+		return this.#diagnostics;
+	}
+	get benchmark(): LtmBenchmark | null {
+		return this.#benchmark;
+	}
+	get running(): boolean {
+		return this.#running;
+	}
+	get message(): string | null {
+		return this.#message;
+	}
+	get live(): LiveReply | null {
+		return this.#live;
+	}
+	/** The run shown (running, stopped or finished) and its state. */
+	get shownRun(): LtmRunRecord | null {
+		return this.#shownRun;
+	}
+	get state(): LtmRunState | null {
+		return this.#state;
+	}
+	get report(): LtmReport | null {
+		return this.#report;
+	}
+	get runs(): readonly LtmRunRecord[] {
+		return this.#runs;
+	}
+	/** Stored runs a reload or a cancel stopped. */
+	get resumable(): readonly LtmRunRecord[] {
+		return this.#runs.filter((run) => run.status !== 'done');
+	}
+
+	/** Tests the needed judge would grade, when no judge is set (they are skipped, not scored 0). */
+	get judgeNeededBy(): readonly string[] {
+		const benchmark = this.#benchmark;
+		if (!benchmark || this.useJudge) return [];
+		return benchmark.tests
+			.filter((test) => {
+				const evaluator = test.evaluator;
+				return typeof evaluator === 'string'
+					? evaluator === 'gpt_checklist' || evaluator === 'locations_directions'
+					: evaluator.rule === 'llm_checklist';
+			})
+			.map((test) => test.uniqueId);
+	}
+
+	/** Why Run cannot start, or null. */
+	get runProblem(): string | null {
+		if (this.#running) return 'A run is going on.';
+		if (!this.#benchmark) {
+			return this.#diagnostics.length > 0
+				? 'These definitions have errors (see above).'
+				: 'Pick an example or drop definitions.';
+		}
+		const agent = this.agent.problem(this.endpoint);
+		if (agent) return `Agent: ${agent}`;
+		if (this.useJudge) {
+			const judge = this.judge.problem(this.endpoint);
+			if (judge) return `Judge: ${judge}`;
+		}
+		if (this.memorySpan !== null && (!Number.isInteger(this.memorySpan) || this.memorySpan < 1)) {
+			return 'The memory span must be a whole number of tokens, 1 or more (or empty for the definitions’ own).';
+		}
+		if (
+			this.maxNewTokens !== null &&
+			(!Number.isInteger(this.maxNewTokens) || this.maxNewTokens < 1)
+		) {
+			return 'Max new tokens must be a whole number of 1 or more (or empty).';
+		}
+		return null;
+	}
+
+	// ---- definitions ----
+
+	/** The bundled example suites as cards; picks none. */
+	async loadBundled(): Promise<void> {
+		const counter = await this.#counter();
+		const cards: MemoryCard[] = [];
+		for (const [path, load] of Object.entries(BUNDLED_SUITES)) {
+			const name = path.replace('/suites/memory/', '');
+			const result = loadLtmSuite(name, await load(), { countTokens: counter });
+			if (!result.ok) continue;
+			cards.push({
+				path: name,
+				name: result.benchmark.config.runName,
+				testCount: result.benchmark.tests.length,
+				datasets: [...new Set(result.benchmark.tests.map((test) => test.datasetName))],
+				memorySpan: result.benchmark.config.memorySpan,
+			});
+		}
+		this.#cards = cards;
+		this.#source = 'bundled';
+		this.#sourceName = 'bundled examples';
+	}
+
+	/** Picks a bundled example by its file name. */
+	async selectCard(path: string): Promise<void> {
+		const load = BUNDLED_SUITES[`/suites/memory/${path}`];
+		if (!load) return;
+		this.#selectedCard = path;
+		await this.#setFiles(new Map([[path, await load()]]), 'bundled', path);
+	}
+
+	/** Reads dropped or picked files: `.def.json` + config.yml (a folder or a zip), or an ltm-suite.json. */
+	async loadFiles(files: readonly File[]): Promise<void> {
+		const entries = new Map<string, string>();
+		let bytes = 0;
+		try {
+			for (const file of files) {
+				bytes += file.size;
+				if (bytes > MAX_DEFINITIONS_BYTES) {
+					throw new Error('These files are over 50 MB: drop fewer definitions.');
+				}
+				const path = file.webkitRelativePath || file.name;
+				if (/\.zip$/iu.test(file.name)) {
+					const unzipped = unzipSync(new Uint8Array(await file.arrayBuffer()));
+					for (const [inner, data] of Object.entries(unzipped)) {
+						if (inner.endsWith('/') || inner.startsWith('__MACOSX/')) continue;
+						if (!isDefinitionsPath(inner)) continue;
+						entries.set(definitionsPathOf(inner), new TextDecoder().decode(data));
+					}
+				} else if (isDefinitionsPath(path)) {
+					entries.set(definitionsPathOf(path), await file.text());
+				}
+			}
+		} catch (error) {
+			this.#diagnostics = [
+				{ severity: 'error', path: '(files)', pointer: '', message: describeError(error) },
+			];
+			this.#benchmark = null;
+			return;
+		}
+		if (entries.size === 0) {
+			this.#diagnostics = [
+				{
+					severity: 'error',
+					path: files.map((file) => file.name).join(', '),
+					pointer: '',
+					message:
+						'no definitions found: drop <Dataset Name>/<id>.def.json files with config.yml (a folder or a zip), or an ltm-suite.json',
+				},
+			];
+			this.#benchmark = null;
+			return;
+		}
+		this.#selectedCard = null;
+		await this.#setFiles(entries, 'files', files.map((file) => file.name).join(', '));
+	}
+
+	async #setFiles(
+		files: ReadonlyMap<string, string>,
+		source: DefinitionsSource,
+		name: string,
+	): Promise<void> {
+		this.#files = files;
+		this.#source = source;
+		this.#sourceName = name;
+		const result = loadMemoryDefinitions(files, { countTokens: await this.#counter() });
+		this.#diagnostics = result.diagnostics;
+		this.#benchmark = result.ok ? result.benchmark : null;
+	}
+
+	// ---- runs ----
+
+	async refreshRuns(): Promise<void> {
+		try {
+			this.#runs = await listLtmRuns();
+		} catch (error) {
+			this.#message = `Past runs could not be read: ${describeError(error)}`;
+		}
+	}
+
+	/** Starts a run of the loaded definitions on the picked agent (and judge). */
+	async run(): Promise<void> {
+		if (this.runProblem !== null) return;
+		const counter = await this.#counter();
+		const options = {
+			countTokens: counter,
+			isolated: this.isolated,
+			...(this.memorySpan !== null ? { memorySpan: this.memorySpan } : {}),
+		};
+		const loaded = loadMemoryDefinitions(this.#files, options);
+		if (!loaded.ok) {
+			this.#diagnostics = loaded.diagnostics;
+			return;
+		}
+		const agent = specOfChoice(this.agent, this.endpoint);
+		const judge = this.useJudge ? specOfChoice(this.judge, this.endpoint) : null;
+		const replayTexts: Record<string, string> = {};
+		for (const choice of [agent, judge]) {
+			if (choice?.replayText !== undefined && choice.spec.source === 'replay') {
+				replayTexts[choice.spec.sha256] = choice.replayText;
+			}
+		}
+		const local = agent.spec.source === 'bundled';
+		const maxNewTokens = this.maxNewTokens ?? (local ? LOCAL_AGENT_LIMITS.maxNewTokens : null);
+		const agentParams: GenerationParams = {
+			...(local ? { temperature: 0 } : {}),
+			...(maxNewTokens !== null ? { max_tokens: maxNewTokens } : {}),
+		};
+		const files: Record<string, string> = {};
+		for (const [path, text] of this.#files) files[path] = sha256Hex(text);
+		let record: LtmRunRecord;
+		try {
+			record = await createLtmRun({
+				runName: loaded.benchmark.config.runName,
+				definitions: { files, benchmark: loaded.benchmark },
+				models: { agent: agent.spec, ...(judge ? { judge: judge.spec } : {}) },
+				agentParams,
+				...(local
+					? {
+							maxContextTokens: LOCAL_AGENT_LIMITS.maxContextTokens,
+							maxMessageTokens: LOCAL_AGENT_LIMITS.maxMessageTokens,
+						}
+					: {}),
+				replayTexts,
+				memorySpan: loaded.benchmark.config.memorySpan,
+				isolated: loaded.benchmark.config.isolated,
+				createdAt: this.#now(),
+			});
+		} catch (error) {
+			this.#message = `The run could not be stored: ${describeError(error)}`;
+			return;
+		}
+		await this.#execute(record, undefined);
+	}
+
+	/** Resumes a stored run from its last saved state. */
+	async resume(id: number): Promise<void> {
+		if (this.#running) return;
+		const record = await getLtmRun(id);
+		if (!record) {
+			this.#message = 'That run is no longer stored.';
+			return;
+		}
+		await this.#execute(record, await getLtmState(id));
+	}
+
+	cancel(): void {
+		this.#abort?.abort();
+	}
+
+	async #execute(record: LtmRunRecord, resumeFrom: LtmRunState | undefined): Promise<void> {
+		const abort = new AbortController();
+		this.#abort = abort;
+		this.#running = true;
+		this.#message = null;
+		this.#shownRun = record;
+		this.#state = resumeFrom ?? null;
+		this.#live = null;
+		const started = this.#now() - record.progress.elapsedMs;
+		let status: 'done' | 'cancelled' | 'failed' = 'failed';
+		let errorMessage: string | undefined;
+		let finalState: LtmRunState | undefined = resumeFrom;
+		try {
+			await updateLtmRun(record.id, { status: 'running', errorMessage: undefined });
+			const counter = await this.#counter();
+			const context = {
+				client: this.#client,
+				endpoint: this.endpoint,
+				replayTexts: record.replayTexts,
+			};
+			const build = async (spec: TextModelSpec): Promise<TextModel> => {
+				const model = modelFromSpec(spec, context);
+				if (model instanceof LocalWorkerModel) await model.load(abort.signal);
+				return model;
+			};
+			// The agent is not cached (its state is stored after every reply, and a cached reply
+			// would make the speed figure meaningless); the judge's calls are, by test and call
+			// index, so a judge interrupted mid-test is not asked again after a reload.
+			const agent = streamingModel(
+				await build(record.models.agent),
+				(call) => (this.#live = { testId: call.sampleId, text: '' }),
+				(text) => {
+					const live = this.#live;
+					if (live) this.#live = { testId: live.testId, text: live.text + text };
+				},
+			);
+			const judgeSpec = record.models.judge;
+			const judge = judgeSpec
+				? withResponseCache(await build(judgeSpec), this.#cache, { spec: judgeSpec })
+				: undefined;
+			const state = await runLtm(record.definitions.benchmark, {
+				agent,
+				...(judge ? { judge } : {}),
+				countTokens: counter,
+				environment: { countTokens: counter },
+				agentParams: record.agentParams,
+				...(record.maxContextTokens !== undefined
+					? { maxContextTokens: record.maxContextTokens }
+					: {}),
+				...(record.maxMessageTokens !== undefined
+					? { maxMessageTokens: record.maxMessageTokens }
+					: {}),
+				startTime: new Date(record.createdAt).toISOString(),
+				runId: record.runName,
+				signal: abort.signal,
+				...(resumeFrom ? { resumeFrom } : {}),
+				onEvent: async ({ state: current }) => {
+					this.#live = null;
+					this.#state = current;
+					finalState = current;
+					await saveLtmState(record.id, current, {
+						testsDone: Object.keys(current.outcomes).length,
+						testsTotal: current.tests.length,
+						tokens: current.totalTokens,
+						elapsedMs: this.#now() - started,
+					});
+				},
+			});
+			finalState = state;
+			this.#state = state;
+			status = 'done';
+		} catch (error) {
+			if (error instanceof LtmCancelledError || abort.signal.aborted) {
+				status = 'cancelled';
+				this.#message = 'Cancelled; Resume goes on from the last reply.';
+			} else {
+				errorMessage = describeError(error);
+				this.#message = `The run stopped: ${errorMessage}`;
+			}
+		} finally {
+			this.#running = false;
+			this.#abort = null;
+			this.#live = null;
+		}
+		const summary =
+			status === 'done' && finalState ? buildLtmReport(finalState).summary : undefined;
+		const updated = await updateLtmRun(record.id, {
+			status,
+			...(summary ? { summary } : {}),
+			errorMessage,
+		}).catch(() => undefined);
+		if (updated) this.#shownRun = updated;
+		await this.refreshRuns();
+	}
+
+	// ---- shown run ----
+
+	/** Shows a stored run (its conversation and report so far). */
+	async show(id: number): Promise<void> {
+		if (this.#running) return;
+		const record = await getLtmRun(id);
+		if (!record) {
+			this.#message = 'That run is no longer stored.';
+			return;
+		}
+		this.#shownRun = record;
+		this.#state = (await getLtmState(id)) ?? null;
+	}
+
+	async deleteRun(id: number): Promise<void> {
+		if (this.#running) return;
+		await deleteLtmRun(id);
+		if (this.#shownRun?.id === id) {
+			this.#shownRun = null;
+			this.#state = null;
+		}
+		await this.refreshRuns();
+	}
+
+	/** Label of a stored run's agent (and judge). */
+	static modelsOf(run: LtmRunRecord): string {
+		return (
+			describeModelSpec(run.models.agent) +
+			(run.models.judge ? ` · judge ${describeModelSpec(run.models.judge)}` : '')
+		);
+	}
+
+	/** Upstream's result files (`<Dataset Name>/<example_id>_0.json`) and summary.json, zipped. */
+	resultsZip(): Uint8Array | null {
+		const report = this.#report;
+		if (!report) return null;
+		const entries: Record<string, Uint8Array> = {};
+		for (const test of report.tests) {
+			entries[test.path] = strToU8(JSON.stringify(test.result, null, 2));
+		}
+		entries['summary.json'] = strToU8(JSON.stringify(report.summary, null, 2));
+		return zipSync(entries);
+	}
+
+	/** The summary JSON of the shown run. */
+	summaryText(): string | null {
+		const report = this.#report;
+		return report ? JSON.stringify(report.summary, null, 2) : null;
+	}
+}

@@ -1,0 +1,158 @@
+// MemorySession: bundled example cards, dropped definitions (an ltm-suite.json with located
+// errors, a zip of upstream definitions), a run on a replay agent stored step by step with its
+// report, and a cancelled run resumed by a new session (a "reload") to the same end.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { getLtmRun, getLtmState, listLtmRuns } from '../../../src/storage/ltm-runs-repository';
+import { EndpointSettings } from '../../../src/ui/state/endpoint-settings.svelte';
+import { definitionsPathOf, MemorySession } from '../../../src/ui/state/memory-session.svelte';
+import { FakeEngine } from '../../../src/worker/fake-engine';
+import { createInThreadClient } from '../../../src/worker/inference-client';
+import { clearDatabase } from '../../storage/clear-database';
+
+beforeEach(clearDatabase);
+
+const REPLAY_PATH = 'tests/fixtures/memory-ui/classroom-agent.replay.jsonl';
+const EXAMPLE = 'classroom-basics.ltm-suite.json';
+
+function session(): MemorySession {
+	return new MemorySession({
+		client: createInThreadClient(new FakeEngine()),
+		endpoint: new EndpointSettings({ storage: null }),
+		countTokens: () => Promise.resolve((text: string) => Math.ceil(text.length / 4)),
+	});
+}
+
+function replayAgent(memory: MemorySession): void {
+	memory.agent.kind = 'replay';
+	memory.agent.replay = {
+		name: 'classroom-agent.replay.jsonl',
+		text: readFileSync(REPLAY_PATH, 'utf8'),
+	};
+}
+
+describe('definitionsPathOf', () => {
+	it.each([
+		['defs/Colours/0.def.json', 'Colours/0.def.json'],
+		['a/b/Shopping/3.def.json', 'Shopping/3.def.json'],
+		['defs/config.yml', 'config.yml'],
+		['my.ltm-suite.json', 'my.ltm-suite.json'],
+	])('%s → %s', (path, expected) => {
+		expect(definitionsPathOf(path)).toBe(expected);
+	});
+});
+
+describe('MemorySession definitions', () => {
+	it('lists the bundled examples as cards and loads one', async () => {
+		const memory = session();
+		await memory.loadBundled();
+		const card = memory.cards.find((entry) => entry.path === EXAMPLE);
+		expect(card?.name).toBe('Classroom basics');
+		expect(card?.testCount).toBe(5);
+		await memory.selectCard(EXAMPLE);
+		expect(memory.benchmark?.tests).toHaveLength(5);
+		expect(memory.runProblem).toBeNull();
+	});
+
+	it('locates an error of a dropped ltm-suite.json by file and pointer', async () => {
+		const memory = session();
+		const suite = JSON.parse(readFileSync(`suites/memory/${EXAMPLE}`, 'utf8')) as {
+			datasets: { examples: { is_question: unknown }[] }[];
+		};
+		suite.datasets[0]!.examples[0]!.is_question = 'yes';
+		await memory.loadFiles([new File([JSON.stringify(suite)], 'broken.ltm-suite.json')]);
+		expect(memory.benchmark).toBeNull();
+		const located = memory.diagnostics.find((entry) => entry.severity === 'error');
+		expect(located?.path).toBe('broken.ltm-suite.json');
+		expect(located?.pointer).toContain('/datasets/0/examples/0');
+		expect(memory.runProblem).toContain('errors');
+	});
+
+	it('reads a zip of upstream definitions (dataset folders and config.yml)', async () => {
+		const root = 'tests/fixtures/ltm/tiny-definitions';
+		const entries: Record<string, Uint8Array> = {};
+		const walk = (folder: string): void => {
+			for (const entry of readdirSync(folder, { withFileTypes: true })) {
+				const path = join(folder, entry.name);
+				if (entry.isDirectory()) walk(path);
+				else entries[`tiny/${path.slice(root.length + 1)}`] = strToU8(readFileSync(path, 'utf8'));
+			}
+		};
+		walk(root);
+		const memory = session();
+		await memory.loadFiles([new File([zipSync(entries)], 'tiny.zip')]);
+		expect(memory.diagnostics.filter((entry) => entry.severity === 'error')).toEqual([]);
+		const datasets = new Set(memory.benchmark?.tests.map((test) => test.datasetName));
+		expect([...datasets].sort()).toEqual(['Colours', 'Names', 'Prospective Memory']);
+	});
+
+	it('says when nothing dropped is a definition', async () => {
+		const memory = session();
+		await memory.loadFiles([new File(['hello'], 'notes.txt')]);
+		expect(memory.benchmark).toBeNull();
+		expect(memory.diagnostics[0]?.message).toContain('no definitions found');
+	});
+});
+
+describe('MemorySession runs', () => {
+	it('runs the example on a replay agent, stores it done with its summary, and exports', async () => {
+		const memory = session();
+		await memory.selectCard(EXAMPLE);
+		replayAgent(memory);
+		await memory.run();
+		expect(memory.message).toBeNull();
+		const [stored] = await listLtmRuns();
+		expect(stored?.status).toBe('done');
+		expect(stored?.models.agent.source).toBe('replay');
+		const report = memory.report;
+		const score = (dataset: string): number | undefined =>
+			report?.tests.find((test) => test.test.datasetName === dataset)?.result.score;
+		// The replay file answers the three static questions right.
+		expect(score('Favourite Fruit')).toBe(1);
+		expect(score('Pet Names')).toBe(1);
+		expect(score('Shopping')).toBe(1);
+		expect(stored?.summary?.datasets['Favourite Fruit']?.mean).toBe(1);
+		const zip = unzipSync(memory.resultsZip()!);
+		expect(Object.keys(zip)).toContain('Favourite Fruit/0_0.json');
+		expect(Object.keys(zip)).toContain('summary.json');
+		expect(JSON.parse(memory.summaryText()!)).toEqual(JSON.parse(JSON.stringify(report!.summary)));
+	});
+
+	it('resumes a cancelled run in a new session to the same conversation as a whole run', async () => {
+		const whole = session();
+		await whole.selectCard(EXAMPLE);
+		replayAgent(whole);
+		await whole.run();
+		const wholeLog = whole.state!.log.map((entry) => entry.text);
+
+		const first = session();
+		await first.selectCard(EXAMPLE);
+		replayAgent(first);
+		const running = first.run();
+		// Cancel once a few replies are stored.
+		await new Promise<void>((resolve) => {
+			const check = (): void => {
+				if ((first.state?.log.length ?? 0) >= 6) {
+					first.cancel();
+					resolve();
+				} else setTimeout(check, 0);
+			};
+			check();
+		});
+		await running;
+		const runs = await listLtmRuns();
+		const cancelled = runs.find((run) => run.status === 'cancelled');
+		expect(cancelled).toBeDefined();
+		const storedState = await getLtmState(cancelled!.id);
+		expect(storedState!.log.length).toBeLessThan(wholeLog.length);
+
+		const reloaded = session();
+		await reloaded.refreshRuns();
+		expect(reloaded.resumable.map((run) => run.id)).toEqual([cancelled!.id]);
+		await reloaded.resume(cancelled!.id);
+		expect((await getLtmRun(cancelled!.id))?.status).toBe('done');
+		expect(reloaded.state!.log.map((entry) => entry.text)).toEqual(wholeLog);
+	});
+});
