@@ -51,11 +51,16 @@ export async function scoreTextsViaEndpoint(
 	const batchSize = Math.max(1, options.batchSize ?? 16);
 	const results: ScoredText[] = new Array(texts.length);
 	let done = 0;
+	// An empty prompt has no tokens to score (servers refuse it): nothing is sent for it.
+	const toSend: number[] = [];
+	texts.forEach((text, index) => {
+		if (prefix + text + suffix === '') results[index] = { index, tokens: [] };
+		else toSend.push(index);
+	});
+	done = texts.length - toSend.length;
 	const batches: number[][] = [];
-	for (let first = 0; first < texts.length; first += batchSize) {
-		batches.push(
-			Array.from({ length: Math.min(batchSize, texts.length - first) }, (_, k) => first + k),
-		);
+	for (let first = 0; first < toSend.length; first += batchSize) {
+		batches.push(toSend.slice(first, first + batchSize));
 	}
 	await Promise.all(
 		batches.map(async (indices) => {

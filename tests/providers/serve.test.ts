@@ -256,6 +256,30 @@ describe('serve: prompt logprobs', () => {
 		expect(remote.stderr).toContain('prompt logprobs');
 	});
 
+	it('sends no empty prompt (servers refuse it): an empty text has no tokens', async () => {
+		const echo = await startRecordingServer((req, res) => {
+			const prompts = (req.body as { prompt: string[] }).prompt;
+			sendJson(res, 200, {
+				choices: prompts.map((p, index) => ({
+					index,
+					text: p,
+					logprobs: { tokens: [p], token_logprobs: [null], text_offset: [0] },
+				})),
+			});
+		});
+		try {
+			const scored = await scoreTextsViaEndpoint(
+				new OpenAIClient({ baseUrl: echo.baseUrl }),
+				['', 'Hi', ''],
+				{ model: 'm', convention: 'reference' },
+			);
+			expect(scored.map((t) => t.tokens.length)).toEqual([0, 1, 0]);
+			expect(echo.requests.map((r) => (r.body as { prompt: string[] }).prompt)).toEqual([['Hi']]);
+		} finally {
+			await echo.close();
+		}
+	});
+
 	it('says "cannot score text" for a server that refuses echo (llama.cpp)', async () => {
 		const llama = await startRecordingServer((_req, res) =>
 			sendJson(res, 400, { error: { message: 'Only no echo is supported' } }),
