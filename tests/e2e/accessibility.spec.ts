@@ -106,6 +106,14 @@ for (const theme of ['light', 'dark'] as const) {
 		await expect(page.getByRole('heading', { name: 'Words explained' })).toBeVisible();
 		await expectNoViolations(page, 'glossary');
 
+		// A `?` tip opens in place, says the word in one sentence, and links to the glossary.
+		await page.getByRole('link', { name: 'Run', exact: true }).click();
+		const tip = page.getByRole('button', { name: 'What is surprisal?' }).first();
+		await tip.click();
+		await expect(tip).toHaveAttribute('aria-expanded', 'true');
+		await expect(page.getByText('How unexpected a word is for the model').first()).toBeVisible();
+		await expectNoViolations(page, 'run (tip open)');
+
 		await page.goto(url);
 		await expect(page.getByTestId('share-suite')).toBeVisible();
 		await expectNoViolations(page, 'share');

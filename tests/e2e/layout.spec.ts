@@ -91,7 +91,13 @@ for (const [width, height] of [
 		expect(sentenceWidths).toHaveLength(64);
 		expect(Math.min(...sentenceWidths)).toBeGreaterThanOrEqual(width < 600 ? 250 : 300);
 		expect(await brokenWords(page.getByTestId('item-grid').locator('dt'))).toEqual([]);
-		await expect(page.locator('mark.critical').first()).toBeVisible();
+		// Point 3: the prediction in words beside its formula; the critical region highlighted.
+		await expect(page.getByTestId('prediction-words').first()).toContainText(
+			'The surprisal of region 6 (main_verb) in “reduced_ambig” minus',
+		);
+		const critical = page.getByTestId('item-grid').locator('mark.critical');
+		await expect(critical.first()).toBeVisible();
+		await expect(critical.first()).toHaveText('cried');
 		await page.screenshot({ path: `${SCREENSHOTS}/layout-${width}-results.png`, fullPage: true });
 
 		await page.getByRole('link', { name: 'History' }).click();
