@@ -118,6 +118,7 @@ describe('ltm run', () => {
 			skipped: [],
 		});
 		expect(summary.datasets['Prospective Memory']).toEqual({ mean: 1, std: 0, tests: 1 });
+		expect(summary.divergences.length).toBeGreaterThan(0);
 		expect(run.stdout).toMatch(/^dataset\s+tests\s+mean\s+std\n/);
 		expect(run.stdout).toMatch(/score 3\.000 \/ 3 .* accuracy 100\.0 %/);
 	});

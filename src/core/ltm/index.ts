@@ -115,3 +115,6 @@ export {
 	type DefinitionFile,
 	type GenerationPromptFile,
 } from './gpt-generated';
+
+/** Known, documented differences from upstream runs (also in every summary). */
+export { LTM_DIVERGENCES } from './divergences';

@@ -3,6 +3,7 @@
  * max_score 1) and the summary (L14): per dataset the mean and population std, score = sum of
  * dataset means, score_std, accuracy %, ltm = mean gap of perfect tests, speed, verbosity. Pure.
  */
+import { LTM_DIVERGENCES } from './divergences';
 import type { LogEntry, LtmRunState } from './scheduler';
 import { firstLineIndex } from './scheduler';
 import type { JsonValue, LtmTestDefinition } from './types';
@@ -49,6 +50,8 @@ export interface LtmSummaryJson {
 	readonly skipped: { readonly test: string; readonly reason: string }[];
 	readonly overruns: string[];
 	readonly isolated: boolean;
+	/** Known differences from upstream runs (LTM_DIVERGENCES). */
+	readonly divergences: readonly string[];
 }
 
 export interface LtmReport {
@@ -163,6 +166,7 @@ export function buildLtmReport(state: LtmRunState): LtmReport {
 			skipped,
 			overruns: tests.filter((entry) => entry.overrun).map((entry) => entry.test.uniqueId),
 			isolated: state.config.isolated,
+			divergences: LTM_DIVERGENCES,
 		},
 	};
 }
