@@ -44,6 +44,8 @@ describe('formatTsvField', () => {
 		['a b', 'whitespace', '"a b"'],
 		['Ġ"', 'whitespace', '"Ġ"""'],
 		['', 'tab', ''],
+		['a,b', 'comma', '"a,b"'],
+		['a\tb', 'comma', 'a\tb'],
 	] as const)('%j (%s) → %j', (field, separator, written) => {
 		expect(formatTsvField(field, separator)).toBe(written);
 	});
@@ -95,6 +97,15 @@ describe('readTsvTable reads quoted fields back', () => {
 			['1', '"', '2.5'],
 			['2', 'a b', '1.0'],
 			['3', '"', '0.5'],
+		]);
+	});
+
+	it('comma-separated (CSV): quoted commas, and formatTsvRow joins with commas', () => {
+		const text = `${formatTsvRow(['good', 'bad'], 'comma')}\n${formatTsvRow(['Yes, "it" is.', 'No'], 'comma')}\n`;
+		expect(text).toBe('good,bad\n"Yes, ""it"" is.",No\n');
+		expect(readTsvTable(text, { separator: 'comma' }).rows[0]?.fields).toEqual([
+			'Yes, "it" is.',
+			'No',
 		]);
 	});
 
