@@ -10,6 +10,8 @@ export type AppRoute =
 	| { readonly view: 'history' }
 	/** The Evals page (OpenAI Evals registries on generative models). */
 	| { readonly view: 'evals' }
+	/** The Memory page (long-term-memory conversation tests, GoodAI LTM). */
+	| { readonly view: 'memory' }
 	/** Plain-language explanations of the words the app uses. */
 	| { readonly view: 'glossary' }
 	/** The suite editor: a new suite, or a copy of a library suite (by its SHA-256) to edit. */
@@ -54,6 +56,8 @@ export function parseAppRoute(hash: string): AppRoute {
 			return { view: 'history' };
 		case 'evals':
 			return { view: 'evals' };
+		case 'memory':
+			return { view: 'memory' };
 		case 'glossary':
 			return { view: 'glossary' };
 		case 'editor':
@@ -85,6 +89,8 @@ export function formatAppRoute(route: AppRoute): string {
 			return '#/history';
 		case 'evals':
 			return '#/evals';
+		case 'memory':
+			return '#/memory';
 		case 'glossary':
 			return '#/glossary';
 		case 'editor':
