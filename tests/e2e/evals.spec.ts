@@ -113,6 +113,19 @@ test('runs a bundled Match eval on the local tiny model: metrics, transcript, lo
 		() => document.documentElement.scrollWidth - document.documentElement.clientWidth,
 	);
 	expect(overflow).toBeLessThanOrEqual(0);
+
+	// A share link opened elsewhere re-runs the eval and says whether the verdicts reproduce.
+	await page.setViewportSize({ width: 1280, height: 800 });
+	await page.getByRole('button', { name: 'Share link' }).click();
+	const link = await page.getByTestId('evals-share-link').inputValue();
+	expect(link).toContain('#/evals/share/');
+	const other = await page.context().newPage();
+	await other.goto(link);
+	await expect(other.getByText(/Opened a shared run of capitals/)).toBeVisible();
+	await other.getByRole('button', { name: 'Run eval' }).click();
+	await expect(
+		other.getByText('Reproduced: 12/12 verdicts identical to the shared run.'),
+	).toBeVisible({ timeout: 120_000 });
 });
 
 test('drops a registry as a zip, and locates a broken YAML problem', async ({ page }) => {

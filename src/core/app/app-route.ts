@@ -8,8 +8,8 @@ export type AppRoute =
 	| { readonly view: 'results'; readonly runId: number; readonly itemNumber?: number }
 	| { readonly view: 'compare'; readonly suiteSha256?: string }
 	| { readonly view: 'history' }
-	/** The Evals page (OpenAI Evals registries on generative models). */
-	| { readonly view: 'evals' }
+	/** The Evals page (OpenAI Evals registries on generative models); `share`: a shared run's payload. */
+	| { readonly view: 'evals'; readonly share?: string }
 	/** The Memory page (long-term-memory conversation tests, GoodAI LTM). */
 	| { readonly view: 'memory' }
 	/** Plain-language explanations of the words the app uses. */
@@ -55,7 +55,9 @@ export function parseAppRoute(hash: string): AppRoute {
 		case 'history':
 			return { view: 'history' };
 		case 'evals':
-			return { view: 'evals' };
+			return first === 'share' && second !== undefined && second !== ''
+				? { view: 'evals', share: second }
+				: { view: 'evals' };
 		case 'memory':
 			return { view: 'memory' };
 		case 'glossary':
@@ -88,7 +90,7 @@ export function formatAppRoute(route: AppRoute): string {
 		case 'history':
 			return '#/history';
 		case 'evals':
-			return '#/evals';
+			return route.share === undefined ? '#/evals' : `#/evals/share/${route.share}`;
 		case 'memory':
 			return '#/memory';
 		case 'glossary':

@@ -65,7 +65,13 @@ import {
 	upstreamParams,
 	withParamOverrides,
 } from './evals-models.svelte';
-import { rowFromResult, rowsFromEvents, type EvalsSampleRowView } from './evals-rows.svelte';
+import {
+	rowFromResult,
+	rowsFromEvents,
+	verdictOf,
+	type EvalsSampleRowView,
+} from './evals-rows.svelte';
+import { decodeEvalsShare, encodeEvalsShare } from './evals-share.svelte';
 
 /** A problem with the registry or a sample, located where known. */
 export interface EvalsProblem {
@@ -98,7 +104,7 @@ export interface EvalsShownRun {
 	readonly status?: string;
 }
 
-export type RegistrySource = 'bundled' | 'files' | 'paste' | 'none';
+export type RegistrySource = 'bundled' | 'files' | 'paste' | 'share' | 'none';
 
 /** Bundled example registry (suites/evals: evals/, data/, modelgraded/), loaded on demand. */
 const BUNDLED_FILES = import.meta.glob<string>(
@@ -194,6 +200,8 @@ export class EvalsSession {
 	#abort: AbortController | null = null;
 	#shown = $state.raw<EvalsShownRun | null>(null);
 	#runs = $state.raw<readonly EvalsRunRecord[]>([]);
+	/** Verdicts of a shared run, to say how many a re-run reproduced. */
+	#sharedVerdicts: Readonly<Record<string, string>> | null = null;
 	#comparison = $state.raw<{ a: EvalsShownRun; b: EvalsShownRun } | null>(null);
 
 	constructor(options: EvalsSessionOptions) {
@@ -384,6 +392,7 @@ export class EvalsSession {
 	#setRegistry(files: RegistryFiles, source: RegistrySource, name: string): void {
 		this.#files = files;
 		this.#source = source;
+		this.#sharedVerdicts = null;
 		this.#sourceName = name;
 		this.#selected = null;
 		this.#resolved = null;
@@ -549,6 +558,63 @@ export class EvalsSession {
 		if (this.#shown?.runRecordId === record.id) await this.compareWith(id);
 	}
 
+	/** The share link (fragment) of a stored run: eval, model specs, parameters, verdicts. */
+	async shareFragment(id: number): Promise<string | null> {
+		const record = await getEvalsRun(id);
+		if (!record) return null;
+		const samples = await listEvalsSamples(id);
+		const verdicts: Record<string, string> = {};
+		for (const sample of samples) {
+			verdicts[sample.sampleId] = verdictOf(rowFromResult(sample.result, sample.position));
+		}
+		return `#/evals/share/${encodeEvalsShare({
+			v: 1,
+			evalName: record.evalName,
+			eval: record.spec.eval,
+			models: record.models,
+			overrides: record.overrides,
+			replayTexts: record.replayTexts,
+			seed: record.seed,
+			...(record.maxSamples === undefined ? {} : { maxSamples: record.maxSamples }),
+			verdicts,
+		})}`;
+	}
+
+	/** Opens a share link: the eval and the run's settings are set; Run re-runs it. */
+	openShare(text: string): void {
+		try {
+			const payload = decodeEvalsShare(text);
+			this.#setRegistry(new Map(), 'share', `shared run of ${payload.evalName}`);
+			this.#selected = payload.evalName;
+			this.#resolved = payload.eval;
+			this.policyOverrides = { ...payload.overrides.policy };
+			this.graderOverrides = { ...payload.overrides.grader };
+			this.seed = payload.seed;
+			this.maxSamples = payload.maxSamples ?? null;
+			const choose = (choice: EvalsModelChoice, spec: TextModelSpec | undefined): void => {
+				if (!spec) return;
+				if (spec.source === 'openai') {
+					choice.kind = 'endpoint';
+					this.endpoint.baseUrl = spec.baseUrl;
+					this.endpoint.modelId = spec.model;
+				} else if (spec.source === 'replay') {
+					choice.kind = 'replay';
+					const replayText = payload.replayTexts[spec.sha256];
+					choice.replay = replayText === undefined ? null : { name: spec.file, text: replayText };
+				} else {
+					choice.kind = 'local';
+					choice.localId = spec.id;
+				}
+			};
+			choose(this.policy, payload.models.policy[0]);
+			choose(this.grader, payload.models.grader);
+			this.#sharedVerdicts = payload.verdicts;
+			this.#message = `Opened a shared run of ${payload.evalName} (${Object.keys(payload.verdicts).length} verdicts). Run it to see whether it reproduces.`;
+		} catch (error) {
+			this.#problems = [{ message: describeError(error) }];
+		}
+	}
+
 	cancel(): void {
 		this.#abort?.abort();
 	}
@@ -696,6 +762,13 @@ export class EvalsSession {
 		}).catch(() => undefined);
 		await this.refreshRuns();
 		await this.show(record.id);
+		const shared = this.#sharedVerdicts;
+		const rows = this.#shown?.rows;
+		if (shared && rows && status === 'done') {
+			const ids = Object.keys(shared);
+			const identical = rows.filter((row) => shared[row.sampleId] === verdictOf(row)).length;
+			this.#message = `Reproduced: ${identical}/${ids.length} verdicts identical to the shared run.`;
+		}
 	}
 
 	// ---- results ----

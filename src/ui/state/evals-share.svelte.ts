@@ -1,0 +1,116 @@
+/**
+ * Evals share links: `#/evals/share/<base64url of deflated JSON>` carrying the resolved eval
+ * (samples included), the model specs (never a key), the parameters set over upstream's, the seed,
+ * replay files' text, and each sample's verdict, so opening the link re-runs the eval and says
+ * how many verdicts it reproduced. Encoding and checked decoding (valibot); no runes.
+ */
+import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
+import * as v from 'valibot';
+import { decodeBase64Url, encodeBase64Url } from '../../core/share/base64url';
+import type { ResolvedEval } from '../../core/evals/types';
+import type { GenerationParams } from '../../core/model/generation';
+import type { TextModelSpec } from '../../core/model/model-spec';
+
+export const EVALS_SHARE_VERSION = 1;
+
+/** What an Evals share link carries. */
+export interface EvalsSharePayload {
+	readonly v: 1;
+	readonly evalName: string;
+	readonly eval: ResolvedEval;
+	readonly models: { readonly policy: readonly TextModelSpec[]; readonly grader?: TextModelSpec };
+	readonly overrides: { readonly policy: GenerationParams; readonly grader: GenerationParams };
+	readonly replayTexts: Readonly<Record<string, string>>;
+	readonly seed: number;
+	readonly maxSamples?: number;
+	/** Sample id → verdict (`correct`, `wrong`, or the grader's choice) of the shared run. */
+	readonly verdicts: Readonly<Record<string, string>>;
+}
+
+const Params = v.object({
+	temperature: v.optional(v.number()),
+	top_p: v.optional(v.number()),
+	max_tokens: v.optional(v.number()),
+	stop: v.optional(v.array(v.string())),
+	seed: v.optional(v.number()),
+	frequency_penalty: v.optional(v.number()),
+	presence_penalty: v.optional(v.number()),
+	n: v.optional(v.number()),
+});
+
+const ModelSpecSchema = v.variant('source', [
+	v.object({
+		source: v.picklist(['bundled', 'hub', 'local']),
+		id: v.string(),
+		revision: v.optional(v.string()),
+		dtype: v.picklist(['fp32', 'fp16', 'q8']),
+		backend: v.picklist(['webgpu', 'wasm', 'node-cpu']),
+	}),
+	v.object({ source: v.literal('openai'), model: v.string(), baseUrl: v.string() }),
+	v.object({ source: v.literal('replay'), file: v.string(), sha256: v.string() }),
+]);
+
+const Message = v.object({ role: v.string(), content: v.string(), name: v.optional(v.string()) });
+
+const ResolvedEvalSchema = v.object({
+	name: v.string(),
+	requestedName: v.string(),
+	className: v.string(),
+	kind: v.picklist(['match', 'includes', 'fuzzy_match', 'json_match', 'modelgraded']),
+	args: v.record(v.string(), v.unknown()),
+	file: v.string(),
+	samples: v.array(v.record(v.string(), v.unknown())),
+	fewShot: v.array(v.array(Message)),
+	ignoreCase: v.boolean(),
+	maxTokens: v.optional(v.number()),
+	modelGraded: v.optional(
+		v.object({
+			args: v.record(v.string(), v.unknown()),
+			spec: v.record(v.string(), v.unknown()),
+			specFile: v.string(),
+		}),
+	),
+});
+
+const Payload = v.object({
+	v: v.literal(EVALS_SHARE_VERSION),
+	evalName: v.string(),
+	eval: ResolvedEvalSchema,
+	models: v.object({ policy: v.array(ModelSpecSchema), grader: v.optional(ModelSpecSchema) }),
+	overrides: v.object({ policy: Params, grader: Params }),
+	replayTexts: v.record(v.string(), v.string()),
+	seed: v.number(),
+	maxSamples: v.optional(v.number()),
+	verdicts: v.record(v.string(), v.string()),
+});
+
+/** The link's fragment part after `#/evals/share/`. */
+export function encodeEvalsShare(payload: EvalsSharePayload): string {
+	return encodeBase64Url(deflateSync(strToU8(JSON.stringify(payload)), { level: 9 }));
+}
+
+/** Reads a link's payload; throws an Error that says what is wrong with the link. */
+export function decodeEvalsShare(text: string): EvalsSharePayload {
+	const decoded = decodeBase64Url(text);
+	if (!decoded.ok) {
+		throw new Error(
+			`This share link is damaged (${decoded.problem === 'bad-length' ? 'it was cut off' : `a bad character at ${decoded.index}`}): copy the whole link again.`,
+		);
+	}
+	let json: unknown;
+	try {
+		json = JSON.parse(strFromU8(inflateSync(decoded.bytes)));
+	} catch {
+		throw new Error('This share link is damaged (it does not unpack): copy the whole link again.');
+	}
+	const result = v.safeParse(Payload, json);
+	if (!result.success) {
+		const issue = result.issues[0];
+		const path = v.getDotPath(issue) ?? '(top)';
+		throw new Error(
+			`This share link is not an Evals run Benchtop can read (${path}: ${issue.message}).`,
+		);
+	}
+	// The schema checks the shapes the runner reads; the rest passes through as written.
+	return result.output as unknown as EvalsSharePayload;
+}
