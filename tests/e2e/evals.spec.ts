@@ -3,6 +3,7 @@
 // back, drop a registry (a zip of our own fixture files, and a broken YAML whose problem is
 // located), a model-graded eval graded by a replay file, reload mid-run and resume, no axe
 // violations, and no sideways scrolling on a phone.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
@@ -229,4 +230,90 @@ test('a run interrupted by a reload resumes from the stored samples', async ({ p
 	await expect(page.getByRole('table').filter({ hasText: 'Eval' }).last()).toContainText(
 		'done (12/12)',
 	);
+});
+
+test.describe('through an endpoint', () => {
+	// Our own `serve` over the bundled gpt2-random-tiny, on a free port, stopped after.
+	let server: ChildProcess | undefined;
+	let baseUrl = '';
+	const appOrigin = `http://127.0.0.1:${process.env.BENCHTOP_E2E_PORT ?? 4173}`;
+
+	test.beforeAll(async () => {
+		baseUrl = await new Promise<string>((resolve, reject) => {
+			const child = spawn(
+				'npx',
+				[
+					'tsx',
+					'src/cli/main.ts',
+					'serve',
+					'--port',
+					'0',
+					'--model',
+					'gpt2-random-tiny',
+					'--allowed-origins',
+					appOrigin,
+				],
+				{ detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+			);
+			server = child;
+			let output = '';
+			const timer = setTimeout(
+				() => reject(new Error(`serve printed no URL within 60 s:\n${output}`)),
+				60_000,
+			);
+			child.stdout?.on('data', (chunk: Buffer) => {
+				output += chunk.toString();
+				const url = /https?:\/\/\S+\/v1\b/.exec(output)?.[0];
+				if (url) {
+					clearTimeout(timer);
+					resolve(url);
+				}
+			});
+			child.stderr?.on('data', (chunk: Buffer) => {
+				output += chunk.toString();
+			});
+			child.on('exit', (code) => {
+				clearTimeout(timer);
+				reject(new Error(`serve exited with ${code}:\n${output}`));
+			});
+		});
+	});
+
+	test.afterAll(() => {
+		if (server?.pid !== undefined) {
+			try {
+				process.kill(-server.pid, 'SIGTERM');
+			} catch {
+				// Already gone.
+			}
+		}
+	});
+
+	test('runs a bundled eval on a serve endpoint; the run names the endpoint model', async ({
+		page,
+	}) => {
+		await openEvals(page);
+		await page
+			.getByRole('button', { name: /^capitals\b/ })
+			.first()
+			.click();
+		const policy = page.getByRole('group', { name: 'Model under test' });
+		await policy.getByLabel('Endpoint').check();
+		const form = page.getByTestId('endpoint-form');
+		await form.getByLabel(/Base URL/).fill(baseUrl);
+		await form.getByRole('button', { name: 'Test connection' }).click();
+		await expect(form.getByLabel('Model id')).toHaveValue('gpt2-random-tiny');
+		await setPolicyMaxTokens(page, 6);
+		await page.getByRole('button', { name: 'Run eval' }).click();
+		await expect(metrics(page)).toBeVisible({ timeout: 120_000 });
+		await expect(page.getByTestId('evals-progress')).toContainText('12 of 12 samples');
+		await expect(page.locator('section.results')).toContainText(
+			`openai/gpt2-random-tiny@${baseUrl}`,
+		);
+		await page
+			.getByRole('button', { name: /Transcript of capitals\.test\.\d+/ })
+			.first()
+			.click();
+		await expect(page.locator('.transcript pre.output').first()).not.toBeEmpty();
+	});
 });
