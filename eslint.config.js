@@ -11,6 +11,7 @@ export default ts.config(
 		ignores: [
 			'node_modules/',
 			'dist/',
+			'dist-*/',
 			'build/',
 			'dev-dist/',
 			'coverage/',
