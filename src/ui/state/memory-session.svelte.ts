@@ -65,12 +65,36 @@ export interface LiveReply {
 	readonly text: string;
 }
 
-/** Limits a bundled model's small context needs (the CLI README's settings). */
+/** Limits a bundled model's small context needs (the CLI README's settings for 512 positions). */
 export const LOCAL_AGENT_LIMITS = {
 	maxNewTokens: 32,
 	maxContextTokens: 380,
 	maxMessageTokens: 150,
 } as const;
+
+/**
+ * What a bundled model with `maxPositions` positions can take: new tokens (at most an eighth of
+ * them, or the user's number if smaller), the history kept (what is left less 16 for the chat
+ * rendering) and the largest filler message (half of the history).
+ */
+export function localAgentLimits(
+	maxPositions: number,
+	maxNewTokens: number | null,
+): { maxNewTokens: number; maxContextTokens: number; maxMessageTokens: number } {
+	const newTokens = Math.max(
+		1,
+		Math.min(maxNewTokens ?? LOCAL_AGENT_LIMITS.maxNewTokens, Math.floor(maxPositions / 8)),
+	);
+	const context = Math.min(
+		LOCAL_AGENT_LIMITS.maxContextTokens,
+		Math.max(16, maxPositions - newTokens - 16),
+	);
+	return {
+		maxNewTokens: newTokens,
+		maxContextTokens: context,
+		maxMessageTokens: Math.min(LOCAL_AGENT_LIMITS.maxMessageTokens, Math.floor(context / 2)),
+	};
+}
 
 const BUNDLED_SUITES = import.meta.glob<string>('/suites/memory/*.ltm-suite.json', {
 	query: '?raw',
@@ -402,7 +426,17 @@ export class MemorySession {
 			}
 		}
 		const local = agent.spec.source === 'bundled';
-		const maxNewTokens = this.maxNewTokens ?? (local ? LOCAL_AGENT_LIMITS.maxNewTokens : null);
+		let limits: ReturnType<typeof localAgentLimits> | null = null;
+		if (local) {
+			try {
+				const info = await new LocalWorkerModel({ client: this.#client, spec: agent.spec }).load();
+				limits = localAgentLimits(info.maxPositions, this.maxNewTokens);
+			} catch (error) {
+				this.#message = `The agent model could not be loaded: ${describeError(error)}`;
+				return;
+			}
+		}
+		const maxNewTokens = limits ? limits.maxNewTokens : this.maxNewTokens;
 		const agentParams: GenerationParams = {
 			...(local ? { temperature: 0 } : {}),
 			...(maxNewTokens !== null ? { max_tokens: maxNewTokens } : {}),
@@ -416,10 +450,10 @@ export class MemorySession {
 				definitions: { files, benchmark: loaded.benchmark },
 				models: { agent: agent.spec, ...(judge ? { judge: judge.spec } : {}) },
 				agentParams,
-				...(local
+				...(limits
 					? {
-							maxContextTokens: LOCAL_AGENT_LIMITS.maxContextTokens,
-							maxMessageTokens: LOCAL_AGENT_LIMITS.maxMessageTokens,
+							maxContextTokens: limits.maxContextTokens,
+							maxMessageTokens: limits.maxMessageTokens,
 						}
 					: {}),
 				replayTexts,

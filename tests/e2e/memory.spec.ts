@@ -1,0 +1,157 @@
+// The Memory page end to end in Chromium: a bundled example run on a replay agent (meaningful
+// scores: per test and overall, result files exported), on the bundled gpt2-random-tiny with a
+// reload mid-run and a resume, a broken ltm-suite.json with its error located, no axe
+// violations, keyboard access to the run, and no sideways scrolling on a 360 px phone.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, test, type Page } from '@playwright/test';
+import { unzipSync } from 'fflate';
+
+const require = createRequire(import.meta.url);
+const AXE_PATH = require.resolve('axe-core/axe.min.js');
+const REPLAY = 'tests/fixtures/memory-ui/classroom-agent.replay.jsonl';
+
+// The app's CSP forbids inline scripts, which is how Playwright injects axe: bypass it here only.
+test.use({ bypassCSP: true });
+
+async function axeViolations(page: Page): Promise<string[]> {
+	if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+	return page.evaluate(async () => {
+		const axe = (
+			window as unknown as {
+				axe: {
+					run: (
+						context: Document,
+						options: object,
+					) => Promise<{
+						violations: { id: string; help: string; nodes: { target: string[] }[] }[];
+					}>;
+				};
+			}
+		).axe;
+		const result = await axe.run(document, { resultTypes: ['violations'] });
+		return result.violations.map(
+			(violation) =>
+				`${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
+		);
+	});
+}
+
+async function openMemory(page: Page): Promise<void> {
+	await page.goto('/#/memory');
+	await expect(page.getByRole('heading', { name: 'Memory', level: 2 })).toBeVisible();
+	await expect(page.getByRole('list', { name: 'Bundled example tests' })).toBeVisible();
+}
+
+async function pickExample(page: Page): Promise<void> {
+	await page.getByRole('button', { name: /^Classroom basics/ }).click();
+	await expect(page.getByText(/Loaded Classroom basics: 5 tests/)).toBeVisible();
+}
+
+async function sidewaysScroll(page: Page): Promise<number> {
+	return page.evaluate(
+		() => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+	);
+}
+
+test('runs the bundled example on a replay agent: per-test and overall scores, exports', async ({
+	page,
+}) => {
+	await openMemory(page);
+	await pickExample(page);
+	const agent = page.getByRole('group', { name: 'Agent' });
+	await agent.getByLabel('Replay file').check();
+	await page.getByTestId('policy-replay').setInputFiles(REPLAY);
+	await expect(agent).toContainText('classroom-agent.replay.jsonl');
+	// Keyboard: the Run button is reached and pressed from the keyboard.
+	const run = page.getByRole('button', { name: 'Run tests' });
+	await run.focus();
+	await page.keyboard.press('Enter');
+	await expect(page.getByTestId('memory-progress')).toContainText('5 of 5 tests', {
+		timeout: 60_000,
+	});
+	await expect(page.getByTestId('memory-progress')).toContainText('done');
+
+	// The replay answers the three static questions right.
+	const datasets = page.getByTestId('memory-datasets');
+	for (const name of ['Favourite Fruit', 'Pet Names', 'Shopping']) {
+		await expect(datasets.getByRole('row', { name: new RegExp(`^${name}`) })).toContainText('1.00');
+	}
+	await expect(page.getByTestId('memory-overall')).toContainText('Accuracy');
+	await expect(page.getByTestId('memory-overall')).toContainText('LTM score');
+
+	// One test opened: the question marked, expected against actual, the gap against the span.
+	const fruit = page.getByTestId('memory-test').filter({ hasText: 'Favourite Fruit - 0' });
+	await fruit.locator('summary').click();
+	await expect(fruit).toContainText('score 1.00');
+	await expect(fruit.getByText('question')).toBeVisible();
+	await expect(fruit.getByRole('row', { name: /plum The plum\./ })).toBeVisible();
+	await expect(fruit).toContainText(/Gap achieved: \d+ tokens of a 400-token span/);
+
+	// Filler is collapsed with its token count.
+	await expect(page.getByTestId('memory-conversation').locator('summary').first()).toContainText(
+		/Filler: \d+ messages?, \d+ tokens/,
+	);
+
+	const download = page.waitForEvent('download');
+	await page.getByRole('button', { name: 'Download result files (zip)' }).click();
+	const zipPath = await (await download).path();
+	const files = unzipSync(new Uint8Array(readFileSync(zipPath)));
+	expect(Object.keys(files)).toEqual(
+		expect.arrayContaining(['Favourite Fruit/0_0.json', 'summary.json']),
+	);
+	const fruitResult = JSON.parse(new TextDecoder().decode(files['Favourite Fruit/0_0.json'])) as {
+		score: number;
+		max_score: number;
+	};
+	expect(fruitResult).toMatchObject({ score: 1, max_score: 1 });
+
+	expect(await axeViolations(page)).toEqual([]);
+	await page.setViewportSize({ width: 360, height: 800 });
+	expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+});
+
+test('locates an error in a dropped ltm-suite.json', async ({ page }) => {
+	await openMemory(page);
+	const suite = JSON.parse(
+		readFileSync('suites/memory/classroom-basics.ltm-suite.json', 'utf8'),
+	) as { datasets: { examples: { script: unknown }[] }[] };
+	suite.datasets[1]!.examples[0]!.script = 42;
+	await page.getByTestId('memory-files').setInputFiles({
+		name: 'broken.ltm-suite.json',
+		mimeType: 'application/json',
+		buffer: Buffer.from(JSON.stringify(suite)),
+	});
+	const alert = page.getByRole('alert').filter({ hasText: 'Problems in the definitions' });
+	await expect(alert).toContainText('broken.ltm-suite.json#/datasets/1/examples/0');
+	await expect(page.getByText('These definitions have errors')).toBeVisible();
+});
+
+test('a run on the bundled tiny model interrupted by a reload resumes and finishes', async ({
+	page,
+}) => {
+	await openMemory(page);
+	await pickExample(page);
+	// A longer span means more turns, so the reload lands mid-run.
+	await page.getByLabel('Memory span (tokens)').fill('1500');
+	await page.getByRole('button', { name: 'Run tests' }).click();
+	const conversation = page.getByTestId('memory-conversation');
+	await expect(conversation.locator('.message.agent:not(.live)').nth(2)).toBeVisible({
+		timeout: 120_000,
+	});
+	await page.reload();
+	await openMemory(page);
+	const notice = page.getByRole('status').filter({ hasText: 'stopped' });
+	await expect(notice).toContainText('Classroom basics');
+	await notice.getByRole('button', { name: /Resume/ }).click();
+	await expect(page.getByTestId('memory-progress')).toContainText('5 of 5 tests', {
+		timeout: 180_000,
+	});
+	await expect(page.getByTestId('memory-overall')).toBeVisible();
+	await expect(page.getByRole('table').filter({ hasText: 'Status' }).last()).toContainText(
+		'done (5/5)',
+	);
+	// The resumed conversation kept what came before the reload (the introduction first).
+	await expect(conversation.locator('.message').first()).toBeVisible();
+	expect(await axeViolations(page)).toEqual([]);
+});
