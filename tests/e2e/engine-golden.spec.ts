@@ -1,7 +1,9 @@
 // Golden parity in Chromium: the real inference worker (WASM, fp32, `bos` convention), driven by
 // harness/engine.html, against the PyTorch surprisals and offsets in tests/fixtures/golden.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
+import { buildSuiteSentences } from '../../src/core/suite/build-sentences';
+import { parseSuite } from '../../src/core/suite/parse-suite';
 import type { EngineHarness } from '../../src/worker/engine-harness';
 
 interface GoldenSentence {
@@ -121,4 +123,78 @@ test('batch invariance in Chromium (WASM, fp32): gpt2-en-small alone vs batched,
 	}
 	console.log(`gpt2-en-small: Chromium WASM batch invariance max |Δ| = ${maxDifference} bits`);
 	expect(maxDifference).toBeLessThanOrEqual(1e-4);
+});
+
+test('shared-prefix reuse in Chromium (WASM, fp32): golden parity (≤ 1e-3 bits), and every token of the bundled suites as in plain batches (≤ 1e-4 bits)', async ({
+	page,
+}) => {
+	const url = new URL('../fixtures/golden/surprisals-gpt2-en-small.json', import.meta.url);
+	const golden = JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
+	// Each golden sentence right after a sibling sharing its first half (by words).
+	const withSiblings = golden.sentences.flatMap((s) => {
+		const words = s.text.split(' ');
+		return [`${words.slice(0, Math.ceil(words.length / 2)).join(' ')} zebra crossing`, s.text];
+	});
+	const suiteTexts: string[] = [];
+	const suitesDir = new URL('../../suites/', import.meta.url);
+	for (const file of (await readdir(suitesDir)).filter((f) => f.endsWith('.json')).sort()) {
+		if (file === 'index.json') continue;
+		const parsed = parseSuite(await readFile(new URL(file, suitesDir), 'utf8'), {
+			mode: 'compatible',
+		});
+		if (parsed.ok) suiteTexts.push(...buildSuiteSentences(parsed.suite).map((s) => s.text));
+	}
+	await page.goto('/harness/engine.html');
+	await expect(page.locator('#status')).toHaveText('ready');
+	const runs = await page.evaluate(
+		async ({ withSiblings, suiteTexts }) => {
+			const harness = window.benchtopEngine as EngineHarness;
+			const info = await harness.load({
+				source: 'bundled',
+				id: 'gpt2-en-small',
+				dtype: 'fp32',
+				backend: 'wasm',
+			});
+			const golden = await harness.score(info.modelKey, withSiblings, 'bos');
+			const reused = await harness.score(info.modelKey, suiteTexts, 'bos');
+			const plain = await harness.score(info.modelKey, suiteTexts, 'bos', undefined, false);
+			return { golden, reused, plain };
+		},
+		{ withSiblings, suiteTexts },
+	);
+	expect(runs.golden.prefixReuse).toEqual({ used: true });
+	expect(runs.golden.positionsComputed).toBeLessThan(0.9 * runs.golden.tokenCount);
+	let goldenDifference = 0;
+	golden.sentences.forEach((sentence, i) => {
+		const tokens = runs.golden.texts[2 * i + 1]?.tokens ?? [];
+		expect(tokens.map((t) => t.token)).toEqual(sentence.tokens);
+		sentence.surprisal_bits.forEach((expected, k) => {
+			if (expected === null) return expect(tokens[k]?.surprisalBits).toBe(0);
+			goldenDifference = Math.max(
+				goldenDifference,
+				Math.abs((tokens[k]?.surprisalBits ?? NaN) - expected),
+			);
+		});
+	});
+	expect(runs.reused.prefixReuse).toEqual({ used: true });
+	expect(runs.plain.prefixReuse?.used).toBe(false);
+	expect(runs.reused.positionsComputed).toBeLessThan(runs.plain.positionsComputed ?? 0);
+	let plainDifference = 0;
+	runs.plain.texts.forEach((text, i) => {
+		const tokens = runs.reused.texts[i]?.tokens ?? [];
+		expect(tokens.map((t) => t.token)).toEqual(text.tokens.map((t) => t.token));
+		text.tokens.forEach((t, k) => {
+			plainDifference = Math.max(
+				plainDifference,
+				Math.abs(t.surprisalBits - (tokens[k]?.surprisalBits ?? NaN)),
+			);
+		});
+	});
+	console.log(
+		`Chromium WASM with prefix reuse: golden max |Δ| = ${goldenDifference} bits; ` +
+			`vs plain, ${suiteTexts.length} suite sentences, max |Δ| = ${plainDifference} bits; ` +
+			`positions ${runs.reused.positionsComputed} vs ${runs.plain.positionsComputed}`,
+	);
+	expect(goldenDifference).toBeLessThanOrEqual(TOLERANCE_BITS);
+	expect(plainDifference).toBeLessThanOrEqual(1e-4);
 });
