@@ -4,7 +4,9 @@
  * HTML escaping over `{reply, vars, step: {<id>: {reply}}}`. Score = score / max_score. Pure.
  */
 import Mustache from 'mustache';
-import type { DynamicProgram, DynamicStep, LtmWait, RuleCheck } from './types';
+import type { ChatMessage, GenerationParams } from '../model/generation';
+import { sanitizeAndParseJson } from './sanitize-json';
+import type { DynamicProgram, DynamicStep, JudgeSpec, LtmWait, RuleCheck } from './types';
 
 /** Where a dynamic test stands; stored in the run state. */
 export interface DynamicState {
@@ -19,12 +21,108 @@ export interface DynamicState {
 	stopped: boolean;
 	/** Counts `pick` draws (the seed of the next one). */
 	picks: number;
+	/** The judge's answer to the pending judge step (set by the scheduler, consumed by the step). */
+	judgeReply?: string | null;
+	/** Judge calls made so far by this test (the next call's index). */
+	judgeCalls?: number;
 }
+
+/** Upstream `ask_llm`: temperature 0 and at most 256 tokens. */
+export const JUDGE_PARAMS: GenerationParams = { temperature: 0, max_tokens: 256 };
 
 export type DynamicMove =
 	| { readonly type: 'send'; readonly text: string; readonly isQuestion: boolean }
 	| { readonly type: 'wait'; readonly wait: LtmWait }
+	| {
+			readonly type: 'judge';
+			readonly messages: readonly ChatMessage[];
+			readonly params: GenerationParams;
+	  }
 	| { readonly type: 'end' };
+
+/** Whether steps (branches included) ask the judge. */
+export function stepsUseJudge(steps: readonly DynamicStep[]): boolean {
+	return steps.some((step) => {
+		if ('check' in step) return 'judge' in step.check;
+		if ('extract' in step) return 'judge' in step.extract;
+		if ('branch' in step)
+			return stepsUseJudge(step.branch.then) || stepsUseJudge(step.branch.else ?? []);
+		return false;
+	});
+}
+
+/** Whether a dynamic program needs the judge model (every built-in does). */
+export function programUsesJudge(program: DynamicProgram): boolean {
+	return program.builtIn !== undefined || stepsUseJudge(program.steps);
+}
+
+/** The judge's messages for a spec, templates rendered. */
+export function judgeMessages(spec: JudgeSpec, state: DynamicState): ChatMessage[] {
+	return [
+		...(spec.system !== undefined
+			? [{ role: 'system', content: renderTemplate(spec.system, state) }]
+			: []),
+		{ role: 'user', content: renderTemplate(spec.user, state) },
+	];
+}
+
+/** The value at a dotted path (`order.0.item`) of parsed JSON; undefined when absent. */
+export function valueAtKey(root: unknown, key: string): unknown {
+	let value = root;
+	for (const part of key.split('.')) {
+		if (Array.isArray(value)) value = value[Number(part)];
+		else if (typeof value === 'object' && value !== null)
+			value = (value as Record<string, unknown>)[part];
+		else return undefined;
+	}
+	return value;
+}
+
+/** A judge's verdict value read as yes/no: true, "yes", "true" (any case) are yes. */
+export function isYes(value: unknown): boolean {
+	if (value === true) return true;
+	return typeof value === 'string' && ['yes', 'true'].includes(value.trim().toLowerCase());
+}
+
+/** Parses a judge answer (sanitised JSON); `{ok: false}` with the reason when it cannot. */
+export function parseJudgeAnswer(
+	reply: string,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
+	try {
+		return { ok: true, value: sanitizeAndParseJson(reply) };
+	} catch (cause) {
+		return {
+			ok: false,
+			reason: `the judge's answer is not JSON (${cause instanceof Error ? cause.message : String(cause)})`,
+		};
+	}
+}
+
+/**
+ * The judge's answer for the step at the head of the queue: returns the move that asks for it
+ * (the step stays queued), or the answer, consumed.
+ */
+function judgeAnswer(
+	state: DynamicState,
+	step: DynamicStep,
+	spec: JudgeSpec,
+): { move: DynamicMove } | { reply: string } {
+	if (state.judgeReply === undefined || state.judgeReply === null) {
+		state.queue.unshift(step);
+		return {
+			move: { type: 'judge', messages: judgeMessages(spec, state), params: JUDGE_PARAMS },
+		};
+	}
+	const reply = state.judgeReply;
+	state.judgeReply = null;
+	return { reply };
+}
+
+/** Records the judge's answer to the pending judge step (the call is counted). */
+export function recordJudgeReply(state: DynamicState, reply: string): void {
+	state.judgeReply = reply;
+	state.judgeCalls = (state.judgeCalls ?? 0) + 1;
+}
 
 export function startDynamic(program: DynamicProgram): DynamicState {
 	return {
@@ -102,7 +200,18 @@ export function advanceDynamic(state: DynamicState, seed: string): DynamicMove {
 			};
 		}
 		if ('check' in step) {
-			if (ruleHolds(step.check, state)) {
+			let passed: boolean;
+			if ('judge' in step.check) {
+				const spec = step.check.judge;
+				const answer = judgeAnswer(state, step, spec);
+				if ('move' in answer) return answer.move;
+				const parsed = parseJudgeAnswer(answer.reply);
+				if (!parsed.ok) state.reasons.push(parsed.reason);
+				passed = parsed.ok && isYes(valueAtKey(parsed.value, spec.json_key));
+			} else {
+				passed = ruleHolds(step.check, state);
+			}
+			if (passed) {
 				state.score += step.on_pass?.score ?? 1;
 				if (step.on_pass?.reason) state.reasons.push(renderTemplate(step.on_pass.reason, state));
 			} else {
@@ -112,6 +221,21 @@ export function advanceDynamic(state: DynamicState, seed: string): DynamicMove {
 			continue;
 		}
 		if ('extract' in step) {
+			if ('judge' in step.extract) {
+				const spec = step.extract.judge;
+				const answer = judgeAnswer(state, step, spec);
+				if ('move' in answer) return answer.move;
+				const parsed = parseJudgeAnswer(answer.reply);
+				if (!parsed.ok) state.reasons.push(parsed.reason);
+				const value = parsed.ok ? valueAtKey(parsed.value, spec.json_key) : undefined;
+				state.vars[step.extract.into] =
+					value === undefined || value === null
+						? ''
+						: typeof value === 'string'
+							? value
+							: JSON.stringify(value);
+				continue;
+			}
 			const match = new RegExp(step.extract.regex).exec(state.lastReply);
 			state.vars[step.extract.into] = match ? (match[1] ?? match[0]) : '';
 			continue;

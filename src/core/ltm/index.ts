@@ -12,6 +12,8 @@ export type {
 	EvaluatorSpec,
 	GenericRule,
 	JsonValue,
+	JudgeCheck,
+	JudgeSpec,
 	LtmBenchmark,
 	LtmConfig,
 	LtmDiagnostic,
@@ -72,6 +74,9 @@ export {
 	type RunLtmOptions,
 	type LtmRunEvent,
 } from './run-ltm';
+
+/** Judge steps of dynamic tests: upstream `ask_llm` parameters and the answer's reading. */
+export { JUDGE_PARAMS, parseJudgeAnswer, valueAtKey, isYes } from './dynamic-test';
 
 /** Scoring of one finished static test (normalised, L1; skipped without a needed judge). */
 export { evaluateTest, NEEDS_JUDGE_REASON } from './evaluate-test';

@@ -41,6 +41,13 @@ const Rule = v.union([
 	v.strictObject({ regex: v.string(), flags: v.optional(v.string()) }),
 ]);
 
+const JudgeSpecSchema = v.strictObject({
+	system: v.optional(v.string()),
+	user: v.pipe(v.string(), v.minLength(1)),
+	json_key: v.pipe(v.string(), v.minLength(1)),
+	model_slot: v.optional(v.literal('judge')),
+});
+
 /** One schema per step kind, chosen by the step's key (a union would hide where a step fails). */
 const STEP_SCHEMAS = {
 	say: v.strictObject({
@@ -56,7 +63,7 @@ const STEP_SCHEMAS = {
 		}),
 	}),
 	check: v.strictObject({
-		check: Rule,
+		check: v.union([Rule, v.strictObject({ judge: JudgeSpecSchema })]),
 		on_pass: v.optional(
 			v.strictObject({ score: v.optional(v.number()), reason: v.optional(v.string()) }),
 		),
@@ -65,11 +72,18 @@ const STEP_SCHEMAS = {
 		),
 	}),
 	extract: v.strictObject({
-		extract: v.strictObject({
-			from: v.optional(v.literal('last_reply')),
-			regex: v.string(),
-			into: v.string(),
-		}),
+		extract: v.union([
+			v.strictObject({
+				from: v.optional(v.literal('last_reply')),
+				regex: v.string(),
+				into: v.string(),
+			}),
+			v.strictObject({
+				from: v.optional(v.literal('last_reply')),
+				judge: JudgeSpecSchema,
+				into: v.string(),
+			}),
+		]),
 	}),
 	pick: v.strictObject({
 		pick: v.strictObject({ into: v.string(), from: v.pipe(v.array(v.string()), v.minLength(1)) }),
@@ -119,8 +133,8 @@ function checkSteps(
 		if (rule?.regex !== undefined) {
 			regexes.push([`${at}/${kind === 'check' ? 'check' : 'branch/if'}/regex`, rule.regex]);
 		}
-		if (kind === 'extract')
-			regexes.push([`${at}/extract/regex`, (step as { extract: { regex: string } }).extract.regex]);
+		const extract = kind === 'extract' ? (step as { extract: { regex?: string } }).extract : {};
+		if (extract.regex !== undefined) regexes.push([`${at}/extract/regex`, extract.regex]);
 		for (const [where, source] of regexes) {
 			try {
 				new RegExp(source ?? '');
@@ -210,14 +224,27 @@ function pointerOf(issue: v.BaseIssue<unknown>): string {
 	return (issue.path ?? []).map((item) => `/${String(item.key)}`).join('');
 }
 
-/** The deepest sub-issue of a union issue, which names the real problem. */
+/**
+ * The deepest sub-issue of a union issue, which names the real problem. A union's sub-issues are
+ * located from the union's own place, so the union's path is put in front of theirs.
+ */
 function deepest(issue: v.BaseIssue<unknown>): v.BaseIssue<unknown> {
 	let best = issue;
 	for (const sub of issue.issues ?? []) {
-		const candidate = deepest(sub);
+		const inner = deepest(sub);
+		const candidate = startsWith(inner.path ?? [], issue.path ?? [])
+			? inner
+			: { ...inner, path: [...(issue.path ?? []), ...(inner.path ?? [])] as typeof inner.path };
 		if ((candidate.path?.length ?? 0) > (best.path?.length ?? 0)) best = candidate;
 	}
 	return best;
+}
+
+function startsWith(
+	path: readonly { key: unknown }[],
+	prefix: readonly { key: unknown }[],
+): boolean {
+	return prefix.length > 0 && prefix.every((item, index) => path[index]?.key === item.key);
 }
 
 /** Parses and checks an `ltm-suite.json` text; `path` names the file in messages. */

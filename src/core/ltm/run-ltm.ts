@@ -131,7 +131,13 @@ export async function runLtm(
 		...(options.memorySpan !== undefined ? { memorySpan: options.memorySpan } : {}),
 		...(options.isolated !== undefined ? { isolated: options.isolated } : {}),
 	};
-	let state = options.resumeFrom ?? createLtmRun({ ...benchmark, config }, options, environment);
+	let state =
+		options.resumeFrom ??
+		createLtmRun(
+			{ ...benchmark, config },
+			{ ...options, judgeAvailable: options.judgeAvailable ?? options.judge !== undefined },
+			environment,
+		);
 	const count = async (text: string): Promise<number> =>
 		options.countTokens ? options.countTokens(text) : options.agent.countTokens(text);
 	const now = options.now ?? (() => Date.now());
@@ -192,6 +198,20 @@ export async function runLtm(
 			};
 		} else if (action.kind === 'reset-agent') {
 			result = { kind: 'agent-reset' };
+		} else if (action.kind === 'judge') {
+			// A dynamic test's judge call; its answer goes into the state, so a resumed run replays it.
+			if (options.judge === undefined) {
+				result = { kind: 'no-judge' };
+			} else {
+				const done = await generateCompletion(
+					options.judge,
+					{ prompt: { kind: 'chat', messages: action.messages }, params: action.params },
+					{ runId, sampleId: action.testId, role: 'judge', callIndex: action.callIndex },
+					options.signal,
+				);
+				if (done.finishReason === 'cancelled') throw new LtmCancelledError(state);
+				result = { kind: 'judged', reply: done.completion };
+			}
 		} else {
 			const judgeModel = options.judge;
 			const judge: Judge | undefined = judgeModel

@@ -8,11 +8,15 @@
  */
 import {
 	advanceDynamic,
+	programUsesJudge,
 	recordDynamicReply,
+	recordJudgeReply,
 	startDynamic,
 	type DynamicState,
 } from './dynamic-test';
 import { compareIds, estimateTokens } from './definitions';
+import { NEEDS_JUDGE_REASON } from './evaluate-test';
+import type { ChatMessage, GenerationParams } from '../model/generation';
 import { jokesQuestion } from './evaluators/jokes';
 import { evaluateWatch, prospectiveMemoryWatch } from './evaluators/prospective-memory';
 import { buildFiller, type TriviaItem } from './filler';
@@ -78,6 +82,15 @@ export type LtmAction =
 	  }
 	| { readonly kind: 'reset-agent' }
 	| {
+			/** A dynamic test asks the judge (answer with `judged`, or `no-judge` when none is set). */
+			readonly kind: 'judge';
+			readonly testId: string;
+			/** This test's judge calls before this one (ModelCall `callIndex`; replay files key on it). */
+			readonly callIndex: number;
+			readonly messages: readonly ChatMessage[];
+			readonly params: GenerationParams;
+	  }
+	| {
 			readonly kind: 'evaluate';
 			readonly testId: string;
 			readonly questions: readonly string[];
@@ -95,6 +108,8 @@ export type LtmActionResult =
 			readonly durationMs: number;
 	  }
 	| { readonly kind: 'agent-reset' }
+	| { readonly kind: 'judged'; readonly reply: string }
+	| { readonly kind: 'no-judge' }
 	| { readonly kind: 'evaluated'; readonly evaluation: TestEvaluation };
 
 /** A finished test: its evaluation and the gap actually achieved. */
@@ -116,6 +131,8 @@ export interface LtmRunOptions {
 	readonly startTime?: string;
 	/** Label of the trivia source recorded in the state. */
 	readonly triviaSource?: 'ours' | 'upstream';
+	/** False: dynamic tests that ask the judge are reported skipped before they start. */
+	readonly judgeAvailable?: boolean;
 }
 
 /** Things the state machine needs that are not data: a sync token counter and trivia. */
@@ -245,10 +262,16 @@ export function createLtmRun(
 		next: { kind: 'done' },
 	};
 	for (const test of tests) {
-		if (test.evaluator === 'dynamic' && !test.dynamic) {
+		const skipReason =
+			test.evaluator === 'dynamic' && !test.dynamic
+				? UNSUPPORTED_DYNAMIC
+				: test.dynamic && options.judgeAvailable === false && programUsesJudge(test.dynamic)
+					? NEEDS_JUDGE_REASON
+					: undefined;
+		if (skipReason !== undefined) {
 			state.progress[test.uniqueId]!.status = 'finished';
 			state.outcomes[test.uniqueId] = {
-				evaluation: { status: 'skipped', reasons: [UNSUPPORTED_DYNAMIC] },
+				evaluation: { status: 'skipped', reasons: [skipReason] },
 				tokens: 0,
 				characters: 0,
 				questions: [],
@@ -284,6 +307,28 @@ export function applyResult(
 		if (result.kind !== 'sent')
 			throw new Error(`expected the reply to a message, got '${result.kind}'`);
 		applySent(draft, action, result);
+	} else if (action.kind === 'judge') {
+		const progress = draft.progress[action.testId]!;
+		if (result.kind === 'judged') {
+			recordJudgeReply(progress.dynamic!, result.reply);
+			draft.log.push(
+				systemLine(
+					draft,
+					action.testId,
+					'system',
+					`Judge call ${action.callIndex} for ${action.testId}: ${result.reply}`,
+				),
+			);
+		} else if (result.kind === 'no-judge') {
+			recordOutcome(draft, action.testId, { status: 'skipped', reasons: [NEEDS_JUDGE_REASON] });
+			if (draft.config.isolated) {
+				draft.next = { kind: 'reset-agent' };
+				return draft;
+			}
+			finishTest(draft, action.testId);
+		} else {
+			throw new Error(`expected the judge's answer, got '${result.kind}'`);
+		}
 	} else if (action.kind === 'reset-agent') {
 		if (result.kind !== 'agent-reset')
 			throw new Error(`expected an agent reset, got '${result.kind}'`);
@@ -625,6 +670,16 @@ function runCurrent(draft: LtmRunState): boolean {
 	if (move.type === 'wait') {
 		setToWait(draft, test, progress, move.wait);
 		return false;
+	}
+	if (move.type === 'judge') {
+		draft.next = {
+			kind: 'judge',
+			testId: id,
+			callIndex: progress.dynamic?.judgeCalls ?? 0,
+			messages: move.messages,
+			params: move.params,
+		};
+		return true;
 	}
 	if (isCallbackTest(test) && !(progress.callbackVerdict?.finished ?? false)) {
 		progress.status = 'watching';

@@ -71,7 +71,7 @@ export type DynamicStep =
 			};
 	  }
 	| {
-			readonly check: RuleCheck;
+			readonly check: RuleCheck | JudgeCheck;
 			readonly on_pass?: { readonly score?: number; readonly reason?: string };
 			readonly on_fail?: { readonly reason?: string; readonly stop?: boolean };
 	  }
@@ -79,6 +79,13 @@ export type DynamicStep =
 			readonly extract: {
 				readonly from?: 'last_reply';
 				readonly regex: string;
+				readonly into: string;
+			};
+	  }
+	| {
+			readonly extract: {
+				readonly from?: 'last_reply';
+				readonly judge: JudgeSpec;
 				readonly into: string;
 			};
 	  }
@@ -97,7 +104,26 @@ export type RuleCheck =
 	| { readonly regex: string; readonly flags?: string }
 	| { readonly not_contains: string; readonly case?: 'sensitive' | 'insensitive' };
 
+/**
+ * A question to the run's judge model (temperature 0, max_tokens 256, as upstream `ask_llm`):
+ * `system` and `user` are Mustache templates; the answer is parsed as JSON (sanitised) and
+ * `json_key` read from it (a dotted path such as `order.0.item`).
+ */
+export interface JudgeSpec {
+	readonly system?: string;
+	readonly user: string;
+	readonly json_key: string;
+	readonly model_slot?: 'judge';
+}
+
+/** A `check` decided by the judge: passes when the value at `json_key` is true (or "yes"/"true"). */
+export interface JudgeCheck {
+	readonly judge: JudgeSpec;
+}
+
 export interface DynamicProgram {
+	/** A procedural built-in that writes its own script at run time (`steps` is then empty). */
+	readonly builtIn?: 'restaurant';
 	readonly maxScore: number;
 	readonly vars: Readonly<Record<string, string>>;
 	readonly steps: readonly DynamicStep[];
