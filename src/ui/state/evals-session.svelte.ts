@@ -54,6 +54,7 @@ import {
 	type EvalsRunRecord,
 	type EvalsSampleRecord,
 } from '../../storage/evals-runs-repository';
+import { responseCacheStore } from '../../storage/response-cache-repository';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { LocalWorkerModel } from '../local-worker-model';
 import { EndpointSettings } from './endpoint-settings.svelte';
@@ -161,7 +162,7 @@ function stringField(value: unknown, key: string): string {
 export interface EvalsSessionOptions {
 	readonly client: InferenceClientApi;
 	readonly endpoint?: EndpointSettings;
-	/** Completions stored across runs; default: in memory (a reload resumes from stored samples). */
+	/** Completions stored across runs and reloads; default: the IndexedDB response cache. */
 	readonly cache?: ResponseCacheStore;
 	readonly now?: () => number;
 }
@@ -207,7 +208,7 @@ export class EvalsSession {
 	constructor(options: EvalsSessionOptions) {
 		this.#client = options.client;
 		this.endpoint = options.endpoint ?? new EndpointSettings();
-		this.#cache = options.cache ?? createMemoryResponseCache();
+		this.#cache = options.cache ?? responseCacheStore;
 		this.#now = options.now ?? (() => Date.now());
 		this.grader.kind = 'replay';
 	}

@@ -4,6 +4,7 @@
 // again for finished samples.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readOaievalLog } from '../../../src/core/evals';
+import { createMemoryResponseCache } from '../../../src/providers/response-cache';
 import { db } from '../../../src/storage/db';
 import {
 	getEvalsRun,
@@ -33,8 +34,13 @@ function countingClient(): { client: InferenceClientApi; generateCalls: () => nu
 	return { client, generateCalls: () => calls };
 }
 
+/** A session with its own in-memory response cache (so only stored samples make calls free). */
 function session(client: InferenceClientApi): EvalsSession {
-	return new EvalsSession({ client, endpoint: new EndpointSettings({ storage: null }) });
+	return new EvalsSession({
+		client,
+		endpoint: new EndpointSettings({ storage: null }),
+		cache: createMemoryResponseCache(),
+	});
 }
 
 // Every fake completion starts with a space: the first ideal matches, the others cannot.
@@ -146,6 +152,31 @@ describe('EvalsSession runs', () => {
 		expect(reloaded.shown?.status).toBe('done');
 		expect(reloaded.shown?.rows).toHaveLength(3);
 		expect(reloaded.shown?.report).toEqual(report);
+	});
+
+	it('with the default IndexedDB response cache, even a sample lost in the reload is free', async () => {
+		const first = countingClient();
+		const evals = new EvalsSession({
+			client: first.client,
+			endpoint: new EndpointSettings({ storage: null }),
+		});
+		evals.pasteText = SAMPLES;
+		evals.loadPasted();
+		evals.setOverride('policy', 'max_tokens', 4);
+		await evals.run();
+		expect(first.generateCalls()).toBe(3);
+		const id = evals.shown?.runRecordId ?? -1;
+		await db.evalsSamples.delete([id, evals.shown?.rows[2]?.sampleId ?? '']);
+		await updateEvalsRun(id, { status: 'running' });
+		const second = countingClient();
+		const reloaded = new EvalsSession({
+			client: second.client,
+			endpoint: new EndpointSettings({ storage: null }),
+		});
+		await reloaded.resume(id);
+		expect(second.generateCalls()).toBe(0);
+		expect(reloaded.shown?.rows).toHaveLength(3);
+		expect(reloaded.shown?.status).toBe('done');
 	});
 
 	it('imports an oaieval log and says where a bad one is wrong', async () => {

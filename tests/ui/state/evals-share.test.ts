@@ -2,6 +2,7 @@
 // opening a link in a fresh session re-runs the eval and reports the verdicts it reproduced.
 import { deflateSync, strToU8 } from 'fflate';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryResponseCache } from '../../../src/providers/response-cache';
 import { encodeBase64Url } from '../../../src/core/share/base64url';
 import { EndpointSettings } from '../../../src/ui/state/endpoint-settings.svelte';
 import { EvalsSession } from '../../../src/ui/state/evals-session.svelte';
@@ -16,6 +17,7 @@ function session(): EvalsSession {
 	return new EvalsSession({
 		client: createInThreadClient(new FakeEngine()),
 		endpoint: new EndpointSettings({ storage: null }),
+		cache: createMemoryResponseCache(),
 	});
 }
 
