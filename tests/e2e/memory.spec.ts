@@ -109,6 +109,29 @@ test('runs the bundled example on a replay agent: per-test and overall scores, e
 	expect(await axeViolations(page)).toEqual([]);
 	await page.setViewportSize({ width: 360, height: 800 });
 	expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+	await page.setViewportSize({ width: 1280, height: 800 });
+
+	// A second agent that only says OK, compared with the first: radar chart and table.
+	await page
+		.getByTestId('policy-replay')
+		.setInputFiles('tests/fixtures/ltm/always-ok.replay.jsonl');
+	await expect(agent).toContainText('always-ok.replay.jsonl');
+	await run.click();
+	await expect(page.getByTestId('memory-progress')).toContainText('5 of 5 tests · ', {
+		timeout: 60_000,
+	});
+	await expect(page.getByRole('heading', { name: /replay:always-ok/ })).toBeVisible();
+	await page.getByRole('button', { name: 'Compare with shown run 1' }).click();
+	const compare = page.getByTestId('memory-compare');
+	await expect(
+		compare.getByRole('figure', { name: /Radar chart/ }).locator('canvas'),
+	).toBeVisible();
+	await expect(compare.getByRole('row', { name: /^Favourite Fruit/ })).toHaveText(
+		/Favourite Fruit\s*0\.00\s*1\.00/,
+	);
+	expect(await axeViolations(page)).toEqual([]);
+	await page.setViewportSize({ width: 390, height: 800 });
+	expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
 });
 
 test('locates an error in a dropped ltm-suite.json', async ({ page }) => {

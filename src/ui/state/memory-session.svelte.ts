@@ -207,6 +207,7 @@ export class MemorySession {
 	#shownRun = $state.raw<LtmRunRecord | null>(null);
 	#state = $state.raw<LtmRunState | null>(null);
 	#runs = $state.raw<readonly LtmRunRecord[]>([]);
+	#comparison = $state.raw<{ a: LtmRunRecord; b: LtmRunRecord } | null>(null);
 	#report = $derived(this.#state ? buildLtmReport(this.#state) : null);
 
 	constructor(options: MemorySessionOptions) {
@@ -257,6 +258,10 @@ export class MemorySession {
 	}
 	get runs(): readonly LtmRunRecord[] {
 		return this.#runs;
+	}
+	/** Two finished runs side by side (per-dataset scores). */
+	get comparison(): { a: LtmRunRecord; b: LtmRunRecord } | null {
+		return this.#comparison;
 	}
 	/** Stored runs a reload or a cancel stopped. */
 	get resumable(): readonly LtmRunRecord[] {
@@ -425,11 +430,12 @@ export class MemorySession {
 				replayTexts[choice.spec.sha256] = choice.replayText;
 			}
 		}
-		const local = agent.spec.source === 'bundled';
+		const agentSpec = agent.spec;
+		const local = agentSpec.source === 'bundled';
 		let limits: ReturnType<typeof localAgentLimits> | null = null;
-		if (local) {
+		if (agentSpec.source === 'bundled') {
 			try {
-				const info = await new LocalWorkerModel({ client: this.#client, spec: agent.spec }).load();
+				const info = await new LocalWorkerModel({ client: this.#client, spec: agentSpec }).load();
 				limits = localAgentLimits(info.maxPositions, this.maxNewTokens);
 			} catch (error) {
 				this.#message = `The agent model could not be loaded: ${describeError(error)}`;
@@ -590,6 +596,22 @@ export class MemorySession {
 		}
 		this.#shownRun = record;
 		this.#state = (await getLtmState(id)) ?? null;
+		this.#comparison = null;
+	}
+
+	/** Compares the shown finished run with another finished run (agents side by side). */
+	async compareWith(id: number): Promise<void> {
+		const a = this.#shownRun;
+		const b = await getLtmRun(id);
+		if (!a?.summary || !b?.summary) {
+			this.#message = 'Show a finished run first, then pick another finished run to compare.';
+			return;
+		}
+		this.#comparison = { a, b };
+	}
+
+	closeComparison(): void {
+		this.#comparison = null;
 	}
 
 	async deleteRun(id: number): Promise<void> {

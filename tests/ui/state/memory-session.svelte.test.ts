@@ -141,6 +141,27 @@ describe('MemorySession runs', () => {
 		expect(JSON.parse(memory.summaryText()!)).toEqual(JSON.parse(JSON.stringify(report!.summary)));
 	});
 
+	it('compares the shown finished run with another one, dataset by dataset', async () => {
+		const memory = session();
+		await memory.selectCard(EXAMPLE);
+		replayAgent(memory);
+		await memory.run();
+		const first = memory.shownRun!;
+		memory.agent.replay = {
+			name: 'always-ok.replay.jsonl',
+			text: readFileSync('tests/fixtures/ltm/always-ok.replay.jsonl', 'utf8'),
+		};
+		await memory.run();
+		await memory.compareWith(first.id);
+		const comparison = memory.comparison!;
+		expect(comparison.a.models.agent).toMatchObject({ file: 'always-ok.replay.jsonl' });
+		expect(comparison.b.id).toBe(first.id);
+		expect(comparison.a.summary?.datasets['Favourite Fruit']?.mean).toBe(0);
+		expect(comparison.b.summary?.datasets['Favourite Fruit']?.mean).toBe(1);
+		memory.closeComparison();
+		expect(memory.comparison).toBeNull();
+	});
+
 	it('resumes a cancelled run in a new session to the same conversation as a whole run', async () => {
 		const whole = session();
 		await whole.selectCard(EXAMPLE);
