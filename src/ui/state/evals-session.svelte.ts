@@ -510,7 +510,12 @@ export class EvalsSession {
 			this.#message = `The run could not be stored: ${describeError(error)}`;
 			return;
 		}
-		await this.#execute(record, []);
+		// A shared run is reproduced by asking the models, not by answering from the cache.
+		await this.#execute(
+			record,
+			[],
+			this.#sharedVerdicts ? createMemoryResponseCache() : this.#cache,
+		);
 	}
 
 	/** Resumes a stored run: finished samples are answered from what was stored. */

@@ -13,12 +13,22 @@ import { clearDatabase } from '../../storage/clear-database';
 
 beforeEach(clearDatabase);
 
-function session(): EvalsSession {
-	return new EvalsSession({
-		client: createInThreadClient(new FakeEngine()),
+/** A session whose generate calls are counted; `cache` shared between sessions when given. */
+function session(cache = createMemoryResponseCache()): EvalsSession & { calls: () => number } {
+	const inner = createInThreadClient(new FakeEngine());
+	let calls = 0;
+	const evals = new EvalsSession({
+		client: {
+			call: (kind, params, options) => {
+				if (kind === 'generate') calls += 1;
+				return inner.call(kind, params, options);
+			},
+			dispose: () => inner.dispose(),
+		},
 		endpoint: new EndpointSettings({ storage: null }),
-		cache: createMemoryResponseCache(),
+		cache,
 	});
+	return Object.assign(evals, { calls: () => calls });
 }
 
 const SAMPLES = [
@@ -30,7 +40,8 @@ const SAMPLES = [
 
 describe('Evals share links', () => {
 	it('carry the eval, models, parameters and verdicts; a fresh session reproduces them', async () => {
-		const first = session();
+		const cache = createMemoryResponseCache();
+		const first = session(cache);
 		first.pasteText = SAMPLES;
 		first.loadPasted();
 		first.setOverride('policy', 'max_tokens', 3);
@@ -39,7 +50,8 @@ describe('Evals share links', () => {
 		expect(fragment).toMatch(/^#\/evals\/share\/[A-Za-z0-9_-]+$/);
 
 		await clearDatabase();
-		const opened = session();
+		// Same browser, same cache: the re-run must still ask the model.
+		const opened = session(cache);
 		opened.openShare(fragment.replace('#/evals/share/', ''));
 		expect(opened.problems).toEqual([]);
 		expect(opened.source).toBe('share');
@@ -49,6 +61,7 @@ describe('Evals share links', () => {
 		expect(opened.policyOverrides).toEqual({ max_tokens: 3 });
 		await opened.run();
 		expect(opened.message).toBe('Reproduced: 2/2 verdicts identical to the shared run.');
+		expect(opened.calls()).toBe(2);
 	});
 
 	it.each([
