@@ -7,6 +7,7 @@ import Mustache from 'mustache';
 import type { ChatMessage, GenerationParams } from '../model/generation';
 import { sanitizeAndParseJson } from './sanitize-json';
 import type { DynamicProgram, DynamicStep, JudgeSpec, LtmWait, RuleCheck } from './types';
+import { advanceRestaurant, startRestaurant, type RestaurantState } from './restaurant';
 
 /** Where a dynamic test stands; stored in the run state. */
 export interface DynamicState {
@@ -25,6 +26,8 @@ export interface DynamicState {
 	judgeReply?: string | null;
 	/** Judge calls made so far by this test (the next call's index). */
 	judgeCalls?: number;
+	/** The procedural state of a built-in (Restaurant). */
+	builtIn?: RestaurantState;
 }
 
 /** Upstream `ask_llm`: temperature 0 and at most 256 tokens. */
@@ -125,6 +128,12 @@ export function recordJudgeReply(state: DynamicState, reply: string): void {
 }
 
 export function startDynamic(program: DynamicProgram): DynamicState {
+	if (program.builtIn === 'restaurant')
+		return { ...startDynamicSteps(program), builtIn: startRestaurant() };
+	return startDynamicSteps(program);
+}
+
+function startDynamicSteps(program: DynamicProgram): DynamicState {
 	return {
 		queue: [...program.steps],
 		vars: { ...program.vars },
@@ -176,6 +185,7 @@ function seededIndex(seed: string, draw: number, length: number): number {
  * `seed` is the test's unique id (picks are seeded per example). Mutates `state`.
  */
 export function advanceDynamic(state: DynamicState, seed: string): DynamicMove {
+	if (state.builtIn) return advanceRestaurant(state, seed);
 	for (;;) {
 		if (state.stopped) return { type: 'end' };
 		const step = state.queue.shift();

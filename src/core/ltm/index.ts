@@ -78,6 +78,10 @@ export {
 /** Judge steps of dynamic tests: upstream `ask_llm` parameters and the answer's reading. */
 export { JUDGE_PARAMS, parseJudgeAnswer, valueAtKey, isYes } from './dynamic-test';
 
+/** The Restaurant built-in dynamic test (`{"type": "restaurant"}` in an ltm-suite.json) and its menu. */
+export { RESTAURANT_MAX_SCORE, type RestaurantState } from './restaurant';
+export { RESTAURANT_MENU, menuText, type MenuItem, type MenuSection } from './restaurant-menu';
+
 /** Scoring of one finished static test (normalised, L1; skipped without a needed judge). */
 export { evaluateTest, NEEDS_JUDGE_REASON } from './evaluate-test';
 /** The evaluator of a built-in id or generic rule. */

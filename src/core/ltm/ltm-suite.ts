@@ -26,6 +26,7 @@ import type {
 } from './types';
 import { BUILT_IN_EVALUATORS } from './types';
 import type { LoadResult } from './definitions';
+import { RESTAURANT_MAX_SCORE } from './restaurant';
 
 const Wait = v.strictObject({
 	tokens: v.optional(v.pipe(v.number(), v.minValue(0))),
@@ -178,6 +179,12 @@ const DynamicExample = v.strictObject({
 	steps: v.pipe(v.array(v.unknown()), v.minLength(1)),
 });
 
+/** A procedural built-in dynamic test (Restaurant, reference §2.3). */
+const BuiltInExample = v.strictObject({
+	id: v.optional(v.string()),
+	type: v.literal('restaurant'),
+});
+
 const GenericRuleSchema = v.union([
 	v.strictObject({ rule: v.literal('contains'), case: Case }),
 	v.strictObject({ rule: v.literal('regex'), pattern: v.string(), flags: v.optional(v.string()) }),
@@ -300,8 +307,16 @@ function buildBenchmark(path: string, suite: SuiteInput, options: LoadSuiteOptio
 		}
 		dataset.examples.forEach((raw, exampleIndex) => {
 			const pointer = `/datasets/${datasetIndex}/examples/${exampleIndex}`;
-			const dynamic = typeof raw === 'object' && raw !== null && 'type' in raw;
-			const parsed = dynamic ? v.safeParse(DynamicExample, raw) : v.safeParse(StaticExample, raw);
+			const type =
+				typeof raw === 'object' && raw !== null && 'type' in raw
+					? (raw as { type: unknown }).type
+					: undefined;
+			const parsed =
+				type === 'restaurant'
+					? v.safeParse(BuiltInExample, raw)
+					: type !== undefined
+						? v.safeParse(DynamicExample, raw)
+						: v.safeParse(StaticExample, raw);
 			if (!parsed.success) {
 				for (const issue of parsed.issues) {
 					const inner = deepest(issue);
@@ -321,6 +336,20 @@ function buildBenchmark(path: string, suite: SuiteInput, options: LoadSuiteOptio
 				resetMessage: dataset.reset_message ?? '',
 				source: `${path}#${pointer}`,
 			};
+			if ('type' in example && example.type === 'restaurant') {
+				tests.push({
+					...base,
+					script: [],
+					isQuestion: [],
+					waits: [],
+					expectedResponses: [],
+					isTemporal: false,
+					usesCallback: false,
+					canBeInterleaved: true,
+					dynamic: { builtIn: 'restaurant', maxScore: RESTAURANT_MAX_SCORE, vars: {}, steps: [] },
+				});
+				return;
+			}
 			if ('type' in example) {
 				checkSteps(example.steps, path, `${pointer}/steps`, diagnostics);
 				tests.push({
