@@ -1,7 +1,9 @@
 // The Memory page end to end in Chromium: a bundled example run on a replay agent (meaningful
 // scores: per test and overall, result files exported), on the bundled gpt2-random-tiny with a
 // reload mid-run and a resume, a broken ltm-suite.json with its error located, no axe
-// violations, keyboard access to the run, and no sideways scrolling on a 360 px phone.
+// violations, keyboard access to the run, and no sideways scrolling on a 360 px phone; an agent
+// behind our own `serve` (gpt2-random-tiny, started by the test on a free port).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
@@ -177,4 +179,82 @@ test('a run on the bundled tiny model interrupted by a reload resumes and finish
 	// The resumed conversation kept what came before the reload (the introduction first).
 	await expect(conversation.locator('.message').first()).toBeVisible();
 	expect(await axeViolations(page)).toEqual([]);
+});
+
+test.describe('through serve', () => {
+	let server: ChildProcess | undefined;
+	let baseUrl = '';
+	const appOrigin = `http://127.0.0.1:${process.env.BENCHTOP_E2E_PORT ?? 4173}`;
+
+	test.beforeAll(async () => {
+		baseUrl = await new Promise<string>((resolve, reject) => {
+			const child = spawn(
+				'npx',
+				[
+					'tsx',
+					'src/cli/main.ts',
+					'serve',
+					'--port',
+					'0',
+					'--model',
+					'gpt2-random-tiny',
+					'--allowed-origins',
+					appOrigin,
+				],
+				{ detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+			);
+			server = child;
+			let output = '';
+			const timer = setTimeout(
+				() => reject(new Error(`serve printed no URL within 60 s:\n${output}`)),
+				60_000,
+			);
+			child.stdout?.on('data', (chunk: Buffer) => {
+				output += chunk.toString();
+				const url = /https?:\/\/\S+\/v1\b/.exec(output)?.[0];
+				if (url) {
+					clearTimeout(timer);
+					resolve(url);
+				}
+			});
+			child.stderr?.on('data', (chunk: Buffer) => {
+				output += chunk.toString();
+			});
+			child.on('exit', (code) => {
+				clearTimeout(timer);
+				reject(new Error(`serve exited with ${code}:\n${output}`));
+			});
+		});
+	});
+
+	test.afterAll(() => {
+		// The whole process group: npx, tsx and the server itself.
+		if (server?.pid !== undefined) {
+			try {
+				process.kill(-server.pid, 'SIGTERM');
+			} catch {
+				// Already gone.
+			}
+		}
+	});
+
+	test('runs the bundled example with the agent behind serve', async ({ page }) => {
+		await openMemory(page);
+		await pickExample(page);
+		const agent = page.getByRole('group', { name: 'Agent' });
+		await agent.getByLabel('Endpoint').check();
+		const form = page.getByTestId('endpoint-form');
+		await form.getByLabel(/Base URL/).fill(baseUrl);
+		await form.getByRole('button', { name: 'Test connection' }).click();
+		await expect(form.getByLabel('Model id')).toHaveValue('gpt2-random-tiny');
+		// The served model attends to 128 positions: a short history and short replies.
+		await page.getByLabel('Agent context (tokens)').fill('72');
+		await page.getByLabel('Max new tokens').fill('12');
+		await page.getByRole('button', { name: 'Run tests' }).click();
+		await expect(page.getByTestId('memory-progress')).toContainText('5 of 5 tests', {
+			timeout: 180_000,
+		});
+		await expect(page.getByTestId('memory-overall')).toBeVisible();
+		await expect(page.getByRole('heading', { name: /openai\/gpt2-random-tiny/ })).toBeVisible();
+	});
 });

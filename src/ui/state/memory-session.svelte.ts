@@ -186,6 +186,8 @@ export class MemorySession {
 	isolated = $state(false);
 	/** Max new tokens per agent reply (null: the provider's default; 32 for a bundled model). */
 	maxNewTokens = $state<number | null>(null);
+	/** History kept for an endpoint or replay agent, in its tokens (null: all of it). */
+	contextTokens = $state<number | null>(null);
 
 	readonly #client: InferenceClientApi;
 	readonly #cache: ResponseCacheStore;
@@ -298,6 +300,12 @@ export class MemorySession {
 		}
 		if (this.memorySpan !== null && (!Number.isInteger(this.memorySpan) || this.memorySpan < 1)) {
 			return 'The memory span must be a whole number of tokens, 1 or more (or empty for the definitions’ own).';
+		}
+		if (
+			this.contextTokens !== null &&
+			(!Number.isInteger(this.contextTokens) || this.contextTokens < 16)
+		) {
+			return 'The agent context must be a whole number of 16 tokens or more (or empty for all).';
 		}
 		if (
 			this.maxNewTokens !== null &&
@@ -461,7 +469,12 @@ export class MemorySession {
 							maxContextTokens: limits.maxContextTokens,
 							maxMessageTokens: limits.maxMessageTokens,
 						}
-					: {}),
+					: this.contextTokens !== null
+						? {
+								maxContextTokens: this.contextTokens,
+								maxMessageTokens: Math.floor(this.contextTokens / 2),
+							}
+						: {}),
 				replayTexts,
 				memorySpan: loaded.benchmark.config.memorySpan,
 				isolated: loaded.benchmark.config.isolated,
