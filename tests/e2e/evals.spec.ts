@@ -184,7 +184,13 @@ test('grades a bundled model-graded eval with a replay grader: choices, invalid 
 	page,
 }) => {
 	await openEvals(page);
-	await page.getByRole('button', { name: /^explain-clearly\b/ }).click();
+	// By keyboard: the card is a button.
+	await page.getByRole('button', { name: /^explain-clearly\b/ }).focus();
+	await page.keyboard.press('Enter');
+	await expect(page.getByRole('button', { name: /^explain-clearly\b/ })).toHaveAttribute(
+		'aria-pressed',
+		'true',
+	);
 	const grader = page.getByRole('group', { name: 'Grader' });
 	await grader.getByLabel('Replay file').check();
 	await page.getByTestId('grader-replay').setInputFiles(`${FIXTURES}/grader-replay.jsonl`);
@@ -204,7 +210,10 @@ test('grades a bundled model-graded eval with a replay grader: choices, invalid 
 	await page.getByLabel('Show').selectOption('all');
 	await page.getByLabel('Search transcripts').fill('leap year');
 	await expect(page.getByText('1 of 10 samples shown')).toBeVisible();
-	await page.getByRole('button', { name: /Transcript of explain-clearly/ }).click();
+	await page.getByRole('button', { name: /Transcript of explain-clearly/ }).focus();
+	await page.keyboard.press('Enter');
+	// The transcript opens below the table and takes the focus.
+	await expect(page.locator('.transcript-box')).toBeFocused();
 	const deciding = page.getByTestId('grader-output').locator('mark.deciding');
 	await expect(deciding).toHaveText('N');
 	await expect(page.locator('.transcript')).toContainText('line 2 decided');
