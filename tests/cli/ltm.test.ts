@@ -308,3 +308,50 @@ describe('bundled memory suites (suites/memory)', () => {
 		}
 	});
 });
+
+describe('ltm-suite.json config.tokenizer', () => {
+	const suite = (tokenizer: string) =>
+		JSON.stringify({
+			format: 'ltm-suite/1',
+			config: { run_name: 'tokenizer', memory_span: 120, tokenizer },
+			datasets: [
+				{
+					name: 'Colours',
+					evaluator: 'colours',
+					examples: [
+						{
+							script: ['My favourite colour is amber.', 'What is my favourite colour?'],
+							is_question: [false, true],
+							expected_responses: ['amber'],
+						},
+					],
+				},
+			],
+		});
+	/** The remembering agent, counting one token per character. */
+	const charsModel: OpenModel = async () => ({
+		model: { ...rememberingAgent(), countTokens: (text: string) => text.length },
+		close: async () => undefined,
+	});
+
+	for (const tokenizer of ['agent', 'cl100k'] as const) {
+		it(`"${tokenizer}" counts the conversation with ${tokenizer === 'agent' ? "the agent's tokenizer" : 'cl100k_base'}`, async () => {
+			const out = await outDir();
+			const file = join(out, 'suite.ltm-suite.json');
+			await writeFile(file, suite(tokenizer));
+			const run = await runCliCommand(
+				createLtmCommand(charsModel),
+				['run', file, '--agent', 'chars', '--out', out],
+				'disk',
+			);
+			expect(run.exitCode).toBe(0);
+			const state = JSON.parse(await readFile(join(out, 'run-state.json'), 'utf8')) as {
+				log: { role: string; text: string; tokens: number }[];
+			};
+			const lines = state.log.filter((entry) => entry.role !== 'system');
+			expect(lines.length).toBeGreaterThan(4);
+			const count = tokenizer === 'agent' ? (text: string) => text.length : countCl100kTokens;
+			expect(lines.map((entry) => entry.tokens)).toEqual(lines.map((entry) => count(entry.text)));
+		});
+	}
+});

@@ -151,6 +151,9 @@ async function runCommand(
 	const agent = await openModel(values.agent, modelOptions);
 	const judge =
 		typeof values.judge === 'string' ? await openModel(values.judge, modelOptions) : undefined;
+	// An ltm-suite.json may ask for the agent's own tokenizer (upstream schedules with it); filler
+	// is still sized with cl100k (the state machine needs a synchronous counter).
+	const tokenizer = (resumeFrom?.config ?? loaded.benchmark.config).tokenizer ?? 'cl100k';
 	const started = Date.now();
 	let state: LtmRunState;
 	try {
@@ -159,7 +162,8 @@ async function runCommand(
 		state = await runLtm(loaded.benchmark, {
 			agent: agent.model,
 			...(judge ? { judge: judge.model } : {}),
-			countTokens: countCl100kTokens,
+			countTokens:
+				tokenizer === 'agent' ? (text: string) => agent.model.countTokens(text) : countCl100kTokens,
 			agentParams: {
 				...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
 				...(temperature !== undefined ? { temperature } : {}),
@@ -178,7 +182,7 @@ async function runCommand(
 			},
 		});
 		io.stderr(
-			`${exchanges} exchanges, ${state.totalTokens} tokens (cl100k), ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+			`${exchanges} exchanges, ${state.totalTokens} tokens (${tokenizer === 'agent' ? "the agent's tokenizer" : 'cl100k'}), ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 		);
 	} catch (error) {
 		if (error instanceof RangeError && /attends to \d+ at most/.test(error.message)) {

@@ -87,7 +87,11 @@ const STEP_SCHEMAS = {
 		]),
 	}),
 	pick: v.strictObject({
-		pick: v.strictObject({ into: v.string(), from: v.pipe(v.array(v.string()), v.minLength(1)) }),
+		pick: v.strictObject({
+			into: v.string(),
+			from: v.pipe(v.array(v.string()), v.minLength(1)),
+			seed: v.optional(v.literal('example')),
+		}),
 	}),
 	branch: v.strictObject({
 		branch: v.strictObject({
@@ -471,6 +475,8 @@ function buildBenchmark(path: string, suite: SuiteInput, options: LoadSuiteOptio
 			memorySpan,
 			incompatibilities: suite.config?.incompatibilities ?? [],
 			isolated: options.isolated ?? suite.config?.isolated ?? false,
+			...(suite.config?.tokenizer !== undefined ? { tokenizer: suite.config.tokenizer } : {}),
+			...(suite.config?.seed !== undefined ? { seed: suite.config.seed } : {}),
 		},
 		tests,
 	};

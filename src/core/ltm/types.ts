@@ -89,7 +89,14 @@ export type DynamicStep =
 				readonly into: string;
 			};
 	  }
-	| { readonly pick: { readonly into: string; readonly from: readonly string[] } }
+	| {
+			readonly pick: {
+				readonly into: string;
+				readonly from: readonly string[];
+				/** `example` (the only kind): seeded by the test's unique id, like upstream `Random(unique_id)`. */
+				readonly seed?: 'example';
+			};
+	  }
 	| {
 			readonly branch: {
 				readonly if: RuleCheck;
@@ -162,6 +169,13 @@ export interface LtmConfig {
 	/** Sets of config names (`[["names","name_list"]]`) that must not run interleaved. */
 	readonly incompatibilities: readonly (readonly string[])[];
 	readonly isolated: boolean;
+	/**
+	 * `ltm-suite.json` only: how the run counts tokens (`agent`: the agent's own tokenizer, as
+	 * upstream schedules; `cl100k`: cl100k_base). Absent: the caller's choice.
+	 */
+	readonly tokenizer?: 'agent' | 'cl100k';
+	/** `ltm-suite.json` only: the run's seed, recorded (picks are seeded per example, not by it). */
+	readonly seed?: number;
 }
 
 /** Tests and configuration ready to run. */

@@ -246,3 +246,60 @@ describe('declarative dynamic tests', () => {
 		expect(state.outcomes['Cafe - 0']!.evaluation).toMatchObject({ score: 0, reasons: ['forgot'] });
 	});
 });
+
+describe('config.tokenizer, config.seed and pick seed', () => {
+	const picking = (seed: unknown) => [
+		{
+			name: 'Drinks',
+			evaluator: 'dynamic',
+			examples: [
+				{
+					type: 'dynamic',
+					max_score: 1,
+					steps: [
+						{ pick: { into: 'drink', from: ['tea', 'cocoa', 'milk'], seed } },
+						{ say: 'Bring me {{vars.drink}}.' },
+					],
+				},
+			],
+		},
+	];
+
+	it('records the tokenizer and the seed; picks accept seed "example" and give the same draw as without it', () => {
+		const withSeed = loadLtmSuite(
+			's.json',
+			suite(picking('example'), { memory_span: 200, tokenizer: 'agent', seed: 7 }),
+		);
+		expect(withSeed.ok && withSeed.benchmark.config).toMatchObject({ tokenizer: 'agent', seed: 7 });
+		const without = loadLtmSuite('s.json', suite(picking(undefined)));
+		expect(without.ok && without.benchmark.config.tokenizer).toBeUndefined();
+		const first = (loaded: typeof withSeed) => {
+			if (!loaded.ok) throw new Error('not loaded');
+			const state = createLtmRun(loaded.benchmark);
+			const intro = nextAction(state);
+			const next = applyResult(state, {
+				kind: 'sent',
+				reply: 'OK',
+				messageTokens: 1,
+				replyTokens: 1,
+				durationMs: 0,
+			});
+			return [intro.kind, nextAction(next)];
+		};
+		const a = first(withSeed)[1] as { text: string };
+		expect(a.text).toMatch(/^Bring me (tea|cocoa|milk)\.$/);
+		expect(first(without)[1]).toEqual(a);
+	});
+
+	it('rejects another pick seed and an unknown tokenizer, located', () => {
+		const loaded = loadLtmSuite(
+			's.json',
+			suite(picking('run'), { memory_span: 200, tokenizer: 'gpt2' }),
+		);
+		expect(loaded.diagnostics.map((d) => d.pointer)).toEqual(['/config/tokenizer']);
+		const badSeed = loadLtmSuite('s.json', suite(picking('run')));
+		expect(badSeed.diagnostics.map((d) => d.pointer)).toEqual([
+			'/datasets/0/examples/0/steps/0/pick/seed',
+		]);
+	});
+});
