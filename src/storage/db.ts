@@ -3,8 +3,8 @@
  * storage shapes; repositories map them to the core's domain types. Keep every version block.
  */
 import { Dexie, type Table } from 'dexie';
-import type { ModelSpec, SurprisalConvention, TextModelSpec } from '../core/model/model-spec';
-import type { RunStatus } from '../core/run/run-types';
+import type { SurprisalConvention, TextModelSpec } from '../core/model/model-spec';
+import type { RunModelSpec, RunStatus } from '../core/run/run-types';
 import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from '../core/evals/types';
 import type { GenerateRequest, GenerationParams, TokenUsage } from '../core/model/generation';
 import type { LtmBenchmark, LtmRunState, LtmSummaryJson } from '../core/ltm';
@@ -29,7 +29,8 @@ export interface RunRow {
 	id?: number;
 	suiteSha256: string;
 	suiteName: string;
-	model: ModelSpec;
+	/** A local model or an endpoint (never its key). */
+	model: RunModelSpec;
 	convention: SurprisalConvention;
 	itemCount: number;
 	appVersion: string;

@@ -49,6 +49,9 @@ export function endpointModelKey(spec: EndpointModelSpec): string {
 	return `openai:${spec.baseUrl}#${spec.model}`;
 }
 
+/** What {@link EndpointInferenceClient.open} tells of the endpoint's model. */
+export type EndpointModelInfo = Omit<ModelInfo, 'spec'> & { readonly spec: EndpointModelSpec };
+
 export class EndpointInferenceClient implements InferenceClientApi {
 	readonly spec: EndpointModelSpec;
 	readonly client: OpenAIClient;
@@ -107,8 +110,26 @@ export class EndpointInferenceClient implements InferenceClientApi {
 			: this.#disposed.signal;
 	}
 
-	/** Checks that the endpoint serves the model; the ModelInfo carries the spec it was given. */
+	/**
+	 * Checks that the endpoint serves the model (a run's load step): what the worker's ModelInfo
+	 * says of a local model, with this client's endpoint spec (no key) as the spec.
+	 */
+	async open(signal?: AbortSignal): Promise<EndpointModelInfo> {
+		if (this.#disposed.signal.aborted) {
+			throw new CancelledError('The endpoint client was disposed.');
+		}
+		return {
+			...(await this.#check(this.#signal(signal ? { signal } : undefined))),
+			spec: this.spec,
+		};
+	}
+
+	/** loadModel through `call`: the ModelInfo carries the spec it was given. */
 	async #load(spec: ModelInfo['spec'], signal: AbortSignal | undefined): Promise<ModelInfo> {
+		return { ...(await this.#check(signal)), spec };
+	}
+
+	async #check(signal: AbortSignal | undefined): Promise<Omit<ModelInfo, 'spec'>> {
 		const started = performance.now();
 		throwIfAborted(signal);
 		const models = await this.client.listModels(signal);
@@ -123,7 +144,6 @@ export class EndpointInferenceClient implements InferenceClientApi {
 		}
 		return {
 			modelKey: endpointModelKey(this.spec),
-			spec,
 			modelType: 'endpoint',
 			// NOTE: an endpoint does not tell its vocabulary or context size here: 0 = unknown.
 			vocabSize: 0,

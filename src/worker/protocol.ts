@@ -94,7 +94,8 @@ export interface GenerateTextParams {
 	readonly modelKey: string;
 	/** A chat is rendered with the tokenizer's chat template, or the Evals text rendering. */
 	readonly prompt: GenerationPrompt;
-	/** Only what the caller set: temperature 0 (or absent) is greedy. */
+	/** Only what the caller set: temperature 0 is greedy; an absent temperature is 1 (sampling),
+	 * as on OpenAI-compatible servers. */
 	readonly params: GenerationParams;
 }
 

@@ -1,6 +1,7 @@
 // The app talks to a real OpenAI-compatible server: our own `serve` over the bundled
 // gpt2-random-tiny, started by this test on a free port and stopped after. Endpoint model →
-// Test connection → Try it streams a completion from the server.
+// Test connection → Try it streams a completion from the server; a bundled suite runs through
+// the endpoint (echo prompt logprobs) and shows its results.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
@@ -121,10 +122,39 @@ test('Endpoint model: Test connection lists the model, Try it streams from the s
 	await box.getByRole('button', { name: 'Generate' }).click();
 	await expect(page.getByTestId('try-it-status')).toContainText(/\d+ tokens/, { timeout: 60_000 });
 	expect(((await page.getByTestId('try-it-output').textContent()) ?? '').length).toBeGreaterThan(0);
-	// A suite cannot run through the endpoint in the app yet: the picker says so.
+});
+
+test('a bundled suite runs through the endpoint and lands on its results', async ({ page }) => {
+	await page.goto('/');
+	await page.getByRole('button', { name: /^Garden path: NP\/Z ambiguity/ }).click();
 	await expect(
-		page.getByText(/Running a suite through an endpoint is not available/),
+		page.getByRole('heading', { name: 'Garden path: NP/Z ambiguity with and without a comma' }),
 	).toBeVisible();
+	await page.getByRole('radio', { name: 'Endpoint' }).check();
+	const form = page.getByTestId('endpoint-form');
+	await form.getByLabel(/Base URL/).fill(baseUrl);
+	await form.getByRole('button', { name: 'Test connection' }).click();
+	await expect(page.getByTestId('model-abilities')).toContainText('score text ✓');
+	await expect(page.locator('#run-blocker')).toContainText(`16 items with openai/${MODEL_ID}`);
+	await page.getByRole('button', { name: 'Run suite' }).click();
+
+	await expect(page).toHaveURL(/#\/results\/\d+$/);
+	const progress = page.getByRole('region', { name: 'Run progress' });
+	await expect(progress.getByText('16 / 16 items')).toBeVisible({ timeout: 120_000 });
+	await expect(progress.getByRole('status')).toHaveText('Done');
+	await expect(progress).toContainText(`with openai/${MODEL_ID}`);
+	// The results page names the endpoint's model and base URL where a local run shows its
+	// dtype and backend, and shows the accuracy tables.
+	await expect(page.getByText(`openai/${MODEL_ID} (endpoint ${baseUrl})`)).toBeVisible();
+	await expect(page.getByRole('term').filter({ hasText: 'Endpoint' })).toBeVisible();
+	await expect(page.getByRole('heading', { name: 'Accuracy', exact: true })).toBeVisible();
+	const byPrediction = page.getByRole('table').filter({ hasText: 'Accuracy' }).first();
+	await expect(byPrediction.getByRole('cell', { name: /^\d+(\.\d+)?\s?%$/ }).first()).toBeVisible();
+
+	// The history lists it with the endpoint, never the key.
+	await page.getByRole('link', { name: 'History' }).click();
+	await expect(page.getByText(`openai/${MODEL_ID} (endpoint ${baseUrl})`)).toBeVisible();
+	await expect(page.getByRole('cell', { name: /done, 16\/16 items/ })).toBeVisible();
 });
 
 test.describe('the endpoint form and Try it', () => {

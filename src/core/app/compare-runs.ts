@@ -2,6 +2,7 @@
  * Arranging stored runs for the compare view: suites that have runs, and a short column label
  * per run that tells runs of the same suite apart. Pure; scoring is the core pipeline's.
  */
+import { runModelDetails, runModelName } from '../run/run-model';
 import type { RunRecord } from '../run/run-types';
 
 /** A suite that has stored runs, for choosing what to compare. */
@@ -9,7 +10,8 @@ export interface ComparableSuite {
 	readonly suiteSha256: string;
 	readonly suiteName: string;
 	readonly runCount: number;
-	/** Distinct model ids among its runs, in order of first appearance. */
+	/** Distinct model names among its runs (`gpt2-en-small`, `openai/<model>`), in order of
+	 * first appearance. */
 	readonly modelIds: readonly string[];
 }
 
@@ -26,30 +28,33 @@ export function groupRunsBySuite(runs: readonly RunRecord[]): ComparableSuite[] 
 			suiteSha256,
 			suiteName: group.name,
 			runCount: group.runs.length,
-			modelIds: [...new Set(group.runs.map((run) => run.model.id))],
+			modelIds: [...new Set(group.runs.map((run) => runModelName(run.model)))],
 		}))
 		.sort((a, b) => b.runCount - a.runCount || a.suiteName.localeCompare(b.suiteName));
 }
 
 /**
- * A column label for `run` among `runs`: the model id, plus the revision, dtype or backend
- * where another run of the same model differs in it, plus the run id when that is not enough.
+ * A column label for `run` among `runs`: the model name (a local id or `openai/<model>`), plus
+ * the revision, dtype or backend (a local model) or the base URL (an endpoint) where another run
+ * of the same name differs in it, plus the run id when that is not enough. Runs of local and
+ * endpoint models compare side by side.
  */
 export function labelComparedRun(run: RunRecord, runs: readonly RunRecord[]): string {
-	const sameModel = runs.filter((other) => other.model.id === run.model.id);
+	const name = runModelName(run.model);
+	const sameModel = runs.filter((other) => runModelName(other.model) === name);
 	const label = labelParts(run, sameModel);
 	const clash = sameModel.filter((o) => o.id !== run.id && labelParts(o, sameModel) === label);
 	return clash.length > 0 ? `${label} (run ${run.id})` : label;
 }
 
 function labelParts(run: RunRecord, sameModel: readonly RunRecord[]): string {
-	const parts = [run.model.id];
-	if (run.model.revision && sameModel.some((o) => o.model.revision !== run.model.revision)) {
-		parts.push(`@${run.model.revision}`);
-	}
-	if (sameModel.some((o) => o.model.dtype !== run.model.dtype)) parts.push(` ${run.model.dtype}`);
-	if (sameModel.some((o) => o.model.backend !== run.model.backend)) {
-		parts.push(` ${run.model.backend}`);
+	const parts = [runModelName(run.model)];
+	for (const detail of runModelDetails(run.model)) {
+		const differs = sameModel.some(
+			(other) =>
+				runModelDetails(other.model).find((d) => d.key === detail.key)?.text !== detail.text,
+		);
+		if (differs) parts.push(detail.text);
 	}
 	return parts.join('');
 }

@@ -68,6 +68,9 @@ const RAW_LIBRARY_TEXT =
  * as it is.
  */
 export function describeError(error: unknown): string {
+	// Our endpoint errors (EndpointAuthError, EndpointUnreachableError, ... in src/providers)
+	// already say what to do for that server: a 401 there is the endpoint's key, not the hub's.
+	if (isEndpointError(error)) return error.message || error.name;
 	const text =
 		error instanceof Error
 			? error.message || error.name
@@ -76,6 +79,11 @@ export function describeError(error: unknown): string {
 				: String(error);
 	if (!RAW_LIBRARY_TEXT.test(text)) return text;
 	return describeEngineMessage(text) ?? text;
+}
+
+/** An error of ours about an OpenAI-compatible endpoint: its name starts with `Endpoint`. */
+function isEndpointError(error: unknown): error is Error {
+	return error instanceof Error && error.name.startsWith('Endpoint');
 }
 
 /** `text` as one sentence: trimmed, ending with exactly one `.`, `!` or `?` (no `..`). */

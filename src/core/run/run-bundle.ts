@@ -8,12 +8,13 @@ import {
 	type InferenceBackend,
 	type ModelDtype,
 	type ModelSource,
-	type ModelSpec,
+	normalizeBaseUrl,
 } from '../model/model-spec';
 import type { ScoredToken } from '../scoring/types';
 import {
 	RUN_STATUSES,
 	type ItemResult,
+	type RunModelSpec,
 	type RunRecord,
 	type RunStatus,
 	type ScoredSentence,
@@ -50,7 +51,7 @@ export type ParseRunBundleResult =
 	| { readonly ok: true; readonly bundle: RunBundle }
 	| { readonly ok: false; readonly message: string; readonly pointer: string };
 
-const MODEL_SOURCES: readonly ModelSource[] = ['bundled', 'hub', 'local'];
+const MODEL_SOURCES: readonly (ModelSource | 'openai')[] = ['bundled', 'hub', 'local', 'openai'];
 const MODEL_DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q8'];
 const BACKENDS: readonly InferenceBackend[] = ['webgpu', 'wasm', 'node-cpu'];
 
@@ -64,7 +65,11 @@ export function serializeRunBundle(bundle: RunBundle): string {
 			run: {
 				suiteName: run.suiteName,
 				suiteSha256: run.suiteSha256,
-				model: run.model,
+				// An endpoint's spec as its three fields: nothing else (never a key) travels.
+				model:
+					run.model.source === 'openai'
+						? { source: 'openai', model: run.model.model, baseUrl: run.model.baseUrl }
+						: run.model,
 				convention: run.convention,
 				itemCount: run.itemCount,
 				appVersion: run.appVersion,
@@ -173,11 +178,22 @@ function readOffset(value: Json, pointer: string): number | undefined {
 	return value === null ? undefined : readInteger(value, pointer, 0);
 }
 
-function readModel(value: Json, pointer: string): ModelSpec {
+function readModel(value: Json, pointer: string): RunModelSpec {
 	const model = readObject(value, pointer);
+	const source = readOneOf(model.source, `${pointer}/source`, MODEL_SOURCES);
+	if (source === 'openai') {
+		// An endpoint run: the model id and base URL (a bundle never holds a key).
+		const baseUrl = readString(model.baseUrl, `${pointer}/baseUrl`);
+		if (!/^https?:\/\/\S+$/i.test(baseUrl)) {
+			fail(`${pointer}/baseUrl`, 'expected an http(s) URL');
+		}
+		const modelId = readString(model.model, `${pointer}/model`);
+		if (modelId === '') fail(`${pointer}/model`, 'expected the model id the endpoint serves');
+		return { source, model: modelId, baseUrl: normalizeBaseUrl(baseUrl) };
+	}
 	const revision = readOptionalString(model.revision, `${pointer}/revision`);
 	return {
-		source: readOneOf(model.source, `${pointer}/source`, MODEL_SOURCES),
+		source,
 		id: readString(model.id, `${pointer}/id`),
 		...(revision === undefined ? {} : { revision }),
 		dtype: readOneOf(model.dtype, `${pointer}/dtype`, MODEL_DTYPES),

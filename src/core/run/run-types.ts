@@ -2,7 +2,7 @@
  * Types of a run as it is kept and exported: the record (suite, model, convention, app version,
  * status) and the scored sentences of each finished item. Plain, structured-cloneable data.
  */
-import type { ModelSpec, SurprisalConvention } from '../model/model-spec';
+import type { EndpointModelSpec, ModelSpec, SurprisalConvention } from '../model/model-spec';
 import type { ScoredToken } from '../scoring/types';
 
 /**
@@ -14,14 +14,24 @@ export type RunStatus = 'running' | 'cancelled' | 'done' | 'failed';
 
 export const RUN_STATUSES: readonly RunStatus[] = ['running', 'cancelled', 'done', 'failed'];
 
+/**
+ * The model of a suite run: a local model (scored in the worker or in Node) or a model behind an
+ * OpenAI-compatible endpoint (scored by echo prompt logprobs). Never an API key. Replay files
+ * cannot score text, so they are not run models.
+ */
+export type RunModelSpec = ModelSpec | EndpointModelSpec;
+
 /** What a new run is started with; storage adds the id and the bookkeeping fields. */
 export interface RunDraft {
 	/** SHA-256 (lowercase hex) of the suite text exactly as loaded. */
 	readonly suiteSha256: string;
 	/** `meta.name` of the suite. */
 	readonly suiteName: string;
-	/** The model as requested; `backend` is what the run used once the model is loaded. */
-	readonly model: ModelSpec;
+	/**
+	 * The model as requested; for a local model `backend` is what the run used once the model is
+	 * loaded.
+	 */
+	readonly model: RunModelSpec;
 	readonly convention: SurprisalConvention;
 	/** Items in the suite: the run is done when this many items are stored. */
 	readonly itemCount: number;

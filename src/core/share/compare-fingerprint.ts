@@ -2,7 +2,8 @@
  * Compares the fingerprint carried by a share link with the results of running it again: which
  * outcomes are identical, how far rounded region values moved, and which settings differ. Pure.
  */
-import type { ModelSpec, SurprisalConvention } from '../model/model-spec';
+import type { SurprisalConvention } from '../model/model-spec';
+import type { RunModelSpec } from '../run/run-types';
 import type { MetricName } from '../suite/types';
 import {
 	buildResultFingerprint,
@@ -15,14 +16,14 @@ import {
 /** What the link recorded about the run besides its results (a SharePayload satisfies it). */
 export interface LinkedRun {
 	readonly results: ResultFingerprint;
-	readonly model: ModelSpec;
+	readonly model: RunModelSpec;
 	readonly convention: SurprisalConvention;
 	readonly appVersion: string;
 }
 
 /** The new run: its results, and (to explain differences) how it was made. */
 export interface ReproducedRun extends RunResults {
-	readonly model?: ModelSpec;
+	readonly model?: RunModelSpec;
 	readonly convention?: SurprisalConvention;
 	readonly appVersion?: string;
 }
@@ -66,6 +67,8 @@ export interface SettingDifference {
 		| 'model.revision'
 		| 'model.dtype'
 		| 'model.backend'
+		| 'model.model'
+		| 'model.baseUrl'
 		| 'convention'
 		| 'appVersion';
 	readonly linked: string;
@@ -210,14 +213,28 @@ export function compareRunSettings(link: LinkedRun, run: ReproducedRun): Setting
 	};
 	if (run.model !== undefined) {
 		check('model.source', link.model.source, run.model.source);
-		check('model.id', link.model.id, run.model.id);
-		check('model.revision', link.model.revision, run.model.revision);
-		check('model.dtype', link.model.dtype, run.model.dtype);
-		check('model.backend', link.model.backend, run.model.backend);
+		const linked = modelFields(link.model);
+		const reproduced = modelFields(run.model);
+		for (const field of MODEL_FIELDS) {
+			check(`model.${field}`, linked[field], reproduced[field]);
+		}
 	}
 	check('convention', link.convention, run.convention);
 	check('appVersion', link.appVersion, run.appVersion);
 	return differences;
+}
+
+/** The fields a model spec can have besides its source, in the order differences are listed. */
+const MODEL_FIELDS = ['id', 'revision', 'dtype', 'backend', 'model', 'baseUrl'] as const;
+
+/** A spec's fields by name: a local model's id, revision, dtype, backend; an endpoint's model
+ * and base URL. A field the spec does not have is absent. */
+function modelFields(
+	spec: RunModelSpec,
+): Partial<Record<(typeof MODEL_FIELDS)[number], string | undefined>> {
+	return spec.source === 'openai'
+		? { model: spec.model, baseUrl: spec.baseUrl }
+		: { id: spec.id, revision: spec.revision, dtype: spec.dtype, backend: spec.backend };
 }
 
 interface ValueKey {

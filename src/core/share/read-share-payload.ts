@@ -7,14 +7,19 @@ import {
 	type InferenceBackend,
 	type ModelDtype,
 	type ModelSource,
-	type ModelSpec,
 	type SurprisalConvention,
 } from '../model/model-spec';
+import type { RunModelSpec } from '../run/run-types';
 import { METRIC_NAMES, type MetricName } from '../suite/types';
 import { unpackOutcomeCodes, type RegionKey, type ResultFingerprint } from './result-fingerprint';
 import type { SharedSuite, SharePayload } from './share-link';
 
-const MODEL_SOURCES = { bundled: true, hub: true, local: true } satisfies Record<ModelSource, true>;
+const MODEL_SOURCES = {
+	bundled: true,
+	hub: true,
+	local: true,
+	openai: true,
+} satisfies Record<ModelSource | 'openai', true>;
 const MODEL_DTYPES = { fp32: true, fp16: true, q8: true } satisfies Record<ModelDtype, true>;
 const INFERENCE_BACKENDS = { webgpu: true, wasm: true, 'node-cpu': true } satisfies Record<
 	InferenceBackend,
@@ -97,9 +102,22 @@ function readSuite(json: unknown): SharedSuite {
 	return fail('/suite/kind', "is neither 'inline' nor 'url'");
 }
 
-function readModel(json: unknown): ModelSpec {
+function readModel(json: unknown): RunModelSpec {
 	const model = object(json, '/model');
 	const source = key(model['source'], MODEL_SOURCES, '/model/source');
+	if (source === 'openai') {
+		// An endpoint: its model id and base URL. A link never carries a key (any other field
+		// is dropped), so running it again needs the key typed on this page for that base URL.
+		const name = string(model['model'], '/model/model');
+		if (name.length === 0 || name.length > MAX_ID_CHARS || !PLAIN_TEXT.test(name)) {
+			fail('/model/model', 'is not a model name');
+		}
+		const baseUrl = string(model['baseUrl'], '/model/baseUrl');
+		if (baseUrl.length > MAX_URL_CHARS || !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
+			fail('/model/baseUrl', 'is not an http(s) URL');
+		}
+		return { source, model: name, baseUrl };
+	}
 	const id = string(model['id'], '/model/id');
 	if (id.length === 0 || id.length > MAX_ID_CHARS || !PLAIN_TEXT.test(id)) {
 		fail('/model/id', 'is not a model name');

@@ -13,7 +13,8 @@
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { ShareLinkError } from '../errors';
 import { sha256HexOfBytes } from '../hash/sha256';
-import type { ModelSpec, SurprisalConvention } from '../model/model-spec';
+import type { SurprisalConvention } from '../model/model-spec';
+import type { RunModelSpec } from '../run/run-types';
 import { decodeBase64Url, encodeBase64Url } from './base64url';
 import type { ResultFingerprint } from './result-fingerprint';
 import { checkSharePayload, readSharePayload } from './read-share-payload';
@@ -42,8 +43,9 @@ export interface SharePayload {
 	/** SHA-256 (lowercase hex) of the suite text exactly as loaded, as in the run history: a
 	 * suite fetched from `suite.url` must hash to it, or it has changed since the link was made. */
 	readonly suiteSha256: string;
-	/** A hub model's `revision` must be a commit hash (resolve `main` before sharing). */
-	readonly model: ModelSpec;
+	/** A hub model's `revision` must be a commit hash (resolve `main` before sharing). An
+	 * endpoint is its model id and base URL, never a key. */
+	readonly model: RunModelSpec;
 	readonly convention: SurprisalConvention;
 	readonly results: ResultFingerprint;
 }

@@ -55,15 +55,6 @@ function sameSpec(a: ModelSpec, b: ModelSpec): boolean {
 	);
 }
 
-/**
- * Why a suite cannot be run with an endpoint choice in the app yet (a run records a local
- * ModelSpec); Try it works, and the CLI runs suites through endpoints.
- */
-// TODO(#9): widen RunDraft.model to endpoint specs (lists show run.model.id), then let RunView
-// start runs with runSpec: RunSession already scores them through clientFor.
-export const ENDPOINT_SUITE_RUNS_UNAVAILABLE =
-	'Running a suite through an endpoint is not available in the app yet: use Try it here, or the CLI (npm run cli -- run suite.json --model openai/<model> --base-url <url>).';
-
 export class ModelCatalog {
 	readonly bundledIds: readonly string[] = BUNDLED_MODEL_IDS;
 	readonly #client: InferenceClientApi;
@@ -104,7 +95,7 @@ export class ModelCatalog {
 	 * The client a run of `spec` is scored by when it is an endpoint (undefined: the worker). The
 	 * key typed here is sent only to the base URL it was typed for.
 	 */
-	clientFor(spec: ModelSpec | EndpointModelSpec): InferenceClientApi | undefined {
+	clientFor(spec: ModelSpec | EndpointModelSpec): EndpointInferenceClient | undefined {
 		if (spec.source !== 'openai') return undefined;
 		const current = this.endpoint.spec;
 		const apiKey = current?.baseUrl === spec.baseUrl ? this.endpoint.keyForRequests : undefined;
@@ -196,7 +187,11 @@ export class ModelCatalog {
 			case 'local':
 				return checkLocalModelFiles(this.#localFiles.map((f) => f.path));
 			case 'openai':
-				return this.endpoint.problem ?? ENDPOINT_SUITE_RUNS_UNAVAILABLE;
+				if (this.endpoint.problem !== null) return this.endpoint.problem;
+				// Test connection found that the server returns no prompt logprobs: a run would fail.
+				return this.endpoint.abilities.score === false
+					? 'This endpoint cannot score text (it returns no prompt logprobs): Try it generates, but a suite needs a server that echoes prompt logprobs, such as vLLM or Benchtop serve.'
+					: null;
 		}
 	}
 
@@ -222,7 +217,7 @@ export class ModelCatalog {
 					backend: this.backend,
 				};
 			case 'openai':
-				// Not a local model: see runSpec.
+				// Not a local model: runs take runSpec (the endpoint's spec).
 				return null;
 		}
 	}

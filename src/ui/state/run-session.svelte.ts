@@ -10,7 +10,7 @@ import type {
 	ModelSpec,
 	SurprisalConvention,
 } from '../../core/model/model-spec';
-import type { ItemResult, RunRecord } from '../../core/run/run-types';
+import type { ItemResult, RunModelSpec, RunRecord } from '../../core/run/run-types';
 import { ItemAssembly } from '../../core/run/item-assembly';
 import { buildSuiteSentences } from '../../core/suite/build-sentences';
 import type { Suite } from '../../core/suite/types';
@@ -28,13 +28,18 @@ import type {
 export type RunSessionStatus =
 	'idle' | 'loading-model' | 'scoring' | 'cancelling' | 'done' | 'cancelled' | 'failed';
 
+/** The client of an endpoint run: it scores like the worker, and `open` checks the model. */
+export interface EndpointRunClient extends InferenceClientApi {
+	open(signal?: AbortSignal): Promise<{ readonly modelKey: string }>;
+}
+
 /** What the session needs from the model picker: load a spec (reusing a loaded model), and hear
  * that a loaded model moved to a fallback backend. */
 export interface ModelLoader {
 	load(spec: ModelSpec, signal?: AbortSignal): Promise<ModelInfo>;
 	noteFallback?(modelKey: string, fallback: BackendFallback): void;
-	/** The client that loads and scores `spec` when it is not the worker's (an endpoint). */
-	clientFor?(spec: ModelSpec | EndpointModelSpec): InferenceClientApi | undefined;
+	/** The client that loads and scores an endpoint's model (an EndpointInferenceClient). */
+	clientFor?(spec: EndpointModelSpec): EndpointRunClient | undefined;
 }
 
 export interface RunSessionOptions {
@@ -178,7 +183,7 @@ export class RunSession {
 	/** Starts a new run of `input` with `spec`. Resolves when it ends (done, cancelled, failed). */
 	async start(
 		input: RunInput,
-		spec: ModelSpec,
+		spec: RunModelSpec,
 		convention: SurprisalConvention,
 	): Promise<RunRecord | null> {
 		if (this.active) return null;
@@ -309,6 +314,8 @@ export class RunSession {
 			revision?: string | undefined;
 			reason?: string | undefined;
 		}): Promise<void> => {
+			// An endpoint has no backend of ours: nothing to record.
+			if (model.source === 'openai') return Promise.resolve();
 			model = {
 				...model,
 				backend: change.backend,
@@ -325,7 +332,7 @@ export class RunSession {
 		/** The engine says the model runs on a fallback backend (e.g. WebGPU lost mid-run → WASM): the
 		 * run records it, once. */
 		const noteFallback = (fallback: BackendFallback | undefined): void => {
-			if (!fallback || fallback.backend === model.backend) return;
+			if (!fallback || model.source === 'openai' || fallback.backend === model.backend) return;
 			this.#options.models.noteFallback?.(modelKey, fallback);
 			const stored = recordBackend(fallback).catch(() => undefined);
 			saveChain = saveChain.then(() => stored);
@@ -336,22 +343,32 @@ export class RunSession {
 		let scoringMs: number;
 		try {
 			this.#status = 'loading-model';
-			// An endpoint spec is scored by its own client (EndpointInferenceClient), else the worker.
-			const endpointClient = this.#options.models.clientFor?.(run.model);
-			client = endpointClient ?? client;
-			const info = await untilAborted(
-				endpointClient
-					? endpointClient.call('loadModel', { spec: run.model }, { signal: abort.signal })
-					: this.#options.models.load(run.model, abort.signal),
-				abort.signal,
-			);
-			modelKey = info.modelKey;
-			if (info.spec.backend !== run.model.backend || info.fallbackReason) {
-				await recordBackend({
-					backend: info.spec.backend,
-					revision: info.spec.revision,
-					reason: info.fallbackReason,
-				});
+			const requested = run.model;
+			if (requested.source === 'openai') {
+				// An endpoint run is scored by its own client (EndpointInferenceClient): the key typed
+				// for this base URL goes only there.
+				const endpointClient = this.#options.models.clientFor?.(requested);
+				if (!endpointClient) {
+					throw new Error(
+						`This page cannot score through endpoints: run it with the CLI (npm run cli -- run suite.json --model openai/${requested.model} --base-url ${requested.baseUrl}).`,
+					);
+				}
+				client = endpointClient;
+				const info = await untilAborted(endpointClient.open(abort.signal), abort.signal);
+				modelKey = info.modelKey;
+			} else {
+				const info = await untilAborted(
+					this.#options.models.load(requested, abort.signal),
+					abort.signal,
+				);
+				modelKey = info.modelKey;
+				if (info.spec.backend !== requested.backend || info.fallbackReason) {
+					await recordBackend({
+						backend: info.spec.backend,
+						revision: info.spec.revision,
+						reason: info.fallbackReason,
+					});
+				}
 			}
 			if (abort.signal.aborted) throw new DOMException('cancelled', 'AbortError');
 			this.#status = 'scoring';
@@ -374,7 +391,7 @@ export class RunSession {
 				const scoring = client.call(
 					'scoreTexts',
 					{
-						modelKey: info.modelKey,
+						modelKey,
 						texts: part.map((sentence) => sentence.text),
 						convention: run.convention,
 					},

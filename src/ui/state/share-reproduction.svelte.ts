@@ -5,7 +5,7 @@
  */
 import { describeError } from '../../core/app/describe-error';
 import { sha256Hex } from '../../core/hash/sha256';
-import type { ModelSpec } from '../../core/model/model-spec';
+import type { RunModelSpec } from '../../core/run/run-types';
 import {
 	compareFingerprint,
 	type FingerprintComparison,
@@ -21,9 +21,12 @@ import { RunSession } from './run-session.svelte';
 
 export type ReproductionStatus = 'idle' | 'fetching-suite' | 'running' | 'compared' | 'failed';
 
-/** A model spec this browser can run: a run made by the CLI (`node-cpu`) is re-run on WASM. */
-export function browserSpecOf(spec: ModelSpec): ModelSpec {
-	return spec.backend === 'node-cpu' ? { ...spec, backend: 'wasm' } : spec;
+/** A model spec this browser can run: a run made by the CLI (`node-cpu`) is re-run on WASM; an
+ * endpoint stays the endpoint (it must be reachable from this page). */
+export function browserSpecOf(spec: RunModelSpec): RunModelSpec {
+	return spec.source !== 'openai' && spec.backend === 'node-cpu'
+		? { ...spec, backend: 'wasm' }
+		: spec;
 }
 
 export class ShareReproduction {
@@ -164,8 +167,11 @@ export function explainSettingDifference(setting: string): string {
 		case 'model.revision':
 			return 'A different revision of the model has different weights.';
 		case 'model.id':
+		case 'model.model':
 		case 'model.source':
 			return 'It is a different model.';
+		case 'model.baseUrl':
+			return 'Another server answered: it may serve other weights, dtype or kernels under the same model id.';
 		case 'convention':
 			return 'A different surprisal convention (BOS/EOS) changes which tokens are scored.';
 		case 'appVersion':

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { groupRunsBySuite, labelComparedRun } from '../../../src/core/app/compare-runs';
+import type { ModelSpec } from '../../../src/core/model/model-spec';
 import type { RunRecord } from '../../../src/core/run/run-types';
 
 function run(
 	id: number,
 	overrides: Partial<RunRecord> = {},
-	model: Partial<RunRecord['model']> = {},
+	model: Partial<ModelSpec> = {},
 ): RunRecord {
 	return {
 		id,
@@ -23,6 +24,10 @@ function run(
 		tokenCount: 100,
 		...overrides,
 	};
+}
+
+function endpointRun(id: number, model: string, baseUrl: string): RunRecord {
+	return run(id, { model: { source: 'openai', model, baseUrl } });
 }
 
 describe('groupRunsBySuite', () => {
@@ -56,6 +61,22 @@ describe('groupRunsBySuite', () => {
 		]);
 	});
 
+	it('names endpoint runs openai/<model>, beside local runs of the same suite', () => {
+		const runs = [
+			run(1),
+			endpointRun(2, 'gpt2-random-tiny', 'http://127.0.0.1:8000/v1'),
+			endpointRun(3, 'gpt2-random-tiny', 'http://10.0.0.2:8000/v1'),
+		];
+		expect(groupRunsBySuite(runs)).toEqual([
+			{
+				suiteSha256: 'a'.repeat(64),
+				suiteName: 'agreement',
+				runCount: 3,
+				modelIds: ['gpt2-random-tiny', 'openai/gpt2-random-tiny'],
+			},
+		]);
+	});
+
 	it('gives nothing for no runs', () => {
 		expect(groupRunsBySuite([])).toEqual([]);
 	});
@@ -85,6 +106,30 @@ describe('labelComparedRun', () => {
 				run(2, {}, { source: 'hub', revision: 'v2' }),
 			],
 			expected: ['gpt2-random-tiny@main', 'gpt2-random-tiny@v2'],
+		},
+		{
+			name: 'a local model and the same model behind an endpoint',
+			runs: [run(1), endpointRun(2, 'gpt2-random-tiny', 'http://127.0.0.1:8000/v1')],
+			expected: ['gpt2-random-tiny', 'openai/gpt2-random-tiny'],
+		},
+		{
+			name: 'same endpoint model on two servers: the base URL',
+			runs: [
+				endpointRun(1, 'llama-70b', 'http://127.0.0.1:8000/v1'),
+				endpointRun(2, 'llama-70b', 'https://gpu.example.org/v1'),
+			],
+			expected: [
+				'openai/llama-70b @ http://127.0.0.1:8000/v1',
+				'openai/llama-70b @ https://gpu.example.org/v1',
+			],
+		},
+		{
+			name: 'same endpoint model on the same server: the run id',
+			runs: [
+				endpointRun(1, 'llama-70b', 'http://127.0.0.1:8000/v1'),
+				endpointRun(2, 'llama-70b', 'http://127.0.0.1:8000/v1'),
+			],
+			expected: ['openai/llama-70b (run 1)', 'openai/llama-70b (run 2)'],
 		},
 		{
 			name: 'identical models: the run id tells them apart',

@@ -6,6 +6,45 @@ import {
 	explainEarlyEnd,
 } from '../../../src/core/app/describe-error';
 
+describe('describeError with endpoint errors', () => {
+	// Our endpoint errors name the server and what to do; their words (401, Failed to fetch,
+	// Not Found) are about the endpoint, never the hub, so they are kept as they are.
+	function endpointError(name: string, message: string): Error {
+		const error = new Error(message);
+		error.name = name;
+		return error;
+	}
+	it.each([
+		[
+			'EndpointAuthError',
+			'http://127.0.0.1:8000/v1 refused the API key (401). Check the key and that it is allowed to use this model. The server said: 401 Unauthorized at /srv/auth.js:12:7.',
+		],
+		[
+			'EndpointUnreachableError',
+			'Cannot reach http://127.0.0.1:9/v1 (Failed to fetch): check that the server runs and allows this origin.',
+		],
+		[
+			'EndpointNotFoundError',
+			"http://127.0.0.1:8000/v1 does not serve 'x'; it lists: gpt2-random-tiny. 404 Not Found.",
+		],
+		[
+			'EndpointCannotScoreError',
+			'http://h/v1 cannot score text: it does not return prompt logprobs.',
+		],
+	])('%s keeps its message', (name, message) => {
+		expect(describeError(endpointError(name, message))).toBe(message);
+	});
+
+	it('still rewrites the same text from an error that is not ours', () => {
+		expect(describeError(new Error('Cannot reach it (Failed to fetch)'))).toMatch(
+			/^The download failed/,
+		);
+		expect(describeError(new Error('401 Unauthorized at /srv/auth.js:12:7'))).toMatch(
+			/^The hub refused the download/,
+		);
+	});
+});
+
 describe('describeError', () => {
 	class NamedError extends Error {
 		override name = 'NamedError';

@@ -63,6 +63,25 @@ describe('run bundle', () => {
 		expect(result).toEqual({ ok: true, bundle: bundle() });
 	});
 
+	it('round-trips an endpoint run: model id and base URL, nothing else', () => {
+		const original = bundle();
+		const endpoint: RunBundle = {
+			...original,
+			run: {
+				...original.run,
+				model: { source: 'openai', model: 'gpt2-random-tiny', baseUrl: 'http://127.0.0.1:8000/v1' },
+			},
+		};
+		// A record that somehow held more (a key) exports only the spec's own fields.
+		const withKey = {
+			...endpoint,
+			run: { ...endpoint.run, model: { ...endpoint.run.model, apiKey: 'sk-secret' } },
+		};
+		const text = serializeRunBundle(withKey);
+		expect(text).not.toContain('sk-secret');
+		expect(parseRunBundle(text)).toEqual({ ok: true, bundle: endpoint });
+	});
+
 	it('keeps tokens without offsets (imported lm-zoo tokens)', () => {
 		const original = bundle();
 		const noOffsets: RunBundle = {
@@ -122,6 +141,30 @@ describe('run bundle', () => {
 			withRoot((r) => ((r.run as Record<string, unknown>).model = { source: 'disk' })),
 			'/run/model/source',
 			'expected one of',
+		],
+		[
+			withRoot(
+				(r) =>
+					((r.run as Record<string, unknown>).model = {
+						source: 'openai',
+						model: 'm',
+						baseUrl: 'file:///etc',
+					}),
+			),
+			'/run/model/baseUrl',
+			'expected an http(s) URL',
+		],
+		[
+			withRoot(
+				(r) =>
+					((r.run as Record<string, unknown>).model = {
+						source: 'openai',
+						model: '',
+						baseUrl: 'http://h/v1',
+					}),
+			),
+			'/run/model/model',
+			'expected the model id',
 		],
 	])('rejects bad input with its location (%#)', (text, pointer, message) => {
 		const result = parseRunBundle(text);

@@ -3,10 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateCompletion } from '../../../src/core/model/generation';
 import { EndpointSettings } from '../../../src/ui/state/endpoint-settings.svelte';
-import {
-	ENDPOINT_SUITE_RUNS_UNAVAILABLE,
-	ModelCatalog,
-} from '../../../src/ui/state/model-catalog.svelte';
+import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';
 import { FAKE_GREEDY_TOKENS, FakeEngine } from '../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../src/worker/inference-client';
 
@@ -28,8 +25,8 @@ describe('ModelCatalog with an endpoint', () => {
 		expect(models.specProblem).toMatch(/Type the model id/);
 		models.endpoint.modelId = 'gpt2-random-tiny';
 		models.endpoint.apiKey = 'sk-never-recorded';
-		// The run button says why a suite cannot run through the endpoint in the app yet.
-		expect(models.specProblem).toBe(ENDPOINT_SUITE_RUNS_UNAVAILABLE);
+		// A complete endpoint choice runs suites (scored through the endpoint).
+		expect(models.specProblem).toBeNull();
 		expect(models.runSpec).toEqual({
 			source: 'openai',
 			model: 'gpt2-random-tiny',

@@ -72,9 +72,7 @@ describe('RunSession through an endpoint', () => {
 	it('scores a bundled suite through the endpoint and records its spec without the key', async () => {
 		const { session, spec } = setup();
 		const input = bundledSuite();
-		// NOTE: runs record a ModelSpec today; widening RunDraft.model to endpoint specs is the
-		// remaining step (issue 9), so the spec is passed through a cast here.
-		const run = await session.start(input, spec as unknown as ModelSpec, 'bos');
+		const run = await session.start(input, spec, 'bos');
 		expect(session.message).toBeNull();
 		expect(run?.status).toBe('done');
 		const stored = await getRun(run?.id ?? -1);
@@ -100,6 +98,21 @@ describe('RunSession through an endpoint', () => {
 		}
 	});
 
+	it('says the endpoint refused a run without its key, and resumes once the key is typed', async () => {
+		const { session, spec, catalog } = setup();
+		catalog.endpoint.apiKey = '';
+		const input = bundledSuite();
+		const run = await session.start(input, spec, 'bos');
+		expect(run?.status).toBe('failed');
+		// The endpoint's own words (its key), not the hub's.
+		expect(session.message).toContain(`${server.baseUrl} refused the API key`);
+		catalog.endpoint.apiKey = API_KEY;
+		const resumed = await session.resume(run?.id ?? -1);
+		expect(resumed?.status).toBe('done');
+		expect(resumed?.model).toEqual(spec);
+		expect(await listItemResults(run?.id ?? -1)).toHaveLength(input.suite.items.length);
+	});
+
 	it('sends the key only to the base URL it was typed for', async () => {
 		const { catalog, spec } = setup();
 		const local: ModelSpec = { source: 'bundled', id: MODEL, dtype: 'fp32', backend: 'wasm' };
@@ -113,15 +126,10 @@ describe('RunSession through an endpoint', () => {
 			engine: createNodeEngine({ threads: 1 }),
 		});
 		try {
-			const asRecorded = (s: EndpointModelSpec): ModelSpec => s as unknown as ModelSpec;
 			const typed = catalog.clientFor(spec);
-			await expect(typed?.call('loadModel', { spec: asRecorded(spec) })).resolves.toMatchObject({
-				modelType: 'endpoint',
-			});
+			await expect(typed?.open()).resolves.toMatchObject({ modelType: 'endpoint', spec });
 			const elsewhere = { ...spec, baseUrl: other.baseUrl };
-			await expect(
-				catalog.clientFor(elsewhere)?.call('loadModel', { spec: asRecorded(elsewhere) }),
-			).rejects.toBeInstanceOf(EndpointAuthError);
+			await expect(catalog.clientFor(elsewhere)?.open()).rejects.toBeInstanceOf(EndpointAuthError);
 		} finally {
 			await other.close();
 		}

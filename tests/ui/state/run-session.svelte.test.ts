@@ -186,7 +186,7 @@ describe('RunSession', () => {
 		const stored = await getRun(record?.id ?? 0);
 		expect(stored?.model).toMatchObject({ id: SPEC.id, backend: 'wasm' });
 		expect(stored?.fallbackReason).toBe(DEVICE_LOST.reason);
-		expect(session.run?.model.backend).toBe('wasm');
+		expect(session.run?.model).toMatchObject({ backend: 'wasm' });
 		// The model picker shows where the model runs now.
 		expect(catalog.loaded).toMatchObject({
 			spec: { backend: 'wasm' },

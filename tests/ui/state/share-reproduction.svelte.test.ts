@@ -115,7 +115,9 @@ describe('ShareReproduction', () => {
 	});
 
 	it('runs a CLI-made (node-cpu) link on WASM', () => {
-		expect(browserSpecOf({ ...SPEC, backend: 'node-cpu' }).backend).toBe('wasm');
-		expect(browserSpecOf({ ...SPEC, backend: 'webgpu' }).backend).toBe('webgpu');
+		expect(browserSpecOf({ ...SPEC, backend: 'node-cpu' })).toMatchObject({ backend: 'wasm' });
+		expect(browserSpecOf({ ...SPEC, backend: 'webgpu' })).toMatchObject({ backend: 'webgpu' });
+		const endpoint = { source: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:8000/v1' } as const;
+		expect(browserSpecOf(endpoint)).toEqual(endpoint);
 	});
 });
