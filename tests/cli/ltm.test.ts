@@ -3,6 +3,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLtmCommand, ltmCommand, type OpenModel } from '../../src/cli/commands/ltm';
 import { loadLtmSuite } from '../../src/core/ltm';
@@ -354,4 +355,50 @@ describe('ltm-suite.json config.tokenizer', () => {
 			expect(lines.map((entry) => entry.tokens)).toEqual(lines.map((entry) => count(entry.text)));
 		});
 	}
+});
+
+describe('ltm run with a zip of definitions', () => {
+	it('runs the zipped tiny definitions to the same results as the folder', async () => {
+		const root = `${FIXTURES}tiny-definitions`;
+		const files: Record<string, Uint8Array> = {};
+		for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+			if (!entry.isFile()) continue;
+			const path = join(entry.parentPath, entry.name);
+			files[`tiny/${path.slice(root.length + 1)}`] = strToU8(await readFile(path, 'utf8'));
+		}
+		const zipOut = await outDir();
+		const zipPath = join(zipOut, 'tiny.zip');
+		await writeFile(zipPath, zipSync(files));
+		const fromZip = await runCliCommand(
+			createLtmCommand(openModel),
+			['run', zipPath, '--agent', 'a', '--out', join(zipOut, 'out')],
+			'disk',
+		);
+		expect(fromZip.exitCode).toBe(0);
+		const folderOut = await outDir();
+		const fromFolder = await runCliCommand(
+			createLtmCommand(openModel),
+			['run', root, '--agent', 'a', '--out', folderOut],
+			'disk',
+		);
+		const summary = async (dir: string) =>
+			(JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8')) as { datasets: unknown })
+				.datasets;
+		expect(fromFolder.exitCode).toBe(0);
+		expect(await summary(join(zipOut, 'out'))).toEqual(await summary(folderOut));
+		expect(fromZip.stdout).toMatch(/accuracy/);
+	});
+
+	it('a broken zip is a located input error', async () => {
+		const dir = await outDir();
+		const zipPath = join(dir, 'broken.zip');
+		await writeFile(zipPath, 'not a zip');
+		const run = await runCliCommand(
+			createLtmCommand(openModel),
+			['run', zipPath, '--agent', 'a'],
+			'disk',
+		);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toMatch(/broken\.zip: error: not a readable zip/);
+	});
 });

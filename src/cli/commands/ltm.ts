@@ -4,8 +4,8 @@
  * long-term-memory tests (GoodAI LTM benchmark) against an agent model; writes upstream's result
  * files and a summary, and prints a table. Tokens are counted with cl100k_base, as upstream reports gaps.
  */
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
 import {
 	buildLtmReport,
 	findLtmDataset,
@@ -14,6 +14,7 @@ import {
 	type GenerationPromptFile,
 	loadLtmDefinitions,
 	loadLtmSuite,
+	loadLtmZip,
 	readUpstreamTrivia,
 	runLtm,
 	type LoadResult,
@@ -39,7 +40,7 @@ export const LTM_GENERATE_USAGE =
 	'usage: ltm generate <prompt.json> --generator <model> --out <definitions folder> [--dataset "<Dataset Name>"] [--examples N] [--cache-dir <dir>]';
 
 export const LTM_USAGE =
-	'usage: ltm run <definitions folder | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>] [--max-tokens N] [--temperature T] [--context-tokens N] [--max-message-tokens N] [--threads N]';
+	'usage: ltm run <definitions folder | definitions .zip | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>] [--max-tokens N] [--temperature T] [--context-tokens N] [--max-message-tokens N] [--threads N]';
 
 /** Opens a model spec string (`gpt2-en-small`, `openai/<m>`, `replay:<file>`) as a TextModel. */
 export type OpenModel = (
@@ -102,7 +103,9 @@ async function runCommand(
 	}
 	const [input] = positionals;
 	if (input === undefined || positionals.length > 1)
-		throw new CliInputError(`expected one definitions folder or ltm-suite.json.\n${LTM_USAGE}`);
+		throw new CliInputError(
+			`expected one definitions folder, .zip of definitions or ltm-suite.json.\n${LTM_USAGE}`,
+		);
 	if (typeof values.agent !== 'string')
 		throw new CliInputError(`--agent <model> is required.\n${LTM_USAGE}`);
 	let memorySpan: number | undefined;
@@ -301,6 +304,8 @@ async function loadInput(
 ): Promise<LoadResult> {
 	const info = await stat(input).catch(() => undefined);
 	if (info === undefined) throw new CliInputError(`${input}: no such file or folder`);
+	if (info.isFile() && /\.zip$/i.test(input))
+		return loadLtmZip(basename(input), new Uint8Array(await readFile(input)), options);
 	if (info.isFile()) return loadLtmSuite(input, await io.readText(input), options);
 	const files: Record<string, string> = {};
 	for (const path of await listFiles(input)) {

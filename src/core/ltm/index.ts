@@ -41,6 +41,9 @@ export {
 	type LoadResult,
 } from './definitions';
 
+/** Definitions or an ltm-suite.json from a zip. */
+export { loadLtmZip } from './zip-input';
+
 /** Our single-file format `ltm-suite.json`, validated with located errors. */
 export { loadLtmSuite, type LoadSuiteOptions } from './ltm-suite';
 
