@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { NEEDS_JUDGE_REASON } from '../../../src/core/ltm/evaluate-test';
 import { loadLtmSuite } from '../../../src/core/ltm/ltm-suite';
 import { LtmCancelledError, runLtm } from '../../../src/core/ltm/run-ltm';
-import type { LtmRunState } from '../../../src/core/ltm/scheduler';
+import {
+	applyResult,
+	createLtmRun,
+	nextAction,
+	type LtmRunState,
+} from '../../../src/core/ltm/scheduler';
 import type { LtmBenchmark } from '../../../src/core/ltm/types';
 import type {
 	GenerateRequest,
@@ -201,6 +206,37 @@ describe('judge steps in dynamic tests', () => {
 		});
 		expect(resumed).toEqual(whole);
 		expect(resumedCalls.map(({ call }) => call.callIndex)).toEqual([1]);
+	});
+
+	it('a judge action answered "no-judge" (a state resumed without one) skips the test there', () => {
+		let state = createLtmRun(benchmark());
+		const kinds: string[] = [];
+		for (let step = 0; step < 50; step++) {
+			const action = nextAction(state);
+			kinds.push(action.kind);
+			if (action.kind === 'done') break;
+			if (action.kind === 'judge') {
+				expect(action).toMatchObject({ testId: 'Pets - 0', callIndex: 0 });
+				state = applyResult(state, { kind: 'no-judge' });
+			} else if (action.kind === 'send') {
+				const reply = action.cannedReply ?? 'A cat.';
+				state = applyResult(state, {
+					kind: 'sent',
+					reply,
+					messageTokens: words(action.text),
+					replyTokens: words(reply),
+					durationMs: 0,
+				});
+			} else {
+				throw new Error(`unexpected ${action.kind}`);
+			}
+		}
+		expect(kinds).toEqual(['send', 'send', 'judge', 'done']);
+		expect(state.outcomes['Pets - 0']!.evaluation).toEqual({
+			status: 'skipped',
+			reasons: [NEEDS_JUDGE_REASON],
+		});
+		expect(state.progress['Pets - 0']!.status).toBe('finished');
 	});
 
 	it('validates judge steps with located errors', () => {

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { NEEDS_JUDGE_REASON } from '../../../src/core/ltm/evaluate-test';
 import { loadLtmSuite } from '../../../src/core/ltm/ltm-suite';
 import { RESTAURANT_MENU } from '../../../src/core/ltm/restaurant-menu';
-import { runLtm } from '../../../src/core/ltm/run-ltm';
+import { LtmCancelledError, runLtm } from '../../../src/core/ltm/run-ltm';
+import type { LtmRunState } from '../../../src/core/ltm/scheduler';
 import type { LtmBenchmark } from '../../../src/core/ltm/types';
 import type {
 	GenerateRequest,
@@ -183,6 +184,33 @@ describe('Restaurant built-in', () => {
 			reasons: ['The agent did not play the guest.'],
 			flags: [],
 		});
+	});
+
+	it('a run cancelled after its third judge call resumes to the same end, without asking again', async () => {
+		const options = { agent: model(guest()), environment: { countTokens: words }, now: () => 0 };
+		const whole = await runLtm(benchmark(), { ...options, judge: model(judge) });
+		const signal = { aborted: false };
+		let judged = 0;
+		let stopped: LtmRunState | undefined;
+		await runLtm(benchmark(), {
+			...options,
+			judge: model(judge),
+			signal,
+			onEvent: ({ action }) => {
+				if (action.kind === 'judge' && ++judged === 3) signal.aborted = true;
+			},
+		}).catch((error: unknown) => {
+			expect(error).toBeInstanceOf(LtmCancelledError);
+			stopped = (error as LtmCancelledError).state;
+		});
+		const resumedCalls: Recorded[] = [];
+		const resumed = await runLtm(benchmark(), {
+			...options,
+			judge: model(judge, resumedCalls),
+			resumeFrom: JSON.parse(JSON.stringify(stopped)) as LtmRunState,
+		});
+		expect(resumed).toEqual(whole);
+		expect(resumedCalls.map(({ call }) => call.callIndex)).toEqual([3, 4, 5]);
 	});
 
 	it('is skipped without a judge', async () => {
