@@ -124,7 +124,10 @@ test('Endpoint model: Test connection lists the model, Try it streams from the s
 	expect(((await page.getByTestId('try-it-output').textContent()) ?? '').length).toBeGreaterThan(0);
 });
 
-test('a bundled suite runs through the endpoint and lands on its results', async ({ page }) => {
+test('a bundled suite runs through the endpoint and lands on its results', async ({
+	page,
+	context,
+}) => {
 	await page.goto('/');
 	await page.getByRole('button', { name: /^Garden path: NP\/Z ambiguity/ }).click();
 	await expect(
@@ -148,13 +151,35 @@ test('a bundled suite runs through the endpoint and lands on its results', async
 	await expect(page.getByText(`openai/${MODEL_ID} (endpoint ${baseUrl})`)).toBeVisible();
 	await expect(page.getByRole('term').filter({ hasText: 'Endpoint' })).toBeVisible();
 	await expect(page.getByRole('heading', { name: 'Accuracy', exact: true })).toBeVisible();
-	const byPrediction = page.getByRole('table').filter({ hasText: 'Accuracy' }).first();
-	await expect(byPrediction.getByRole('cell', { name: /^\d+(\.\d+)?\s?%$/ }).first()).toBeVisible();
+	const accuracies = page.getByTestId('prediction-accuracy').locator('tbody td.number');
+	await expect(accuracies.first()).toHaveText(/^\d+(\.\d+)?\s?%$/);
 
-	// The history lists it with the endpoint, never the key.
+	// Its share link carries the endpoint (never a key); opened, it says the endpoint must be
+	// reachable, and running it again through the same server reproduces it exactly.
+	await page.getByRole('button', { name: 'Share link' }).click();
+	const url = await page.getByTestId('share-url').inputValue();
+	expect(url).toMatch(/#\/share\/1\/[A-Za-z0-9_-]+$/);
+	const opened = await context.newPage();
+	await opened.goto(url);
+	await expect(opened.getByTestId('share-model')).toHaveText(
+		`openai/${MODEL_ID} (endpoint ${baseUrl})`,
+	);
+	await expect(opened.getByTestId('share-endpoint-note')).toContainText(
+		`must be reachable from this page`,
+	);
+	await opened.getByRole('button', { name: 'Run to reproduce' }).click();
+	await expect(opened.getByTestId('share-comparison')).toHaveText(
+		/Reproduced:\s+16\/16 item outcomes identical, max region difference 0 bits/,
+		{ timeout: 120_000 },
+	);
+	await opened.close();
+
+	// The history lists both runs (the shared one and its reproduction) with the endpoint.
 	await page.getByRole('link', { name: 'History' }).click();
-	await expect(page.getByText(`openai/${MODEL_ID} (endpoint ${baseUrl})`)).toBeVisible();
-	await expect(page.getByRole('cell', { name: /done, 16\/16 items/ })).toBeVisible();
+	// (Read again: the reproduction was stored by the other tab.)
+	await page.reload();
+	await expect(page.getByText(`openai/${MODEL_ID} (endpoint ${baseUrl})`)).toHaveCount(2);
+	await expect(page.getByRole('cell', { name: /done, 16\/16 items/ })).toHaveCount(2);
 });
 
 test.describe('the endpoint form and Try it', () => {

@@ -206,6 +206,10 @@ describe('compareRunSettings', () => {
 			],
 		],
 		[
+			{ model: { source: 'openai' as const, model: 'm', baseUrl: 'http://127.0.0.1:8000/v1' } },
+			[{ setting: 'model.source', linked: 'bundled', reproduced: 'openai' }],
+		],
+		[
 			{ convention: 'bos' as const, appVersion: '0.2.0' },
 			[
 				{ setting: 'convention', linked: 'reference', reproduced: 'bos' },
@@ -214,5 +218,23 @@ describe('compareRunSettings', () => {
 		],
 	])('%j → %j', (setup, expected) => {
 		expect(compareRunSettings(link, { ...makeResults(), ...setup })).toEqual(expected);
+	});
+
+	it('an endpoint run reproduced on another server: the base URL differs', () => {
+		const endpoint = { source: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:8000/v1' } as const;
+		const endpointLink = { ...link, model: endpoint };
+		expect(
+			compareRunSettings(endpointLink, {
+				...makeResults(),
+				model: { ...endpoint, baseUrl: 'https://gpu.example.org/v1' },
+			}),
+		).toEqual([
+			{
+				setting: 'model.baseUrl',
+				linked: 'http://127.0.0.1:8000/v1',
+				reproduced: 'https://gpu.example.org/v1',
+			},
+		]);
+		expect(compareRunSettings(endpointLink, { ...makeResults(), model: endpoint })).toEqual([]);
 	});
 });

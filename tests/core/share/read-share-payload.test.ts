@@ -43,6 +43,32 @@ describe('readSharePayload', () => {
 		expect(readSharePayload(payload)).toEqual({ ok: true, value: payload });
 	});
 
+	it('an endpoint model is its model id and base URL; a key in the link is dropped', () => {
+		const model = {
+			source: 'openai',
+			model: 'meta-llama/Llama-3-70B',
+			baseUrl: 'https://gpu.example.org/v1',
+		} as const;
+		const payload = { ...PAYLOAD, model };
+		expect(checkSharePayload(payload)).toBeNull();
+		expect(readSharePayload({ ...payload, model: { ...model, apiKey: 'sk-secret' } })).toEqual({
+			ok: true,
+			value: payload,
+		});
+	});
+
+	it.each([
+		[{ model: '', baseUrl: 'http://h/v1' }, '/model/model', 'is not a model name'],
+		[{ baseUrl: 'http://h/v1' }, '/model/model', 'is not a string'],
+		[{ model: 'm', baseUrl: 'file:///etc/passwd' }, '/model/baseUrl', 'is not an http(s) URL'],
+		[{ model: 'm' }, '/model/baseUrl', 'is not a string'],
+	])('an endpoint model %j is refused at %s', (fields, pointer, problem) => {
+		expect(readSharePayload({ ...PAYLOAD, model: { source: 'openai', ...fields } })).toEqual({
+			ok: false,
+			problem: { pointer, problem },
+		});
+	});
+
 	it('unknown fields are dropped', () => {
 		const read = readSharePayload({
 			...PAYLOAD,
