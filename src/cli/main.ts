@@ -53,7 +53,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 	},
 	ltm: {
 		summary:
-			'ltm run <definitions folder | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>]: long-term-memory tests (GoodAI LTM)',
+			'ltm run <definitions folder | .zip | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>]: long-term-memory tests (GoodAI LTM)',
 		load: async () => (await import('./commands/ltm')).ltmCommand,
 	},
 };
