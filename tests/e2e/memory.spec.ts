@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
-import { unzipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
@@ -133,7 +133,8 @@ test('runs the bundled example on a replay agent: per-test and overall scores, e
 	);
 	expect(await axeViolations(page)).toEqual([]);
 	await page.setViewportSize({ width: 390, height: 800 });
-	expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+	// The chart is resized on the next frames (a ResizeObserver): wait for it, then measure.
+	await expect.poll(() => sidewaysScroll(page)).toBeLessThanOrEqual(0);
 });
 
 test('locates an error in a dropped ltm-suite.json', async ({ page }) => {
@@ -150,6 +151,40 @@ test('locates an error in a dropped ltm-suite.json', async ({ page }) => {
 	const alert = page.getByRole('alert').filter({ hasText: 'Problems in the definitions' });
 	await expect(alert).toContainText('broken.ltm-suite.json#/datasets/1/examples/0');
 	await expect(page.getByText('These definitions have errors')).toBeVisible();
+});
+
+test('drops a zip of upstream definitions and runs them on a replay agent', async ({ page }) => {
+	await openMemory(page);
+	const root = 'tests/fixtures/ltm/tiny-definitions';
+	const zip = zipSync({
+		'tiny/config.yml': strToU8(readFileSync(`${root}/config.yml`, 'utf8')),
+		'tiny/Colours/0.def.json': strToU8(readFileSync(`${root}/Colours/0.def.json`, 'utf8')),
+		'tiny/Names/0.def.json': strToU8(readFileSync(`${root}/Names/0.def.json`, 'utf8')),
+		'tiny/Prospective_Memory/0.def.json': strToU8(
+			readFileSync(`${root}/Prospective_Memory/0.def.json`, 'utf8'),
+		),
+	});
+	await page.getByTestId('memory-files').setInputFiles({
+		name: 'tiny.zip',
+		mimeType: 'application/zip',
+		buffer: Buffer.from(zip),
+	});
+	await expect(page.getByRole('status').filter({ hasText: 'Tiny LTM fixture' })).toContainText(
+		/3 tests\s+from tiny\.zip/,
+	);
+	const agent = page.getByRole('group', { name: 'Agent' });
+	await agent.getByLabel('Replay file').check();
+	await page
+		.getByTestId('policy-replay')
+		.setInputFiles('tests/fixtures/ltm/always-ok.replay.jsonl');
+	await page.getByRole('button', { name: 'Run tests' }).click();
+	await expect(page.getByTestId('memory-progress')).toContainText('3 of 3 tests', {
+		timeout: 60_000,
+	});
+	// An agent that only says OK remembers nothing.
+	await expect(
+		page.getByTestId('memory-datasets').getByRole('row', { name: /^Colours/ }),
+	).toContainText('0.00');
 });
 
 test('a run on the bundled tiny model interrupted by a reload resumes and finishes', async ({
