@@ -37,6 +37,22 @@ describe('ModelCatalog with an endpoint', () => {
 		expect(models.runSpec).toEqual(models.spec);
 	});
 
+	it('blocks a run when Test connection found that the endpoint cannot score text', async () => {
+		const endpoint = new EndpointSettings({
+			listModels: async () => ['chat-only'],
+			probeScoring: async () => false,
+			storage: null,
+		});
+		const models = new ModelCatalog(createInThreadClient(new FakeEngine()), endpoint);
+		models.source = 'openai';
+		await endpoint.testConnection();
+		expect(endpoint.modelId).toBe('chat-only');
+		expect(models.specProblem).toMatch(/^This endpoint cannot score text/);
+		// Try it still works: the choice is complete, only suite runs need prompt logprobs.
+		expect(models.runSpec).not.toBeNull();
+		expect(models.textModel).not.toBeNull();
+	});
+
 	it('gives the local choice as a TextModel that loads through the catalog', async () => {
 		const models = catalog();
 		models.bundledId = 'gpt2-random-tiny';
