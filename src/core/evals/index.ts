@@ -70,3 +70,33 @@ export {
 	type InspectSample,
 	type InspectScore,
 } from './inspect-log';
+export {
+	filterRows,
+	isFailure,
+	rowFromResult,
+	rowsFromEvents,
+	samplesCsv,
+	showWhitespace,
+	verdictOf,
+	type EvalsCallView,
+	type EvalsRowFilter,
+	type EvalsRowSort,
+	type EvalsSampleRowView,
+} from './sample-rows';
+export { compareEvalsRuns, type EvalsComparedSample } from './compare-evals-runs';
+export {
+	EDITABLE_PARAMS,
+	PARAM_LABELS,
+	isNotUpstream,
+	mergeParams,
+	upstreamParams,
+	withParamOverrides,
+	type EditableParam,
+} from './generation-overrides';
+export {
+	EVALS_SHARE_VERSION,
+	decodeEvalsShare,
+	encodeEvalsShare,
+	type EvalsSharePayload,
+} from './evals-share-payload';
+export { registryPathOf } from './registry-path';

@@ -1,16 +1,9 @@
 /**
  * The Evals page's model choices (model under test and grader: a bundled local model in the
- * worker, the endpoint, or a replay file) and the generation parameters the user may set over
- * what upstream's templates send. Builds TextModels from providers; runs nothing.
+ * worker, the endpoint, or a replay file). Builds TextModels from providers; runs nothing. The
+ * generation parameters set over upstream's are in core (`src/core/evals/generation-overrides.ts`).
  */
-import { promptFnParams } from '../../core/evals/run-eval';
-import type { ResolvedEval } from '../../core/evals/types';
-import type {
-	GenerateRequest,
-	GenerationParams,
-	ModelCall,
-	TextModel,
-} from '../../core/model/generation';
+import type { TextModel } from '../../core/model/generation';
 import { BUNDLED_MODEL_IDS, type TextModelSpec } from '../../core/model/model-spec';
 import { createReplayModel } from '../../providers/replay';
 import type { InferenceClientApi } from '../../worker/protocol';
@@ -97,71 +90,4 @@ export function specOfChoice(
 	}
 	if (choice.kind === 'endpoint' && endpoint.spec) return { spec: endpoint.spec };
 	return { spec: localSpec(choice.localId) };
-}
-
-/** The generation parameters upstream's template sends, per role, for this eval. */
-export function upstreamParams(evalSpec: ResolvedEval): {
-	policy: GenerationParams;
-	grader: GenerationParams | null;
-} {
-	switch (evalSpec.kind) {
-		case 'match':
-			return { policy: { temperature: 0 }, grader: null };
-		case 'includes':
-			return { policy: {}, grader: null };
-		case 'fuzzy_match':
-			return { policy: { temperature: 0, max_tokens: evalSpec.maxTokens ?? 100 }, grader: null };
-		case 'json_match':
-			return { policy: { temperature: 0, max_tokens: evalSpec.maxTokens ?? 512 }, grader: null };
-		case 'modelgraded': {
-			const args = evalSpec.modelGraded?.args;
-			return {
-				policy: promptFnParams(args?.sample_kwargs ?? {}, 'sample_kwargs'),
-				grader: promptFnParams(args?.eval_kwargs ?? {}, 'eval_kwargs'),
-			};
-		}
-	}
-}
-
-/** Parameters the page lets the user set. */
-export const EDITABLE_PARAMS = ['max_tokens', 'temperature', 'top_p', 'seed'] as const;
-export type EditableParam = (typeof EDITABLE_PARAMS)[number];
-
-/** Plain-language names of the parameters. */
-export const PARAM_LABELS: Readonly<Record<EditableParam, string>> = {
-	max_tokens: 'Max new tokens',
-	temperature: 'Temperature (0 = greedy)',
-	top_p: 'Top-p',
-	seed: 'Sampling seed',
-};
-
-/** The parameters sent: upstream's with the user's values over them. */
-export function mergeParams(
-	upstream: GenerationParams,
-	overrides: GenerationParams,
-): GenerationParams {
-	return { ...upstream, ...overrides };
-}
-
-/** Whether a parameter sent differs from what upstream sends ("not upstream"). */
-export function isNotUpstream(
-	upstream: GenerationParams,
-	overrides: GenerationParams,
-	key: EditableParam,
-): boolean {
-	return overrides[key] !== undefined && overrides[key] !== upstream[key];
-}
-
-/** `model` with the user's parameters put over every request's (the cache sees what is sent). */
-export function withParamOverrides(model: TextModel, overrides: GenerationParams): TextModel {
-	if (Object.keys(overrides).length === 0) return model;
-	return {
-		label: model.label,
-		get abilities() {
-			return model.abilities;
-		},
-		countTokens: (text) => model.countTokens(text),
-		generate: (request: GenerateRequest, call: ModelCall, signal) =>
-			model.generate({ ...request, params: mergeParams(request.params, overrides) }, call, signal),
-	};
 }

@@ -22,6 +22,16 @@ import {
 	resolveEval,
 	runEval,
 	writeOaievalLog,
+	decodeEvalsShare,
+	encodeEvalsShare,
+	mergeParams,
+	registryPathOf,
+	rowFromResult,
+	rowsFromEvents,
+	upstreamParams,
+	verdictOf,
+	withParamOverrides,
+	type EvalsSampleRowView,
 	type Registry,
 	type RegistryFiles,
 } from '../../core/evals';
@@ -58,21 +68,7 @@ import { responseCacheStore } from '../../storage/response-cache-repository';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { LocalWorkerModel } from '../local-worker-model';
 import { EndpointSettings } from './endpoint-settings.svelte';
-import {
-	EvalsModelChoice,
-	mergeParams,
-	modelFromSpec,
-	specOfChoice,
-	upstreamParams,
-	withParamOverrides,
-} from './evals-models.svelte';
-import {
-	rowFromResult,
-	rowsFromEvents,
-	verdictOf,
-	type EvalsSampleRowView,
-} from './evals-rows.svelte';
-import { decodeEvalsShare, encodeEvalsShare } from './evals-share.svelte';
+import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
 
 /** A problem with the registry or a sample, located where known. */
 export interface EvalsProblem {
@@ -121,26 +117,7 @@ export const PASTE_TEMPLATES: Readonly<Record<Exclude<TemplateKind, 'modelgraded
 	json_match: 'evals.elsuite.basic.json_match:JsonMatch',
 };
 
-const REGISTRY_FOLDERS = ['evals', 'modelgraded', 'data'];
 const MAX_REGISTRY_BYTES = 50 * 1024 * 1024;
-
-/**
- * A dropped file's path inside the registry: from its `evals/`, `modelgraded/` or `data/` folder
- * on; a lone YAML goes to `evals/` (`modelgraded/` when it looks like a grading spec), a lone
- * JSONL to `data/`.
- */
-export function registryPathOf(path: string, text: string): string {
-	const parts = path.replace(/\\/gu, '/').replace(/^\.\//u, '').split('/');
-	const root = parts.findIndex(
-		(part, index) => index < parts.length - 1 && REGISTRY_FOLDERS.includes(part),
-	);
-	if (root >= 0) return parts.slice(root).join('/');
-	const name = parts[parts.length - 1] ?? path;
-	if (/\.ya?ml$/iu.test(name)) {
-		return /^\s*choice_strings\s*:/mu.test(text) ? `modelgraded/${name}` : `evals/${name}`;
-	}
-	return `data/${name}`;
-}
 
 function problemOf(error: unknown): EvalsProblem {
 	if (error instanceof EvalsError) {

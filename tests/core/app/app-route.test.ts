@@ -29,6 +29,11 @@ describe('parseAppRoute', () => {
 		],
 		['#/explore?text=a+b&unit=letters&x=1&bad=%E0%A4', { view: 'explore', text: 'a b' }],
 		['#/explorer', { view: 'run' }],
+		['#/evals', { view: 'evals' }],
+		['#/evals/share/AbC_-9', { view: 'evals', share: 'AbC_-9' }],
+		['#/evals/share/', { view: 'evals' }],
+		['#/evals/share', { view: 'evals' }],
+		['#/evals/other/AbC', { view: 'evals' }],
 	])('%j -> %j', (hash, expected) => {
 		expect(parseAppRoute(hash)).toEqual(expected);
 	});
@@ -54,7 +59,18 @@ describe('formatAppRoute', () => {
 		{ view: 'results', runId: 7, itemNumber: 12 },
 		{ view: 'compare' },
 		{ view: 'compare', suiteSha256: SHA },
+		{ view: 'evals' },
+		{ view: 'evals', share: 'AbC_-9' },
 	])('round-trips %j', (route) => {
 		expect(parseAppRoute(formatAppRoute(route))).toEqual(route);
+	});
+});
+
+describe('formatAppRoute for the Evals page', () => {
+	it.each<[AppRoute, string]>([
+		[{ view: 'evals' }, '#/evals'],
+		[{ view: 'evals', share: 'AbC_-9' }, '#/evals/share/AbC_-9'],
+	])('%j -> %s', (route, hash) => {
+		expect(formatAppRoute(route)).toBe(hash);
 	});
 });

@@ -12,7 +12,7 @@ import {
 	updateEvalsRun,
 } from '../../../src/storage/evals-runs-repository';
 import { EndpointSettings } from '../../../src/ui/state/endpoint-settings.svelte';
-import { EvalsSession, registryPathOf } from '../../../src/ui/state/evals-session.svelte';
+import { EvalsSession } from '../../../src/ui/state/evals-session.svelte';
 import { FakeEngine } from '../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../src/worker/inference-client';
 import type { InferenceClientApi } from '../../../src/worker/protocol';
@@ -51,20 +51,6 @@ const SAMPLES = [
 ]
 	.map((sample) => JSON.stringify(sample))
 	.join('\n');
-
-describe('registryPathOf', () => {
-	it.each([
-		['reg/evals/capitals.yaml', 'a: 1', 'evals/capitals.yaml'],
-		['my-registry/data/capitals/samples.jsonl', '{}', 'data/capitals/samples.jsonl'],
-		['x/modelgraded/fact.yaml', 'fact: {}', 'modelgraded/fact.yaml'],
-		['capitals.yaml', 'capitals: {id: capitals.dev.v0}', 'evals/capitals.yaml'],
-		['grading.yaml', 'g:\n  choice_strings: AB\n', 'modelgraded/grading.yaml'],
-		['samples.jsonl', '{}', 'data/samples.jsonl'],
-		['evals', '{}', 'data/evals'],
-	])('%s → %s', (path, text, expected) => {
-		expect(registryPathOf(path, text)).toBe(expected);
-	});
-});
 
 describe('EvalsSession registry input', () => {
 	it('locates a bad pasted line by file and line', () => {

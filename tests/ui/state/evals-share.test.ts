@@ -1,12 +1,10 @@
-// Evals share links: the payload round-trips, a damaged or foreign link says what is wrong, and
-// opening a link in a fresh session re-runs the eval and reports the verdicts it reproduced.
-import { deflateSync, strToU8 } from 'fflate';
+// Evals share links in the page's state: opening a link in a fresh session re-runs the eval and
+// reports the verdicts it reproduced; a damaged link is the page's problem. The payload's
+// encoding and checks are tested in tests/core/evals/evals-share-payload.test.ts.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryResponseCache } from '../../../src/providers/response-cache';
-import { encodeBase64Url } from '../../../src/core/share/base64url';
 import { EndpointSettings } from '../../../src/ui/state/endpoint-settings.svelte';
 import { EvalsSession } from '../../../src/ui/state/evals-session.svelte';
-import { decodeEvalsShare } from '../../../src/ui/state/evals-share.svelte';
 import { FakeEngine } from '../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../src/worker/inference-client';
 import { clearDatabase } from '../../storage/clear-database';
@@ -64,16 +62,13 @@ describe('Evals share links', () => {
 		expect(opened.calls()).toBe(2);
 	});
 
-	it.each([
-		['a cut-off link', 'A', /cut off/],
-		['a bad character', 'ab$d', /bad character at 2/],
-		['bytes that do not unpack', encodeBase64Url(strToU8('not deflated')), /does not unpack/],
-		[
-			'a payload of another kind',
-			encodeBase64Url(deflateSync(strToU8(JSON.stringify({ v: 1, evalName: 3 })))),
-			/not an Evals run Benchtop can read \(evalName: /,
-		],
-	])('refuses %s and says why', (_what, text, message) => {
-		expect(() => decodeEvalsShare(text)).toThrow(message);
+	it('shows a damaged link as the page’s problem and opens nothing', () => {
+		const opened = session();
+		opened.openShare('A');
+		expect(opened.problems.map((problem) => problem.message)).toEqual([
+			expect.stringMatching(/This share link is damaged \(it was cut off\)/),
+		]);
+		expect(opened.source).not.toBe('share');
+		expect(opened.resolved).toBeNull();
 	});
 });

@@ -2,14 +2,14 @@
  * Evals share links: `#/evals/share/<base64url of deflated JSON>` carrying the resolved eval
  * (samples included), the model specs (never a key), the parameters set over upstream's, the seed,
  * replay files' text, and each sample's verdict, so opening the link re-runs the eval and says
- * how many verdicts it reproduced. Encoding and checked decoding (valibot); no runes.
+ * how many verdicts it reproduced. Encoding and checked decoding (valibot).
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import * as v from 'valibot';
-import { decodeBase64Url, encodeBase64Url } from '../../core/share/base64url';
-import type { ResolvedEval } from '../../core/evals/types';
-import type { GenerationParams } from '../../core/model/generation';
-import type { TextModelSpec } from '../../core/model/model-spec';
+import { decodeBase64Url, encodeBase64Url } from '../share/base64url';
+import type { ResolvedEval } from './types';
+import type { GenerationParams } from '../model/generation';
+import type { TextModelSpec } from '../model/model-spec';
 
 export const EVALS_SHARE_VERSION = 1;
 

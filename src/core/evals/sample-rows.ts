@@ -1,12 +1,11 @@
 /**
  * The Evals results table's rows, built from a run's sample results or from an oaieval log's
  * events (an imported past run), plus what the table does with them: whitespace made visible,
- * filter, sort, CSV. Plain functions (no runes); the page state and views use them.
+ * filter, sort, CSV, a row's verdict in one word.
  */
-/* eslint-disable svelte/prefer-svelte-reactivity -- lookups, file maps and timestamps here are not UI state (the $state fields hold them as raw values) */
-import type { EvalEvent, JsonValue, SampleResult } from '../../core/evals/types';
-import { INVALID_CHOICE } from '../../core/evals';
-import type { ChatMessage } from '../../core/model/generation';
+import type { ChatMessage } from '../model/generation';
+import { INVALID_CHOICE } from './model-graded';
+import type { EvalEvent, JsonValue, SampleResult } from './types';
 
 /** One model call of a sample, as shown in the transcript. */
 export interface EvalsCallView {
@@ -265,43 +264,9 @@ export function samplesCsv(rows: readonly EvalsSampleRowView[]): string {
 	return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
 }
 
-/** One sample of two runs side by side. */
-export interface EvalsComparedSample {
-	readonly sampleId: string;
-	readonly a: EvalsSampleRowView | null;
-	readonly b: EvalsSampleRowView | null;
-	/** The verdicts (or grader choices) differ, or the sample is in one run only. */
-	readonly verdictDiffers: boolean;
-	readonly completionDiffers: boolean;
-}
-
 /** A row's verdict as one word: `correct`/`wrong`, the grader's choice, or `—`. */
 export function verdictOf(row: EvalsSampleRowView): string {
 	if (row.choice !== undefined) return row.choice;
 	if (row.correct === undefined) return '—';
 	return row.correct ? 'correct' : 'wrong';
-}
-
-/** Two runs' samples matched by sample id, in run A's order, then samples only B has. */
-export function compareRuns(
-	a: readonly EvalsSampleRowView[],
-	b: readonly EvalsSampleRowView[],
-): EvalsComparedSample[] {
-	const inB = new Map(b.map((row) => [row.sampleId, row]));
-	const compared: EvalsComparedSample[] = [];
-	const pair = (left: EvalsSampleRowView | null, right: EvalsSampleRowView | null): void => {
-		compared.push({
-			sampleId: (left ?? right)?.sampleId ?? '',
-			a: left,
-			b: right,
-			verdictDiffers: !left || !right || verdictOf(left) !== verdictOf(right),
-			completionDiffers: !left || !right || left.completion !== right.completion,
-		});
-	};
-	for (const row of a) {
-		pair(row, inB.get(row.sampleId) ?? null);
-		inB.delete(row.sampleId);
-	}
-	for (const row of inB.values()) pair(null, row);
-	return compared;
 }

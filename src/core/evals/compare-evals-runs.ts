@@ -1,0 +1,39 @@
+/**
+ * Two runs of an eval compared sample by sample: matched by sample id, with whether the verdicts
+ * and the completions differ.
+ */
+import { verdictOf, type EvalsSampleRowView } from './sample-rows';
+
+/** One sample of two runs side by side. */
+export interface EvalsComparedSample {
+	readonly sampleId: string;
+	readonly a: EvalsSampleRowView | null;
+	readonly b: EvalsSampleRowView | null;
+	/** The verdicts (or grader choices) differ, or the sample is in one run only. */
+	readonly verdictDiffers: boolean;
+	readonly completionDiffers: boolean;
+}
+
+/** Two runs' samples matched by sample id, in run A's order, then samples only B has. */
+export function compareEvalsRuns(
+	a: readonly EvalsSampleRowView[],
+	b: readonly EvalsSampleRowView[],
+): EvalsComparedSample[] {
+	const inB = new Map(b.map((row) => [row.sampleId, row]));
+	const compared: EvalsComparedSample[] = [];
+	const pair = (left: EvalsSampleRowView | null, right: EvalsSampleRowView | null): void => {
+		compared.push({
+			sampleId: (left ?? right)?.sampleId ?? '',
+			a: left,
+			b: right,
+			verdictDiffers: !left || !right || verdictOf(left) !== verdictOf(right),
+			completionDiffers: !left || !right || left.completion !== right.completion,
+		});
+	};
+	for (const row of a) {
+		pair(row, inB.get(row.sampleId) ?? null);
+		inB.delete(row.sampleId);
+	}
+	for (const row of inB.values()) pair(null, row);
+	return compared;
+}

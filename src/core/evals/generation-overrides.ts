@@ -1,0 +1,75 @@
+/**
+ * The generation parameters of an Evals run: what upstream's templates send per role, the
+ * parameters the user may set over them, which of those differ from upstream ("not upstream"),
+ * and a model that puts the user's values over every request's.
+ */
+import type { GenerateRequest, GenerationParams, ModelCall, TextModel } from '../model/generation';
+import { promptFnParams } from './run-eval';
+import type { ResolvedEval } from './types';
+
+/** The generation parameters upstream's template sends, per role, for this eval. */
+export function upstreamParams(evalSpec: ResolvedEval): {
+	policy: GenerationParams;
+	grader: GenerationParams | null;
+} {
+	switch (evalSpec.kind) {
+		case 'match':
+			return { policy: { temperature: 0 }, grader: null };
+		case 'includes':
+			return { policy: {}, grader: null };
+		case 'fuzzy_match':
+			return { policy: { temperature: 0, max_tokens: evalSpec.maxTokens ?? 100 }, grader: null };
+		case 'json_match':
+			return { policy: { temperature: 0, max_tokens: evalSpec.maxTokens ?? 512 }, grader: null };
+		case 'modelgraded': {
+			const args = evalSpec.modelGraded?.args;
+			return {
+				policy: promptFnParams(args?.sample_kwargs ?? {}, 'sample_kwargs'),
+				grader: promptFnParams(args?.eval_kwargs ?? {}, 'eval_kwargs'),
+			};
+		}
+	}
+}
+
+/** Parameters the page lets the user set. */
+export const EDITABLE_PARAMS = ['max_tokens', 'temperature', 'top_p', 'seed'] as const;
+export type EditableParam = (typeof EDITABLE_PARAMS)[number];
+
+/** Plain-language names of the parameters. */
+export const PARAM_LABELS: Readonly<Record<EditableParam, string>> = {
+	max_tokens: 'Max new tokens',
+	temperature: 'Temperature (0 = greedy)',
+	top_p: 'Top-p',
+	seed: 'Sampling seed',
+};
+
+/** The parameters sent: upstream's with the user's values over them. */
+export function mergeParams(
+	upstream: GenerationParams,
+	overrides: GenerationParams,
+): GenerationParams {
+	return { ...upstream, ...overrides };
+}
+
+/** Whether a parameter sent differs from what upstream sends ("not upstream"). */
+export function isNotUpstream(
+	upstream: GenerationParams,
+	overrides: GenerationParams,
+	key: EditableParam,
+): boolean {
+	return overrides[key] !== undefined && overrides[key] !== upstream[key];
+}
+
+/** `model` with the user's parameters put over every request's (the cache sees what is sent). */
+export function withParamOverrides(model: TextModel, overrides: GenerationParams): TextModel {
+	if (Object.keys(overrides).length === 0) return model;
+	return {
+		label: model.label,
+		get abilities() {
+			return model.abilities;
+		},
+		countTokens: (text) => model.countTokens(text),
+		generate: (request: GenerateRequest, call: ModelCall, signal) =>
+			model.generate({ ...request, params: mergeParams(request.params, overrides) }, call, signal),
+	};
+}

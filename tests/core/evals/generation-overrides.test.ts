@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import {
+	EDITABLE_PARAMS,
+	PARAM_LABELS,
+	isNotUpstream,
+	mergeParams,
+	upstreamParams,
+	withParamOverrides,
+	type EditableParam,
+} from '../../../src/core/evals';
+import type { ModelGradedArgs, ResolvedEval, TemplateKind } from '../../../src/core/evals/types';
+import type { GenerationParams } from '../../../src/core/model/generation';
+import { scriptedModel } from './scripted-model';
+
+function evalOf(kind: TemplateKind, extra: Partial<ResolvedEval> = {}): ResolvedEval {
+	return {
+		name: 'e.dev.v0',
+		requestedName: 'e',
+		className: 'x',
+		kind,
+		args: {},
+		file: 'evals/e.yaml',
+		samples: [],
+		fewShot: [],
+		ignoreCase: false,
+		...extra,
+	};
+}
+
+function graded(args: Partial<ModelGradedArgs>): ResolvedEval {
+	return evalOf('modelgraded', {
+		modelGraded: {
+			args: {
+				modelgraded_spec: 'fact',
+				modelgraded_spec_args: {},
+				sample_kwargs: {},
+				eval_kwargs: {},
+				multicomp_n: 1,
+				match_fn: 'starts_or_endswith',
+				metaeval: false,
+				...args,
+			},
+			spec: { prompt: 'grade', choice_strings: 'AB', input_outputs: {} },
+			specFile: 'builtin:fact',
+		},
+	});
+}
+
+// Upstream's PromptFn defaults (evals/elsuite/modelgraded/base.py): max_tokens 1024, greedy.
+const PROMPT_FN_DEFAULTS: GenerationParams = {
+	max_tokens: 1024,
+	temperature: 0,
+	top_p: 1,
+	frequency_penalty: 0,
+	presence_penalty: 0,
+	n: 1,
+};
+
+describe('upstreamParams', () => {
+	it.each<[string, ResolvedEval, ReturnType<typeof upstreamParams>]>([
+		['Match: greedy', evalOf('match'), { policy: { temperature: 0 }, grader: null }],
+		['Includes: nothing set', evalOf('includes'), { policy: {}, grader: null }],
+		[
+			'FuzzyMatch: 100 tokens by default',
+			evalOf('fuzzy_match'),
+			{ policy: { temperature: 0, max_tokens: 100 }, grader: null },
+		],
+		[
+			'FuzzyMatch: the spec’s max_tokens',
+			evalOf('fuzzy_match', { maxTokens: 7 }),
+			{ policy: { temperature: 0, max_tokens: 7 }, grader: null },
+		],
+		[
+			'JsonMatch: 512 tokens by default',
+			evalOf('json_match'),
+			{ policy: { temperature: 0, max_tokens: 512 }, grader: null },
+		],
+		[
+			'model-graded: PromptFn defaults for both roles',
+			graded({}),
+			{ policy: PROMPT_FN_DEFAULTS, grader: PROMPT_FN_DEFAULTS },
+		],
+		[
+			'model-graded: sample_kwargs and eval_kwargs per role',
+			graded({ sample_kwargs: { max_tokens: 64 }, eval_kwargs: { temperature: 0.5 } }),
+			{
+				policy: { ...PROMPT_FN_DEFAULTS, max_tokens: 64 },
+				grader: { ...PROMPT_FN_DEFAULTS, temperature: 0.5 },
+			},
+		],
+	])('%s', (_what, spec, expected) => {
+		expect(upstreamParams(spec)).toEqual(expected);
+	});
+
+	it('says which keyword of sample_kwargs is unexpected', () => {
+		expect(() => upstreamParams(graded({ sample_kwargs: { top_k: 3 } }))).toThrow(
+			/sample_kwargs: unexpected keyword 'top_k'/,
+		);
+	});
+});
+
+describe('mergeParams', () => {
+	it.each<[GenerationParams, GenerationParams, GenerationParams]>([
+		[{ temperature: 0 }, {}, { temperature: 0 }],
+		[{ temperature: 0 }, { temperature: 0.7 }, { temperature: 0.7 }],
+		[{ temperature: 0 }, { max_tokens: 5 }, { temperature: 0, max_tokens: 5 }],
+		[{}, { seed: 3 }, { seed: 3 }],
+	])('%j with %j → %j', (upstream, overrides, sent) => {
+		expect(mergeParams(upstream, overrides)).toEqual(sent);
+	});
+});
+
+describe('isNotUpstream', () => {
+	it.each<[GenerationParams, GenerationParams, EditableParam, boolean]>([
+		[{ temperature: 0 }, {}, 'temperature', false],
+		[{ temperature: 0 }, { temperature: 0 }, 'temperature', false],
+		[{ temperature: 0 }, { temperature: 0.7 }, 'temperature', true],
+		[{}, { max_tokens: 5 }, 'max_tokens', true],
+		[{ max_tokens: 5 }, { temperature: 1 }, 'max_tokens', false],
+	])('upstream %j, set %j: %s not upstream → %s', (upstream, overrides, key, marked) => {
+		expect(isNotUpstream(upstream, overrides, key)).toBe(marked);
+	});
+});
+
+describe('PARAM_LABELS', () => {
+	it('names every editable parameter', () => {
+		expect(Object.keys(PARAM_LABELS).sort()).toEqual([...EDITABLE_PARAMS].sort());
+	});
+});
+
+describe('withParamOverrides', () => {
+	const HI = { kind: 'text', text: 'hi' } as const;
+
+	it('returns the model itself when nothing is set', () => {
+		const model = scriptedModel('m', () => 'x');
+		expect(withParamOverrides(model, {})).toBe(model);
+	});
+
+	it.each<[GenerationParams, GenerationParams, GenerationParams]>([
+		[{ temperature: 0, max_tokens: 10 }, { max_tokens: 3 }, { temperature: 0, max_tokens: 3 }],
+		[{}, { seed: 1, top_p: 0.9 }, { seed: 1, top_p: 0.9 }],
+	])('request %j with %j sends %j', async (params, overrides, sent) => {
+		const model = scriptedModel('m', () => 'x');
+		const wrapped = withParamOverrides(model, overrides);
+		const events = [];
+		for await (const event of wrapped.generate(
+			{ prompt: HI, params },
+			{ runId: 'r', sampleId: 'e.dev.0', role: 'policy' },
+		)) {
+			events.push(event);
+		}
+		expect(model.calls.map((call) => call.request)).toEqual([{ prompt: HI, params: sent }]);
+		expect(events.at(-1)).toMatchObject({ type: 'done', completion: 'x' });
+		expect(wrapped.label).toBe('m');
+		expect(wrapped.abilities).toEqual(model.abilities);
+		expect(wrapped.countTokens('abcd')).toBe(4);
+	});
+});
