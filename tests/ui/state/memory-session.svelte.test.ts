@@ -141,6 +141,38 @@ describe('MemorySession runs', () => {
 		expect(JSON.parse(memory.summaryText()!)).toEqual(JSON.parse(JSON.stringify(report!.summary)));
 	});
 
+	it('without a judge, a test graded by a model is named beforehand and skipped, not scored 0', async () => {
+		const suite = {
+			format: 'ltm-suite/1',
+			config: { run_name: 'Judge needed', memory_span: 60 },
+			datasets: [
+				{
+					name: 'Fact Recall',
+					evaluator: { rule: 'llm_checklist' },
+					examples: [
+						{
+							id: '0',
+							script: ['The ferry leaves at noon.', 'When does the ferry leave?'],
+							is_question: [false, true],
+							expected_responses: ['at noon'],
+						},
+					],
+				},
+			],
+		};
+		const memory = session();
+		await memory.loadFiles([new File([JSON.stringify(suite)], 'judge.ltm-suite.json')]);
+		expect(memory.judgeNeededBy).toEqual(['Fact Recall - 0']);
+		memory.agent.kind = 'replay';
+		memory.agent.replay = { name: 'ok.jsonl', text: '{"when": "", "completion": "OK"}' };
+		await memory.run();
+		expect(memory.report?.tests).toEqual([]);
+		expect(memory.report?.summary.skipped.map((entry) => entry.test)).toEqual(['Fact Recall - 0']);
+		memory.useJudge = true;
+		expect(memory.judgeNeededBy).toEqual([]);
+		expect(memory.runProblem).toContain('Judge');
+	});
+
 	it('compares the shown finished run with another one, dataset by dataset', async () => {
 		const memory = session();
 		await memory.selectCard(EXAMPLE);
