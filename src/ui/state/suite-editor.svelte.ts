@@ -17,11 +17,13 @@ import {
 	type EditorHistory,
 } from '../../core/editor/editor-history';
 import { createEmptyEditorState, setCell, type EditorState } from '../../core/editor/editor-state';
-import { fromSuite, toSuiteJson, type SuiteJson } from '../../core/editor/suite-json';
+import { recoverSuite } from '../../core/editor/recover-suite';
+import { toSuiteJson, type SuiteJson } from '../../core/editor/suite-json';
 import { assignTokensToRegions, type PreviewToken } from '../../core/editor/token-regions';
 import type { ModelSpec, SurprisalConvention } from '../../core/model/model-spec';
 import { buildSentence } from '../../core/suite/build-sentences';
 import { parseSuite } from '../../core/suite/parse-suite';
+import type { Diagnostic } from '../../core/suite/types';
 import { getSuite, saveSuite, type SavedSuite } from '../../storage/suites-repository';
 import type { InferenceClientApi, ModelInfo } from '../../worker/protocol';
 
@@ -47,6 +49,12 @@ export class SuiteEditor {
 	#preview = $state.raw<TokenPreview | null>(null);
 	#previewStatus = $state<'idle' | 'loading' | 'ready' | 'failed'>('idle');
 	#previewMessage = $state<string | null>(null);
+	/** A suite that is not JSON, edited as text until it is (null: the grid is edited). */
+	#rawText = $state<string | null>(null);
+	/** The raw text as last loaded, saved or exported (dirty when it differs). */
+	#rawSaved: string | null = null;
+	/** What had to change to load a broken suite into the grid. */
+	#notes = $state.raw<readonly string[]>([]);
 
 	/** The grid as it is now. */
 	get state(): EditorState {
@@ -54,7 +62,52 @@ export class SuiteEditor {
 	}
 
 	/** The suite JSON of the grid and its validation (recomputed on every change). */
-	readonly json: SuiteJson = $derived(toSuiteJson(this.#history.present));
+	readonly json: SuiteJson = $derived(
+		this.#rawText === null
+			? toSuiteJson(this.#history.present)
+			: { text: this.#rawText, result: parseSuite(this.#rawText) },
+	);
+
+	/** The suite's text while it is edited as text (it is not JSON yet), or null. */
+	get rawText(): string | null {
+		return this.#rawText;
+	}
+
+	/** Whether the text being edited is JSON now (so it can go into the grid). */
+	get rawIsJson(): boolean {
+		return (
+			this.#rawText !== null && !this.json.result.diagnostics.some((d) => d.code === 'json-syntax')
+		);
+	}
+
+	/** The JSON syntax problems of the text being edited (empty once it is JSON). */
+	get rawDiagnostics(): readonly Diagnostic[] {
+		return this.#rawText === null ? [] : this.json.result.diagnostics;
+	}
+
+	/** What had to change to load a broken suite into the grid (empty for a valid suite). */
+	get notes(): readonly string[] {
+		return this.#notes;
+	}
+
+	/** Replaces the text being edited as text. */
+	setRawText(text: string): void {
+		if (this.#rawText !== null) this.#rawText = text;
+	}
+
+	/** Loads the text being edited into the grid once it is JSON; false (and why) if not yet. */
+	openRawInGrid(): boolean {
+		if (this.#rawText === null) return false;
+		if (!this.rawIsJson) {
+			this.#message = 'The text is not JSON yet: fix the syntax error shown below first.';
+			return false;
+		}
+		const wasDirty = this.#rawText !== this.#rawSaved;
+		this.loadText(this.#rawText);
+		// Edited text not saved anywhere yet: the grid starts with unsaved changes.
+		if (wasDirty) this.#history = { ...this.#history, saved: { ...this.#history.present } };
+		return true;
+	}
 
 	get canUndo(): boolean {
 		return canUndo(this.#history);
@@ -66,6 +119,7 @@ export class SuiteEditor {
 
 	/** Changes not saved to the library or exported. */
 	get dirty(): boolean {
+		if (this.#rawText !== null) return this.#rawText !== this.#rawSaved;
 		return isDirty(this.#history);
 	}
 
@@ -124,19 +178,36 @@ export class SuiteEditor {
 		this.#history = createHistory(createEmptyEditorState());
 		this.#message = null;
 		this.#preview = null;
+		this.#rawText = this.#rawSaved = null;
+		this.#notes = [];
 	}
 
-	/** Loads suite JSON text into the grid (history cleared); false with a message if it fails. */
+	/**
+	 * Loads suite text (history cleared), broken or not, losing nothing the user can fix: a valid
+	 * suite or valid JSON goes into the grid (problems then show at their cells; what had to
+	 * change to fit is in `notes`); text that is not JSON is edited as text (`rawText`) with its
+	 * located syntax error. True when the grid holds a valid-looking load, false for text mode.
+	 */
 	loadText(text: string): boolean {
-		const parsed = parseSuite(text);
-		if (!parsed.ok) {
-			this.#message = `The suite does not parse (${parsed.diagnostics.length} problem${parsed.diagnostics.length === 1 ? '' : 's'}): fix it in a text editor or start a new one.`;
+		const recovered = recoverSuite(text);
+		this.#typingCell = null;
+		this.#preview = null;
+		this.#rawText = this.#rawSaved = null;
+		this.#notes = [];
+		this.#message = null;
+		if (recovered.kind === 'text') {
+			this.#history = createHistory(createEmptyEditorState());
+			this.#rawText = this.#rawSaved = recovered.text;
+			this.#message =
+				'The suite is not valid JSON yet: fix the text below (the error says where), then open it in the grid.';
 			return false;
 		}
-		this.#typingCell = null;
-		this.#history = createHistory(fromSuite(parsed.suite));
-		this.#message = null;
-		this.#preview = null;
+		this.#history = createHistory(recovered.state);
+		if (recovered.kind === 'grid') {
+			this.#notes = recovered.notes;
+			this.#message =
+				'The suite has problems: what could be read is in the grid, and each problem below points at its place.';
+		}
 		return true;
 	}
 
@@ -170,6 +241,7 @@ export class SuiteEditor {
 				sourceName: 'suite editor',
 			});
 			this.#history = markSaved(this.#history);
+			if (this.#rawText !== null) this.#rawSaved = this.#rawText;
 			this.#message = `Saved "${saved.name}" to the library.`;
 			return saved;
 		} catch (error) {
@@ -182,7 +254,10 @@ export class SuiteEditor {
 	exportFile(): { readonly fileName: string; readonly text: string } {
 		const { text } = this.json;
 		this.#history = markSaved(this.#history);
-		return { fileName: fileNameFor(this.#history.present.meta.name), text };
+		if (this.#rawText !== null) this.#rawSaved = this.#rawText;
+		const { result } = this.json;
+		const name = result.ok ? result.suite.meta.name : this.#history.present.meta.name;
+		return { fileName: fileNameFor(name), text };
 	}
 
 	/** Tokenizes one row's sentence with `spec` and colours its tokens by region. */

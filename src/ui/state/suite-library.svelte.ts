@@ -41,6 +41,7 @@ export class SuiteLibrary {
 	#opened = $state.raw<OpenedSuite | null>(null);
 	#problem = $state<string | null>(null);
 	#busy = $state(false);
+	#forEditor: string | null = null;
 
 	constructor(bundled: readonly BundledSuiteEntry[] = listBundledSuites()) {
 		this.bundled = bundled;
@@ -120,6 +121,18 @@ export class SuiteLibrary {
 			this.#problem = `The suite could not be removed: ${describeError(error)}`;
 		}
 		await this.refresh();
+	}
+
+	/** Hands the opened suite's text (broken or not) to the editor, which takes it when it opens. */
+	sendToEditor(): void {
+		this.#forEditor = this.#opened?.text ?? null;
+	}
+
+	/** The text handed to the editor, once (null when none was). */
+	takeForEditor(): string | null {
+		const text = this.#forEditor;
+		this.#forEditor = null;
+		return text;
 	}
 
 	/** Closes the opened suite (and any input problem). */
