@@ -126,3 +126,65 @@ test('build a suite by typing and pasting, add a prediction, export, run', async
 	await expect(progress.getByText('2 / 2 items')).toBeVisible({ timeout: 120_000 });
 	await expect(progress.getByRole('status')).toHaveText('Done');
 });
+
+test('a truncated paste opens in the editor with its error, is fixed there and runs', async ({
+	page,
+}) => {
+	const suite = {
+		meta: { name: 'Mended agreement', metric: 'sum' },
+		region_meta: { '1': 'subject', '2': 'verb' },
+		predictions: [{ type: 'formula', formula: '(2;%bad%) > (2;%good%)' }],
+		items: [1, 2].map((itemNumber) => ({
+			item_number: itemNumber,
+			conditions: [
+				{ name: 'good', verb: 'is' },
+				{ name: 'bad', verb: 'are' },
+			].map(({ name, verb }) => ({
+				condition_name: name,
+				regions: [
+					{ region_number: 1, content: itemNumber === 1 ? 'The key' : 'The road' },
+					{ region_number: 2, content: verb },
+				],
+			})),
+		})),
+	};
+	const whole = `${JSON.stringify(suite, null, '\t')}\n`;
+	// Cut off before the closing brackets, as a paste that lost its end.
+	const truncated = whole.slice(0, whole.lastIndexOf(']'));
+
+	await page.goto('/');
+	await page.getByLabel('Bundled model (works offline)').selectOption('gpt2-random-tiny');
+	await page.getByText('Paste JSON').click();
+	await page.getByLabel('Suite JSON').fill(truncated);
+	await page.getByRole('button', { name: 'Open pasted suite' }).click();
+	const problems = page.getByRole('region', { name: 'Suite problems' });
+	await expect(problems.getByTestId('early-end')).toHaveText(/The file ends early/);
+
+	await page.getByRole('button', { name: 'Open in the editor' }).click();
+	await expect(page).toHaveURL(/#\/editor$/);
+	const text = page.getByLabel('Suite JSON text');
+	await expect(text).toHaveValue(truncated);
+	// The syntax error is located in the text, and "Go to" puts the caret there.
+	const editorProblems = page.getByRole('region', { name: 'Suite problems' });
+	await expect(editorProblems.getByTestId('early-end')).toHaveText(/The file ends early/);
+	await editorProblems.getByRole('button', { name: /^Go to line \d+, column \d+$/ }).click();
+	await expect(text).toBeFocused();
+	await expect(page.getByRole('button', { name: 'Open in the grid' })).toBeDisabled();
+	await expect(page.getByRole('button', { name: 'Run this suite' })).toBeDisabled();
+
+	// Fixed: it validates, goes into the grid, and "Run this suite" runs it.
+	await text.fill(whole);
+	await expect(page.getByTestId('editor-valid')).toHaveText(
+		'Valid suite: 2 items, 2 conditions, 2 regions, 1 prediction.',
+	);
+	await page.getByRole('button', { name: 'Open in the grid' }).click();
+	await expect(page.getByLabel('Item 2, bad, region 2 (verb)')).toHaveValue('are');
+	await expect(page.getByTestId('editor-valid')).toBeVisible();
+	await expect(page.getByTestId('editor-dirty')).toBeVisible();
+	await page.getByRole('button', { name: 'Run this suite' }).click();
+	await expect(page).toHaveURL(/#\/results\/\d+$/);
+	await expect(page.getByRole('heading', { name: 'Results: Mended agreement' })).toBeVisible();
+	const progress = page.getByRole('region', { name: 'Run progress' });
+	await expect(progress.getByText('2 / 2 items')).toBeVisible({ timeout: 120_000 });
+	await expect(progress.getByRole('status')).toHaveText('Done');
+});
