@@ -37,3 +37,21 @@ export function compareEvalsRuns(
 	for (const row of inB.values()) pair(null, row);
 	return compared;
 }
+
+/** Sample id → verdict (`correct`, `wrong`, the grader's choice), as a share link carries them. */
+export function verdictsBySample(rows: readonly EvalsSampleRowView[]): Record<string, string> {
+	const verdicts: Record<string, string> = {};
+	for (const row of rows) verdicts[row.sampleId] = verdictOf(row);
+	return verdicts;
+}
+
+/** How many of a shared run's verdicts a re-run's rows repeat, out of the shared ones. */
+export function reproducedVerdicts(
+	shared: Readonly<Record<string, string>>,
+	rows: readonly EvalsSampleRowView[],
+): { identical: number; shared: number } {
+	return {
+		identical: rows.filter((row) => shared[row.sampleId] === verdictOf(row)).length,
+		shared: Object.keys(shared).length,
+	};
+}

@@ -73,3 +73,30 @@ export function withParamOverrides(model: TextModel, overrides: GenerationParams
 			model.generate({ ...request, params: mergeParams(request.params, overrides) }, call, signal),
 	};
 }
+
+/** `overrides` with `key` set to a number, or taken out (null, or not a finite number). */
+export function withOverride(
+	overrides: GenerationParams,
+	key: keyof GenerationParams,
+	value: number | null,
+): GenerationParams {
+	const next: Record<string, unknown> = { ...overrides };
+	if (value === null || !Number.isFinite(value)) delete next[key];
+	else next[key] = value;
+	return next as GenerationParams;
+}
+
+/** The parameters a run sent per role (the grader's only when the run has a grader model). */
+export function paramsSentOf(
+	evalSpec: ResolvedEval,
+	overrides: { readonly policy: GenerationParams; readonly grader: GenerationParams },
+	hasGrader: boolean,
+): { role: string; params: GenerationParams }[] {
+	const upstream = upstreamParams(evalSpec);
+	return [
+		{ role: 'model under test', params: mergeParams(upstream.policy, overrides.policy) },
+		...(upstream.grader && hasGrader
+			? [{ role: 'grader', params: mergeParams(upstream.grader, overrides.grader) }]
+			: []),
+	];
+}

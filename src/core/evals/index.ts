@@ -83,13 +83,20 @@ export {
 	type EvalsRowSort,
 	type EvalsSampleRowView,
 } from './sample-rows';
-export { compareEvalsRuns, type EvalsComparedSample } from './compare-evals-runs';
+export {
+	compareEvalsRuns,
+	reproducedVerdicts,
+	verdictsBySample,
+	type EvalsComparedSample,
+} from './compare-evals-runs';
 export {
 	EDITABLE_PARAMS,
 	PARAM_LABELS,
 	isNotUpstream,
 	mergeParams,
+	paramsSentOf,
 	upstreamParams,
+	withOverride,
 	withParamOverrides,
 	type EditableParam,
 } from './generation-overrides';
@@ -100,3 +107,4 @@ export {
 	type EvalsSharePayload,
 } from './evals-share-payload';
 export { registryPathOf } from './registry-path';
+export { dedupeProblems, problemOf, type EvalsProblem } from './evals-problems';

@@ -10,9 +10,8 @@ import { unzipSync } from 'fflate';
 import { describeError } from '../../core/app/describe-error';
 import {
 	DEFAULT_EVAL_SEED,
-	EvalsError,
 	buildRunSpec,
-	formatLocation,
+	dedupeProblems,
 	listEvalNames,
 	newRunId,
 	pythonUtcTimestamp,
@@ -25,19 +24,23 @@ import {
 	decodeEvalsShare,
 	encodeEvalsShare,
 	mergeParams,
+	paramsSentOf,
+	problemOf,
 	registryPathOf,
+	reproducedVerdicts,
 	rowFromResult,
 	rowsFromEvents,
 	upstreamParams,
-	verdictOf,
+	verdictsBySample,
+	withOverride,
 	withParamOverrides,
+	type EvalsProblem,
 	type EvalsSampleRowView,
 	type Registry,
 	type RegistryFiles,
 } from '../../core/evals';
 import type {
 	EvalEvent,
-	EvalsLocation,
 	FinalReport,
 	ResolvedEval,
 	RunSpec,
@@ -70,11 +73,7 @@ import { LocalWorkerModel } from '../local-worker-model';
 import { EndpointSettings } from './endpoint-settings.svelte';
 import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
 
-/** A problem with the registry or a sample, located where known. */
-export interface EvalsProblem {
-	readonly message: string;
-	readonly location?: EvalsLocation;
-}
+export type { EvalsProblem };
 
 /** A bundled example eval, shown as a card. */
 export interface EvalsCard {
@@ -118,15 +117,6 @@ export const PASTE_TEMPLATES: Readonly<Record<Exclude<TemplateKind, 'modelgraded
 };
 
 const MAX_REGISTRY_BYTES = 50 * 1024 * 1024;
-
-function problemOf(error: unknown): EvalsProblem {
-	if (error instanceof EvalsError) {
-		return error.location
-			? { message: error.message, location: error.location }
-			: { message: error.message };
-	}
-	return { message: describeError(error) };
-}
 
 function stringField(value: unknown, key: string): string {
 	if (value && typeof value === 'object' && !Array.isArray(value)) {
@@ -429,12 +419,8 @@ export class EvalsSession {
 
 	/** Sets (a number) or clears (null) a parameter over upstream's. */
 	setOverride(role: 'policy' | 'grader', key: keyof GenerationParams, value: number | null): void {
-		const current = role === 'policy' ? this.policyOverrides : this.graderOverrides;
-		const next: Record<string, unknown> = { ...current };
-		if (value === null || !Number.isFinite(value)) delete next[key];
-		else next[key] = value;
-		if (role === 'policy') this.policyOverrides = next as GenerationParams;
-		else this.graderOverrides = next as GenerationParams;
+		if (role === 'policy') this.policyOverrides = withOverride(this.policyOverrides, key, value);
+		else this.graderOverrides = withOverride(this.graderOverrides, key, value);
 	}
 
 	// ---- runs ----
@@ -546,10 +532,9 @@ export class EvalsSession {
 		const record = await getEvalsRun(id);
 		if (!record) return null;
 		const samples = await listEvalsSamples(id);
-		const verdicts: Record<string, string> = {};
-		for (const sample of samples) {
-			verdicts[sample.sampleId] = verdictOf(rowFromResult(sample.result, sample.position));
-		}
+		const verdicts = verdictsBySample(
+			samples.map((sample) => rowFromResult(sample.result, sample.position)),
+		);
 		return `#/evals/share/${encodeEvalsShare({
 			v: 1,
 			evalName: record.evalName,
@@ -748,9 +733,8 @@ export class EvalsSession {
 		const shared = this.#sharedVerdicts;
 		const rows = this.#shown?.rows;
 		if (shared && rows && status === 'done') {
-			const ids = Object.keys(shared);
-			const identical = rows.filter((row) => shared[row.sampleId] === verdictOf(row)).length;
-			this.#message = `Reproduced: ${identical}/${ids.length} verdicts identical to the shared run.`;
+			const { identical, shared: count } = reproducedVerdicts(shared, rows);
+			this.#message = `Reproduced: ${identical}/${count} verdicts identical to the shared run.`;
 		}
 	}
 
@@ -791,13 +775,11 @@ export class EvalsSession {
 			...record.models.policy.map(describeModelSpec),
 			...(record.models.grader ? [describeModelSpec(record.models.grader)] : []),
 		];
-		const upstream = upstreamParams(record.spec.eval);
-		const paramsSent = [
-			{ role: 'model under test', params: mergeParams(upstream.policy, record.overrides.policy) },
-			...(upstream.grader && record.models.grader
-				? [{ role: 'grader', params: mergeParams(upstream.grader, record.overrides.grader) }]
-				: []),
-		];
+		const paramsSent = paramsSentOf(
+			record.spec.eval,
+			record.overrides,
+			Boolean(record.models.grader),
+		);
 		return {
 			source: 'run',
 			title: `${record.evalName} on ${models.join(', ')}`,
@@ -870,16 +852,4 @@ export class EvalsSession {
 			...(shown.report ? { finalReport: shown.report } : {}),
 		});
 	}
-}
-
-function dedupeProblems(problems: readonly EvalsProblem[]): EvalsProblem[] {
-	const seen = new Set<string>();
-	return problems.filter((problem) => {
-		const key = problem.location
-			? formatLocation(problem.location) + problem.message
-			: problem.message;
-		if (seen.has(key)) return false;
-		seen.add(key);
-		return true;
-	});
 }

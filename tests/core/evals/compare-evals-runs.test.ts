@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compareEvalsRuns, type EvalsSampleRowView } from '../../../src/core/evals';
+import {
+	compareEvalsRuns,
+	reproducedVerdicts,
+	verdictsBySample,
+	type EvalsSampleRowView,
+} from '../../../src/core/evals';
 
 function row(sampleId: string, completion: string, verdict: Partial<EvalsSampleRowView>) {
 	return {
@@ -69,5 +74,49 @@ describe('compareEvalsRuns', () => {
 				s.completionDiffers,
 			]),
 		).toEqual(expected);
+	});
+});
+
+describe('verdictsBySample', () => {
+	it.each<[EvalsSampleRowView[], Record<string, string>]>([
+		[[], {}],
+		[
+			[
+				row('e.dev.0', 'a', { correct: true }),
+				row('e.dev.1', 'b', { correct: false }),
+				row('g.dev.0', 'c', { choice: 'Y' }),
+				row('i.dev.0', 'd', {}),
+			],
+			{ 'e.dev.0': 'correct', 'e.dev.1': 'wrong', 'g.dev.0': 'Y', 'i.dev.0': '—' },
+		],
+	])('%#', (rows, verdicts) => {
+		expect(verdictsBySample(rows)).toEqual(verdicts);
+	});
+});
+
+describe('reproducedVerdicts', () => {
+	const shared = { 'e.dev.0': 'correct', 'e.dev.1': 'wrong', 'e.dev.2': 'correct' };
+	it.each<[string, EvalsSampleRowView[], { identical: number; shared: number }]>([
+		[
+			'all repeated',
+			[
+				row('e.dev.0', 'a', { correct: true }),
+				row('e.dev.1', 'b', { correct: false }),
+				row('e.dev.2', 'c', { correct: true }),
+			],
+			{ identical: 3, shared: 3 },
+		],
+		[
+			'one flipped, one missing',
+			[row('e.dev.0', 'a', { correct: false }), row('e.dev.1', 'b', { correct: false })],
+			{ identical: 1, shared: 3 },
+		],
+		[
+			'a sample the shared run does not have counts for nothing',
+			[row('e.dev.9', 'a', { correct: true })],
+			{ identical: 0, shared: 3 },
+		],
+	])('%s', (_what, rows, counts) => {
+		expect(reproducedVerdicts(shared, rows)).toEqual(counts);
 	});
 });

@@ -4,7 +4,9 @@ import {
 	PARAM_LABELS,
 	isNotUpstream,
 	mergeParams,
+	paramsSentOf,
 	upstreamParams,
+	withOverride,
 	withParamOverrides,
 	type EditableParam,
 } from '../../../src/core/evals';
@@ -154,5 +156,59 @@ describe('withParamOverrides', () => {
 		expect(wrapped.label).toBe('m');
 		expect(wrapped.abilities).toEqual(model.abilities);
 		expect(wrapped.countTokens('abcd')).toBe(4);
+	});
+});
+
+describe('withOverride', () => {
+	it.each<[GenerationParams, keyof GenerationParams, number | null, GenerationParams]>([
+		[{}, 'max_tokens', 3, { max_tokens: 3 }],
+		[{ max_tokens: 3 }, 'max_tokens', 5, { max_tokens: 5 }],
+		[{ max_tokens: 3, seed: 1 }, 'max_tokens', null, { seed: 1 }],
+		[{ temperature: 0.5 }, 'temperature', Number.NaN, {}],
+		[{ top_p: 0.9 }, 'top_p', Number.POSITIVE_INFINITY, {}],
+		[{}, 'seed', 0, { seed: 0 }],
+	])('%j, %s = %s → %j', (overrides, key, value, next) => {
+		expect(withOverride(overrides, key, value)).toEqual(next);
+	});
+
+	it('leaves the given parameters as they were', () => {
+		const overrides = { max_tokens: 3 };
+		withOverride(overrides, 'max_tokens', null);
+		expect(overrides).toEqual({ max_tokens: 3 });
+	});
+});
+
+describe('paramsSentOf', () => {
+	const overrides = { policy: { max_tokens: 5 }, grader: { temperature: 1 } };
+	it.each<[string, ResolvedEval, boolean, { role: string; params: GenerationParams }[]]>([
+		[
+			'a basic eval: the model under test only',
+			evalOf('match'),
+			false,
+			[{ role: 'model under test', params: { temperature: 0, max_tokens: 5 } }],
+		],
+		[
+			'a basic eval ignores a grader model',
+			evalOf('includes'),
+			true,
+			[{ role: 'model under test', params: { max_tokens: 5 } }],
+		],
+		[
+			'model-graded with a grader: both roles',
+			graded({}),
+			true,
+			[
+				{ role: 'model under test', params: { ...PROMPT_FN_DEFAULTS, max_tokens: 5 } },
+				{ role: 'grader', params: { ...PROMPT_FN_DEFAULTS, temperature: 1 } },
+			],
+		],
+		[
+			'model-graded without a grader model: the model under test only',
+			graded({}),
+			false,
+			[{ role: 'model under test', params: { ...PROMPT_FN_DEFAULTS, max_tokens: 5 } }],
+		],
+	])('%s', (_what, spec, hasGrader, sent) => {
+		expect(paramsSentOf(spec, overrides, hasGrader)).toEqual(sent);
 	});
 });
