@@ -7,15 +7,17 @@
  * scheduler state is stored after every step); the report of the shown run and its exports.
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- file maps here are not UI state (the $state fields hold them as raw values) */
-import { strToU8, unzipSync, zipSync } from 'fflate';
+import { strToU8, zipSync } from 'fflate';
 import { describeError } from '../../core/app/describe-error';
-import { sha256Hex } from '../../core/hash/sha256';
+import { sha256Hex, sha256HexOfBytes } from '../../core/hash/sha256';
 import {
 	LtmCancelledError,
 	buildLtmReport,
 	loadLtmDefinitions,
 	loadLtmSuite,
+	loadLtmZip,
 	runLtm,
+	type LoadDefinitionsOptions,
 	type LoadResult,
 	type LtmBenchmark,
 	type LtmDiagnostic,
@@ -58,6 +60,21 @@ export interface MemoryCard {
 }
 
 export type DefinitionsSource = 'bundled' | 'files' | 'none';
+
+/** Loaded definitions as given: texts by path, or a zip (read by the core's `loadLtmZip`). */
+export type MemoryDefinitions =
+	| { readonly kind: 'texts'; readonly files: ReadonlyMap<string, string> }
+	| { readonly kind: 'zip'; readonly name: string; readonly bytes: Uint8Array };
+
+/** Loads given definitions with the run's options (memory span, isolation, token counter). */
+export function loadGivenDefinitions(
+	definitions: MemoryDefinitions,
+	options: LoadDefinitionsOptions & { countTokens: (text: string) => number },
+): LoadResult {
+	return definitions.kind === 'zip'
+		? loadLtmZip(definitions.name, definitions.bytes, options)
+		: loadMemoryDefinitions(definitions.files, options);
+}
 
 /** The agent's reply being generated now. */
 export interface LiveReply {
@@ -196,7 +213,7 @@ export class MemorySession {
 
 	#source = $state<DefinitionsSource>('none');
 	#sourceName = $state('');
-	#files = $state.raw<ReadonlyMap<string, string>>(new Map());
+	#definitions = $state.raw<MemoryDefinitions>({ kind: 'texts', files: new Map() });
 	#cards = $state.raw<readonly MemoryCard[]>([]);
 	#selectedCard = $state<string | null>(null);
 	#diagnostics = $state.raw<readonly LtmDiagnostic[]>([]);
@@ -344,30 +361,46 @@ export class MemorySession {
 		const load = BUNDLED_SUITES[`/suites/memory/${path}`];
 		if (!load) return;
 		this.#selectedCard = path;
-		await this.#setFiles(new Map([[path, await load()]]), 'bundled', path);
+		await this.#setDefinitions(
+			{ kind: 'texts', files: new Map([[path, await load()]]) },
+			'bundled',
+			path,
+		);
 	}
 
-	/** Reads dropped or picked files: `.def.json` + config.yml (a folder or a zip), or an ltm-suite.json. */
+	/**
+	 * Reads dropped or picked files: `.def.json` + config.yml (a folder, or a zip read by the
+	 * core's `loadLtmZip`), or an ltm-suite.json.
+	 */
 	async loadFiles(files: readonly File[]): Promise<void> {
 		const entries = new Map<string, string>();
 		let bytes = 0;
+		const zips = files.filter((file) => /\.zip$/iu.test(file.name));
 		try {
+			if (zips.length > 0 && files.length > 1) {
+				throw new Error(
+					`${zips.map((file) => file.name).join(', ')}: drop a zip on its own (one zip, no other files).`,
+				);
+			}
 			for (const file of files) {
 				bytes += file.size;
 				if (bytes > MAX_DEFINITIONS_BYTES) {
 					throw new Error('These files are over 50 MB: drop fewer definitions.');
 				}
+			}
+			const zip = zips[0];
+			if (zip) {
+				this.#selectedCard = null;
+				await this.#setDefinitions(
+					{ kind: 'zip', name: zip.name, bytes: new Uint8Array(await zip.arrayBuffer()) },
+					'files',
+					zip.name,
+				);
+				return;
+			}
+			for (const file of files) {
 				const path = file.webkitRelativePath || file.name;
-				if (/\.zip$/iu.test(file.name)) {
-					const unzipped = unzipSync(new Uint8Array(await file.arrayBuffer()));
-					for (const [inner, data] of Object.entries(unzipped)) {
-						if (inner.endsWith('/') || inner.startsWith('__MACOSX/')) continue;
-						if (!isDefinitionsPath(inner)) continue;
-						entries.set(definitionsPathOf(inner), new TextDecoder().decode(data));
-					}
-				} else if (isDefinitionsPath(path)) {
-					entries.set(definitionsPathOf(path), await file.text());
-				}
+				if (isDefinitionsPath(path)) entries.set(definitionsPathOf(path), await file.text());
 			}
 		} catch (error) {
 			this.#diagnostics = [
@@ -390,18 +423,22 @@ export class MemorySession {
 			return;
 		}
 		this.#selectedCard = null;
-		await this.#setFiles(entries, 'files', files.map((file) => file.name).join(', '));
+		await this.#setDefinitions(
+			{ kind: 'texts', files: entries },
+			'files',
+			files.map((file) => file.name).join(', '),
+		);
 	}
 
-	async #setFiles(
-		files: ReadonlyMap<string, string>,
+	async #setDefinitions(
+		definitions: MemoryDefinitions,
 		source: DefinitionsSource,
 		name: string,
 	): Promise<void> {
-		this.#files = files;
+		this.#definitions = definitions;
 		this.#source = source;
 		this.#sourceName = name;
-		const result = loadMemoryDefinitions(files, { countTokens: await this.#counter() });
+		const result = loadGivenDefinitions(definitions, { countTokens: await this.#counter() });
 		this.#diagnostics = result.diagnostics;
 		this.#benchmark = result.ok ? result.benchmark : null;
 	}
@@ -425,7 +462,7 @@ export class MemorySession {
 			isolated: this.isolated,
 			...(this.memorySpan !== null ? { memorySpan: this.memorySpan } : {}),
 		};
-		const loaded = loadMemoryDefinitions(this.#files, options);
+		const loaded = loadGivenDefinitions(this.#definitions, options);
 		if (!loaded.ok) {
 			this.#diagnostics = loaded.diagnostics;
 			return;
@@ -456,7 +493,9 @@ export class MemorySession {
 			...(maxNewTokens !== null ? { max_tokens: maxNewTokens } : {}),
 		};
 		const files: Record<string, string> = {};
-		for (const [path, text] of this.#files) files[path] = sha256Hex(text);
+		const given = this.#definitions;
+		if (given.kind === 'zip') files[given.name] = sha256HexOfBytes(given.bytes);
+		else for (const [path, text] of given.files) files[path] = sha256Hex(text);
 		let record: LtmRunRecord;
 		try {
 			record = await createLtmRun({

@@ -109,6 +109,19 @@ describe('MemorySession definitions', () => {
 		expect([...datasets].sort()).toEqual(['Colours', 'Names', 'Prospective Memory']);
 	});
 
+	it('names a broken zip (the core loadLtmZip reads it) and asks for a zip on its own', async () => {
+		const memory = session();
+		await memory.loadFiles([new File(['not a zip'], 'broken.zip')]);
+		expect(memory.benchmark).toBeNull();
+		expect(memory.diagnostics[0]?.path).toBe('broken.zip');
+		expect(memory.diagnostics[0]?.message).toContain('not a readable zip');
+		await memory.loadFiles([
+			new File([zipSync({})], 'a.zip'),
+			new File(['{}'], 'b.ltm-suite.json'),
+		]);
+		expect(memory.diagnostics[0]?.message).toContain('drop a zip on its own');
+	});
+
 	it('says when nothing dropped is a definition', async () => {
 		const memory = session();
 		await memory.loadFiles([new File(['hello'], 'notes.txt')]);
