@@ -2,6 +2,7 @@
 // pasting, a prediction from the builder, export; the exported JSON validates (parseSuite) and
 // the suite runs on the real engine with the bundled gpt2-random-tiny.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { parseSuite } from '../../src/core/suite/parse-suite';
 
@@ -187,4 +188,101 @@ test('a truncated paste opens in the editor with its error, is fixed there and r
 	const progress = page.getByRole('region', { name: 'Run progress' });
 	await expect(progress.getByText('2 / 2 items')).toBeVisible({ timeout: 120_000 });
 	await expect(progress.getByRole('status')).toHaveText('Done');
+});
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's violations on the page (ids and first targets), light and dark theme. */
+async function axeViolations(page: Page): Promise<string[]> {
+	const found: string[] = [];
+	for (const theme of ['light', 'dark'] as const) {
+		await page.emulateMedia({ colorScheme: theme });
+		if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+		const ids = await page.evaluate(async () => {
+			const { axe } = window as unknown as {
+				axe: {
+					run: (
+						context: Document,
+						options: object,
+					) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+				};
+			};
+			const result = await axe.run(document, { resultTypes: ['violations'] });
+			return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ') ?? ''}`);
+		});
+		found.push(...ids.map((id) => `${theme} ${id}`));
+	}
+	return found;
+}
+
+test.describe('a broken suite in the editor, checked by axe', () => {
+	// The app's CSP forbids inline scripts, which is how Playwright injects axe.
+	test.use({ bypassCSP: true });
+
+	test('valid JSON with a missing condition opens in the grid, problems at their cells', async ({
+		page,
+	}) => {
+		const rows = (item: number, conditions: string[]) =>
+			conditions.map((name) => ({
+				condition_name: name,
+				regions: [
+					{ region_number: 1, content: item === 1 ? 'The key' : 'The road' },
+					{ region_number: 2, content: name === 'good' ? 'is' : 'are' },
+				],
+			}));
+		const broken = JSON.stringify(
+			{
+				meta: { name: 'Half an item', metric: 'sum' },
+				region_meta: { '1': 'subject', '2': 'verb' },
+				predictions: [{ type: 'formula', formula: '(2;%bad%) > (2;%good%)' }],
+				items: [
+					{ item_number: 1, conditions: rows(1, ['good', 'bad']) },
+					{ item_number: 2, conditions: rows(2, ['good']) },
+				],
+			},
+			null,
+			2,
+		);
+		await page.goto('/');
+		await page.getByText('Paste JSON').click();
+		await page.getByLabel('Suite JSON').fill(broken);
+		await page.getByRole('button', { name: 'Open pasted suite' }).click();
+		await expect(page.getByRole('region', { name: 'Suite problems' })).toContainText('error');
+		const open = page.getByRole('button', { name: 'Open in the editor' });
+		await expect(open).toBeVisible();
+		expect(await axeViolations(page)).toEqual([]);
+
+		await open.click();
+		await expect(page.getByLabel('Item 1, bad, region 2 (verb)')).toHaveValue('are');
+		// Item 2's missing row is in the grid, empty; the problems point at its cells.
+		const cell = page.getByLabel('Item 2, bad, region 2 (verb)');
+		await expect(cell).toHaveValue('');
+		await expect(page.getByTestId('editor-notes')).toHaveText(
+			'item 2 has no condition "bad": its row was added, empty',
+		);
+		const goTo = page.getByRole('button', { name: 'Go to Item 2, bad, region 2 (verb)' });
+		await expect(goTo).toBeVisible();
+		expect(await axeViolations(page)).toEqual([]);
+		await goTo.click();
+		await expect(cell).toBeFocused();
+		await cell.fill('are');
+		await page.getByLabel('Item 2, bad, region 1 (subject)').fill('The road');
+		await expect(page.getByTestId('editor-valid')).toHaveText(
+			'Valid suite: 2 items, 2 conditions, 2 regions, 1 prediction.',
+		);
+		await expect(page.getByRole('button', { name: 'Run this suite' })).toBeEnabled();
+	});
+
+	test('the JSON text view of a truncated suite has no axe violations', async ({ page }) => {
+		await page.goto('/');
+		await page.getByText('Paste JSON').click();
+		await page
+			.getByLabel('Suite JSON')
+			.fill('{\n\t"meta": {\n\t\t"name": "Cut", "metric": "sum"\n');
+		await page.getByRole('button', { name: 'Open pasted suite' }).click();
+		await page.getByRole('button', { name: 'Open in the editor' }).click();
+		await expect(page.getByLabel('Suite JSON text')).toBeVisible();
+		await expect(page.getByRole('button', { name: /^Go to line 4/ })).toBeVisible();
+		expect(await axeViolations(page)).toEqual([]);
+	});
 });

@@ -128,6 +128,9 @@ export function gridFromJsonValue(value: unknown): {
 			itemNumber,
 			cells: conditionNames.map((name) => {
 				const row = itemRows.find((r) => r.name === name);
+				if (row === undefined && itemRows.length > 0) {
+					notes.push(`item ${itemIndex + 1} has no condition "${name}": its row was added, empty`);
+				}
 				return regionNames.map((_, regionIndex) => row?.cells[regionIndex] ?? '');
 			}),
 		};

@@ -172,6 +172,7 @@ describe('gridFromJsonValue', () => {
 		expect(state.predictions).toEqual(['(1;%p%) > (1;%q%)']);
 		expect(state.extraMeta).toEqual({ tags: ['t'] });
 		expect(notes).toEqual([
+			'item 2 has no condition "q": its row was added, empty',
 			'prediction 2 has no formula text and was left out: {"type":"formula"}',
 		]);
 	});
