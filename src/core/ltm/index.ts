@@ -85,6 +85,9 @@ export { JUDGE_PARAMS, parseJudgeAnswer, valueAtKey, isYes } from './dynamic-tes
 export { RESTAURANT_MAX_SCORE, type RestaurantState } from './restaurant';
 export { RESTAURANT_MENU, menuText, type MenuItem, type MenuSection } from './restaurant-menu';
 
+/** Which tests cannot be scored without a judge model (static and dynamic, Restaurant included). */
+export { testNeedsJudge, testsNeedingJudge } from './needs-judge';
+
 /** Scoring of one finished static test (normalised, L1; skipped without a needed judge). */
 export { evaluateTest, NEEDS_JUDGE_REASON } from './evaluate-test';
 /** The evaluator of a built-in id or generic rule. */

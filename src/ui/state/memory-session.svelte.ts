@@ -17,6 +17,7 @@ import {
 	loadLtmSuite,
 	loadLtmZip,
 	runLtm,
+	testsNeedingJudge,
 	type LoadDefinitionsOptions,
 	type LoadResult,
 	type LtmBenchmark,
@@ -287,18 +288,14 @@ export class MemorySession {
 		return this.#runs.filter((run) => run.status !== 'done');
 	}
 
-	/** Tests the needed judge would grade, when no judge is set (they are skipped, not scored 0). */
+	/**
+	 * Tests only a judge can score (static judge evaluators, dynamic tests with judge steps, the
+	 * Restaurant built-in), when no judge is set: they are skipped, not scored 0.
+	 */
 	get judgeNeededBy(): readonly string[] {
 		const benchmark = this.#benchmark;
 		if (!benchmark || this.useJudge) return [];
-		return benchmark.tests
-			.filter((test) => {
-				const evaluator = test.evaluator;
-				return typeof evaluator === 'string'
-					? evaluator === 'gpt_checklist' || evaluator === 'locations_directions'
-					: evaluator.rule === 'llm_checklist';
-			})
-			.map((test) => test.uniqueId);
+		return testsNeedingJudge(benchmark.tests);
 	}
 
 	/** Why Run cannot start, or null. */

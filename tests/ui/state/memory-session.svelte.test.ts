@@ -186,6 +186,42 @@ describe('MemorySession runs', () => {
 		expect(memory.runProblem).toContain('Judge');
 	});
 
+	it('names dynamic tests with judge steps and the Restaurant built-in as needing a judge', async () => {
+		const judge = { user: 'Did they say noon? {{last_reply}}', json_key: 'ok' };
+		const suite = {
+			format: 'ltm-suite/1',
+			config: { run_name: 'Dynamic judges', memory_span: 300 },
+			datasets: [
+				{ name: 'Restaurant', evaluator: 'dynamic', examples: [{ type: 'restaurant' }] },
+				{
+					name: 'Ferry',
+					evaluator: 'dynamic',
+					examples: [
+						{
+							type: 'dynamic',
+							id: 'judged',
+							max_score: 1,
+							steps: [{ say: 'When does the ferry leave?', question: true }, { check: { judge } }],
+						},
+						{
+							type: 'dynamic',
+							id: 'by-rule',
+							max_score: 1,
+							steps: [
+								{ say: 'When does the ferry leave?', question: true },
+								{ check: { contains: 'noon' } },
+							],
+						},
+					],
+				},
+			],
+		};
+		const memory = session();
+		await memory.loadFiles([new File([JSON.stringify(suite)], 'dynamic.ltm-suite.json')]);
+		expect(memory.diagnostics.filter((entry) => entry.severity === 'error')).toEqual([]);
+		expect([...memory.judgeNeededBy].sort()).toEqual(['Ferry - judged', 'Restaurant - 0']);
+	});
+
 	it('compares the shown finished run with another one, dataset by dataset', async () => {
 		const memory = session();
 		await memory.selectCard(EXAMPLE);
