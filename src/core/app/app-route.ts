@@ -10,8 +10,8 @@ export type AppRoute =
 	| { readonly view: 'history' }
 	/** The Evals page (OpenAI Evals registries on generative models); `share`: a shared run's payload. */
 	| { readonly view: 'evals'; readonly share?: string }
-	/** The Memory page (long-term-memory conversation tests, GoodAI LTM). */
-	| { readonly view: 'memory' }
+	/** The Memory page (long-term-memory conversation tests, GoodAI LTM); `share`: a shared run's payload. */
+	| { readonly view: 'memory'; readonly share?: string }
 	/** Plain-language explanations of the words the app uses. */
 	| { readonly view: 'glossary' }
 	/** The suite editor: a new suite, or a copy of a library suite (by its SHA-256) to edit. */
@@ -59,7 +59,9 @@ export function parseAppRoute(hash: string): AppRoute {
 				? { view: 'evals', share: second }
 				: { view: 'evals' };
 		case 'memory':
-			return { view: 'memory' };
+			return first === 'share' && second !== undefined && second !== ''
+				? { view: 'memory', share: second }
+				: { view: 'memory' };
 		case 'glossary':
 			return { view: 'glossary' };
 		case 'editor':
@@ -92,7 +94,7 @@ export function formatAppRoute(route: AppRoute): string {
 		case 'evals':
 			return route.share === undefined ? '#/evals' : `#/evals/share/${route.share}`;
 		case 'memory':
-			return '#/memory';
+			return route.share === undefined ? '#/memory' : `#/memory/share/${route.share}`;
 		case 'glossary':
 			return '#/glossary';
 		case 'editor':

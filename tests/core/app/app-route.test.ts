@@ -34,6 +34,13 @@ describe('parseAppRoute', () => {
 		['#/evals/share/', { view: 'evals' }],
 		['#/evals/share', { view: 'evals' }],
 		['#/evals/other/AbC', { view: 'evals' }],
+		['#/memory', { view: 'memory' }],
+		['memory', { view: 'memory' }],
+		['#/memory/share/AbC_-9', { view: 'memory', share: 'AbC_-9' }],
+		['#/memory/share/', { view: 'memory' }],
+		['#/memory/share', { view: 'memory' }],
+		['#/memory/other/AbC', { view: 'memory' }],
+		['#/memorys', { view: 'run' }],
 	])('%j -> %j', (hash, expected) => {
 		expect(parseAppRoute(hash)).toEqual(expected);
 	});
@@ -61,6 +68,8 @@ describe('formatAppRoute', () => {
 		{ view: 'compare', suiteSha256: SHA },
 		{ view: 'evals' },
 		{ view: 'evals', share: 'AbC_-9' },
+		{ view: 'memory' },
+		{ view: 'memory', share: 'AbC_-9' },
 	])('round-trips %j', (route) => {
 		expect(parseAppRoute(formatAppRoute(route))).toEqual(route);
 	});
@@ -70,6 +79,15 @@ describe('formatAppRoute for the Evals page', () => {
 	it.each<[AppRoute, string]>([
 		[{ view: 'evals' }, '#/evals'],
 		[{ view: 'evals', share: 'AbC_-9' }, '#/evals/share/AbC_-9'],
+	])('%j -> %s', (route, hash) => {
+		expect(formatAppRoute(route)).toBe(hash);
+	});
+});
+
+describe('formatAppRoute for the Memory page', () => {
+	it.each<[AppRoute, string]>([
+		[{ view: 'memory' }, '#/memory'],
+		[{ view: 'memory', share: 'AbC_-9' }, '#/memory/share/AbC_-9'],
 	])('%j -> %s', (route, hash) => {
 		expect(formatAppRoute(route)).toBe(hash);
 	});
