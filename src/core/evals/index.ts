@@ -72,6 +72,7 @@ export {
 } from './inspect-log';
 export {
 	filterRows,
+	graderLines,
 	isFailure,
 	rowFromResult,
 	rowsFromEvents,
@@ -108,3 +109,13 @@ export {
 } from './evals-share-payload';
 export { registryPathOf } from './registry-path';
 export { dedupeProblems, problemOf, type EvalsProblem } from './evals-problems';
+export {
+	clipText,
+	etaText,
+	formatMetricValue,
+	metricLabel,
+	paramValueText,
+	reportMetricText,
+	splitAtChoice,
+	verdictCell,
+} from './evals-display';

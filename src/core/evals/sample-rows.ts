@@ -83,8 +83,11 @@ export function rowFromResult(result: SampleResult, position: number): EvalsSamp
 	};
 }
 
-/** Python `str.strip()` on whitespace (what the grader parser splits after). */
-function stripLines(text: string): string[] {
+/**
+ * The grader output's lines as the choice parser reads them: Python `str.strip()` on whitespace,
+ * then split on \n.
+ */
+export function graderLines(text: string): string[] {
 	return text.replace(/^\s+|\s+$/gu, '').split('\n');
 }
 
@@ -139,7 +142,7 @@ export function rowsFromEvents(events: readonly EvalEvent[]): EvalsSampleRowView
 				: policyCalls.map((call) => call.completion).join('\n');
 		let decidingLine = -1;
 		if (graderOutput !== undefined && choice !== undefined && choice !== INVALID_CHOICE) {
-			const lines = stripLines(graderOutput);
+			const lines = graderLines(graderOutput);
 			for (let index = lines.length - 1; index >= 0; index--) {
 				if ((lines[index] ?? '').includes(choice)) {
 					decidingLine = index;
