@@ -88,6 +88,19 @@ export { RESTAURANT_MENU, menuText, type MenuItem, type MenuSection } from './re
 /** Which tests cannot be scored without a judge model (static and dynamic, Restaurant included). */
 export { testNeedsJudge, testsNeedingJudge } from './needs-judge';
 
+/** Memory share links: definitions, model specs, span, isolation and per-test scores with a fingerprint. */
+export {
+	encodeLtmShare,
+	decodeLtmShare,
+	ltmScoresOf,
+	ltmScoresFingerprint,
+	compareLtmScores,
+	LTM_SHARE_VERSION,
+	type LtmScores,
+	type LtmSharePayload,
+	type LtmReproduction,
+} from './share-payload';
+
 /** Scoring of one finished static test (normalised, L1; skipped without a needed judge). */
 export { evaluateTest, NEEDS_JUDGE_REASON } from './evaluate-test';
 /** The evaluator of a built-in id or generic rule. */
