@@ -119,3 +119,11 @@ export {
 	splitAtChoice,
 	verdictCell,
 } from './evals-display';
+export {
+	PASTE_TEMPLATES,
+	evalCards,
+	isRegistryFileName,
+	isRegistryZipEntry,
+	pastedRegistryEntries,
+	type EvalsCard,
+} from './registry-input';

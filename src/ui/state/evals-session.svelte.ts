@@ -12,6 +12,9 @@ import {
 	DEFAULT_EVAL_SEED,
 	buildRunSpec,
 	dedupeProblems,
+	evalCards,
+	isRegistryFileName,
+	isRegistryZipEntry,
 	listEvalNames,
 	newRunId,
 	pythonUtcTimestamp,
@@ -25,6 +28,7 @@ import {
 	encodeEvalsShare,
 	mergeParams,
 	paramsSentOf,
+	pastedRegistryEntries,
 	problemOf,
 	registryPathOf,
 	reproducedVerdicts,
@@ -34,6 +38,7 @@ import {
 	verdictsBySample,
 	withOverride,
 	withParamOverrides,
+	type EvalsCard,
 	type EvalsProblem,
 	type EvalsSampleRowView,
 	type Registry,
@@ -73,15 +78,7 @@ import { LocalWorkerModel } from '../local-worker-model';
 import { EndpointSettings } from './endpoint-settings.svelte';
 import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
 
-export type { EvalsProblem };
-
-/** A bundled example eval, shown as a card. */
-export interface EvalsCard {
-	readonly name: string;
-	readonly description: string;
-	readonly kind: TemplateKind | null;
-	readonly sampleCount: number;
-}
+export type { EvalsCard, EvalsProblem };
 
 /** What the results panel shows: a run of this browser or an imported log. */
 export interface EvalsShownRun {
@@ -108,23 +105,7 @@ const BUNDLED_FILES = import.meta.glob<string>(
 	{ query: '?raw', import: 'default' },
 );
 
-/** Template classes a pasted JSONL can be run with. */
-export const PASTE_TEMPLATES: Readonly<Record<Exclude<TemplateKind, 'modelgraded'>, string>> = {
-	match: 'evals.elsuite.basic.match:Match',
-	includes: 'evals.elsuite.basic.includes:Includes',
-	fuzzy_match: 'evals.elsuite.basic.fuzzy_match:FuzzyMatch',
-	json_match: 'evals.elsuite.basic.json_match:JsonMatch',
-};
-
 const MAX_REGISTRY_BYTES = 50 * 1024 * 1024;
-
-function stringField(value: unknown, key: string): string {
-	if (value && typeof value === 'object' && !Array.isArray(value)) {
-		const field = (value as Record<string, unknown>)[key];
-		if (typeof field === 'string') return field;
-	}
-	return '';
-}
 
 export interface EvalsSessionOptions {
 	readonly client: InferenceClientApi;
@@ -276,21 +257,7 @@ export class EvalsSession {
 		this.#setRegistry(registryFiles(entries), 'bundled', 'bundled examples');
 		const registry = this.#registry;
 		if (!registry) return;
-		this.#cards = this.#evalNames
-			.filter((name) => !name.includes('.'))
-			.map((name) => {
-				const entry = registry.evals.get(name);
-				let kind: TemplateKind | null = null;
-				let sampleCount = 0;
-				try {
-					const resolved = resolveEval(registry, name);
-					kind = resolved.kind;
-					sampleCount = resolved.samples.length;
-				} catch {
-					// Shown on selection.
-				}
-				return { name, description: stringField(entry?.value, 'description'), kind, sampleCount };
-			});
+		this.#cards = evalCards(registry, this.#evalNames);
 	}
 
 	/** Reads dropped or picked files (YAML, JSONL, or a zip of a registry) as a registry. */
@@ -307,12 +274,11 @@ export class EvalsSession {
 				if (/\.zip$/iu.test(file.name)) {
 					const unzipped = unzipSync(new Uint8Array(await file.arrayBuffer()));
 					for (const [inner, data] of Object.entries(unzipped)) {
-						if (inner.endsWith('/') || inner.startsWith('__MACOSX/')) continue;
-						if (!/\.(ya?ml|jsonl)$/iu.test(inner)) continue;
+						if (!isRegistryZipEntry(inner)) continue;
 						const text = new TextDecoder().decode(data);
 						entries.push([registryPathOf(inner, text), text]);
 					}
-				} else if (/\.(ya?ml|jsonl)$/iu.test(file.name)) {
+				} else if (isRegistryFileName(file.name)) {
 					const text = await file.text();
 					entries.push([registryPathOf(path, text), text]);
 				}
@@ -340,13 +306,8 @@ export class EvalsSession {
 
 	/** Runs pasted JSONL samples with one basic template, as the eval `pasted`. */
 	loadPasted(): void {
-		const className = PASTE_TEMPLATES[this.pasteTemplate];
-		const yaml = `pasted:\n  id: pasted.dev.v0\n  description: Samples pasted into the page\npasted.dev.v0:\n  class: ${className}\n  args:\n    samples_jsonl: pasted.jsonl\n`;
 		this.#setRegistry(
-			registryFiles([
-				['evals/pasted.yaml', yaml],
-				['data/pasted.jsonl', this.pasteText],
-			]),
+			registryFiles(pastedRegistryEntries(this.pasteTemplate, this.pasteText)),
 			'paste',
 			'pasted samples',
 		);

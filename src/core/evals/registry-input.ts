@@ -1,0 +1,77 @@
+/**
+ * What the Evals page reads as a registry: which dropped or zipped files are registry files, the
+ * one-eval registry of pasted samples, and the cards of a registry's evals.
+ */
+import { resolveEval, type Registry } from './registry';
+import type { TemplateKind } from './types';
+
+/** Template classes a pasted JSONL can be run with. */
+export const PASTE_TEMPLATES: Readonly<Record<Exclude<TemplateKind, 'modelgraded'>, string>> = {
+	match: 'evals.elsuite.basic.match:Match',
+	includes: 'evals.elsuite.basic.includes:Includes',
+	fuzzy_match: 'evals.elsuite.basic.fuzzy_match:FuzzyMatch',
+	json_match: 'evals.elsuite.basic.json_match:JsonMatch',
+};
+
+/** Whether a file name is a registry file (YAML or JSONL). */
+export function isRegistryFileName(name: string): boolean {
+	return /\.(ya?ml|jsonl)$/iu.test(name);
+}
+
+/** Whether a zip entry is read: a registry file, not a folder nor macOS metadata. */
+export function isRegistryZipEntry(path: string): boolean {
+	if (path.endsWith('/') || path.startsWith('__MACOSX/')) return false;
+	return isRegistryFileName(path);
+}
+
+/** The registry of pasted samples: one eval `pasted` of `template` over `data/pasted.jsonl`. */
+export function pastedRegistryEntries(
+	template: Exclude<TemplateKind, 'modelgraded'>,
+	samplesJsonl: string,
+): [string, string][] {
+	const className = PASTE_TEMPLATES[template];
+	const yaml = `pasted:\n  id: pasted.dev.v0\n  description: Samples pasted into the page\npasted.dev.v0:\n  class: ${className}\n  args:\n    samples_jsonl: pasted.jsonl\n`;
+	return [
+		['evals/pasted.yaml', yaml],
+		['data/pasted.jsonl', samplesJsonl],
+	];
+}
+
+/** A bundled example eval, shown as a card. */
+export interface EvalsCard {
+	readonly name: string;
+	readonly description: string;
+	readonly kind: TemplateKind | null;
+	readonly sampleCount: number;
+}
+
+function stringField(value: unknown, key: string): string {
+	if (value && typeof value === 'object' && !Array.isArray(value)) {
+		const field = (value as Record<string, unknown>)[key];
+		if (typeof field === 'string') return field;
+	}
+	return '';
+}
+
+/**
+ * Cards of a registry's evals named by alias (names without a dot): description, template and
+ * sample count; an eval that does not resolve shows no kind and 0 samples (its problem shows on
+ * selection).
+ */
+export function evalCards(registry: Registry, evalNames: readonly string[]): EvalsCard[] {
+	return evalNames
+		.filter((name) => !name.includes('.'))
+		.map((name) => {
+			const entry = registry.evals.get(name);
+			let kind: TemplateKind | null = null;
+			let sampleCount = 0;
+			try {
+				const resolved = resolveEval(registry, name);
+				kind = resolved.kind;
+				sampleCount = resolved.samples.length;
+			} catch {
+				// Shown on selection.
+			}
+			return { name, description: stringField(entry?.value, 'description'), kind, sampleCount };
+		});
+}
