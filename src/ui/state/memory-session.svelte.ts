@@ -8,11 +8,17 @@
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- file maps here are not UI state (the $state fields hold them as raw values) */
 import { strToU8, zipSync } from 'fflate';
+import { formatAppRoute } from '../../core/app/app-route';
 import { describeError } from '../../core/app/describe-error';
 import { sha256Hex, sha256HexOfBytes } from '../../core/hash/sha256';
 import {
 	LtmCancelledError,
 	buildLtmReport,
+	compareLtmScores,
+	decodeLtmShare,
+	encodeLtmShare,
+	ltmScoresFingerprint,
+	ltmScoresOf,
 	loadLtmDefinitions,
 	loadLtmSuite,
 	loadLtmZip,
@@ -23,6 +29,8 @@ import {
 	type LtmBenchmark,
 	type LtmDiagnostic,
 	type LtmReport,
+	type LtmReproduction,
+	type LtmSharePayload,
 	type LtmRunState,
 } from '../../core/ltm';
 import type {
@@ -229,6 +237,8 @@ export class MemorySession {
 	#runs = $state.raw<readonly LtmRunRecord[]>([]);
 	#comparison = $state.raw<{ a: LtmRunRecord; b: LtmRunRecord } | null>(null);
 	#report = $derived(this.#state ? buildLtmReport(this.#state) : null);
+	#shared = $state.raw<LtmSharePayload | null>(null);
+	#sharedRunId = $state<number | null>(null);
 
 	constructor(options: MemorySessionOptions) {
 		this.#client = options.client;
@@ -282,6 +292,18 @@ export class MemorySession {
 	/** Two finished runs side by side (per-dataset scores). */
 	get comparison(): { a: LtmRunRecord; b: LtmRunRecord } | null {
 		return this.#comparison;
+	}
+	/** A run opened from a share link (its definitions, models and the sharer's scores). */
+	get shared(): LtmSharePayload | null {
+		return this.#shared;
+	}
+	/** Whether the shown run, a finished re-run of the shared one, reproduced the sharer's scores. */
+	get reproduction(): LtmReproduction | null {
+		const shared = this.#shared;
+		const state = this.#state;
+		if (!shared || !state || this.#sharedRunId === null) return null;
+		if (this.#shownRun?.id !== this.#sharedRunId || this.#shownRun.status !== 'done') return null;
+		return compareLtmScores(shared.scores, ltmScoresOf(state));
 	}
 	/** Stored runs a reload or a cancel stopped. */
 	get resumable(): readonly LtmRunRecord[] {
@@ -631,6 +653,84 @@ export class MemorySession {
 		}).catch(() => undefined);
 		if (updated) this.#shownRun = updated;
 		await this.refreshRuns();
+	}
+
+	// ---- share links ----
+
+	/**
+	 * The share link's hash (`#/memory/share/…`) of the shown finished run: its definitions, agent
+	 * and judge specs (never a key), parameters, replay texts, span, isolation and scores.
+	 */
+	shareHash(): string | null {
+		const run = this.#shownRun;
+		const state = this.#state;
+		if (!run || !state || run.status !== 'done') return null;
+		const scores = ltmScoresOf(state);
+		const payload: LtmSharePayload = {
+			v: 1,
+			runName: run.runName,
+			benchmark: run.definitions.benchmark,
+			models: {
+				agent: run.models.agent,
+				...(run.models.judge ? { judge: run.models.judge } : {}),
+			},
+			agentParams: run.agentParams,
+			...(run.maxContextTokens !== undefined ? { maxContextTokens: run.maxContextTokens } : {}),
+			...(run.maxMessageTokens !== undefined ? { maxMessageTokens: run.maxMessageTokens } : {}),
+			replayTexts: run.replayTexts,
+			memorySpan: run.memorySpan,
+			isolated: run.isolated,
+			scores,
+			fingerprint: ltmScoresFingerprint(scores),
+		};
+		return formatAppRoute({ view: 'memory', share: encodeLtmShare(payload) });
+	}
+
+	/** Opens a share link's payload (the part after `#/memory/share/`); a bad link is said why. */
+	openShare(text: string): void {
+		try {
+			this.#shared = decodeLtmShare(text);
+			this.#sharedRunId = null;
+			this.#message = null;
+		} catch (error) {
+			this.#shared = null;
+			this.#message = describeError(error);
+		}
+	}
+
+	closeShare(): void {
+		this.#shared = null;
+		this.#sharedRunId = null;
+	}
+
+	/** Re-runs the shared definitions on the shared agent (and judge); then `reproduction` says how it went. */
+	async runShared(): Promise<void> {
+		const shared = this.#shared;
+		if (!shared || this.#running) return;
+		let record: LtmRunRecord;
+		try {
+			record = await createLtmRun({
+				runName: shared.runName,
+				definitions: { files: {}, benchmark: shared.benchmark },
+				models: shared.models,
+				agentParams: shared.agentParams,
+				...(shared.maxContextTokens !== undefined
+					? { maxContextTokens: shared.maxContextTokens }
+					: {}),
+				...(shared.maxMessageTokens !== undefined
+					? { maxMessageTokens: shared.maxMessageTokens }
+					: {}),
+				replayTexts: shared.replayTexts,
+				memorySpan: shared.memorySpan,
+				isolated: shared.isolated,
+				createdAt: this.#now(),
+			});
+		} catch (error) {
+			this.#message = `The run could not be stored: ${describeError(error)}`;
+			return;
+		}
+		this.#sharedRunId = record.id;
+		await this.#execute(record, undefined);
 	}
 
 	// ---- shown run ----

@@ -222,6 +222,32 @@ describe('MemorySession runs', () => {
 		expect([...memory.judgeNeededBy].sort()).toEqual(['Ferry - judged', 'Restaurant - 0']);
 	});
 
+	it('shares a finished run by link; a new session shows its scores, re-runs it and says they reproduced', async () => {
+		const memory = session();
+		await memory.selectCard(EXAMPLE);
+		replayAgent(memory);
+		memory.isolated = true;
+		await memory.run();
+		const hash = memory.shareHash()!;
+		expect(hash).toMatch(/^#\/memory\/share\/[A-Za-z0-9_-]+$/u);
+		const other = session();
+		other.openShare(hash.replace('#/memory/share/', ''));
+		expect(other.message).toBeNull();
+		expect(other.shared?.isolated).toBe(true);
+		expect(other.shared?.models.agent.source).toBe('replay');
+		const scores = other.shared!.scores;
+		expect(Object.keys(scores).length).toBe(memory.state!.tests.length);
+		expect(other.reproduction).toBeNull();
+		await other.runShared();
+		expect(other.shownRun?.status).toBe('done');
+		expect(other.reproduction).toMatchObject({ reproduced: true, differing: [] });
+		expect(other.reproduction?.matching).toBe(Object.keys(scores).length);
+
+		other.openShare(hash.replace('#/memory/share/', '').slice(0, 40));
+		expect(other.shared).toBeNull();
+		expect(other.message).toContain('copy the whole link again');
+	});
+
 	it('compares the shown finished run with another one, dataset by dataset', async () => {
 		const memory = session();
 		await memory.selectCard(EXAMPLE);
