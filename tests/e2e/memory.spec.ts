@@ -137,6 +137,43 @@ test('runs the bundled example on a replay agent: per-test and overall scores, e
 	await expect.poll(() => sidewaysScroll(page)).toBeLessThanOrEqual(0);
 });
 
+test('shares a run by link: another browser sees the scores, re-runs it and is told they reproduced', async ({
+	page,
+	browser,
+}) => {
+	await openMemory(page);
+	await pickExample(page);
+	const agent = page.getByRole('group', { name: 'Agent' });
+	await agent.getByLabel('Replay file').check();
+	await page.getByTestId('policy-replay').setInputFiles(REPLAY);
+	await page.getByRole('button', { name: 'Run tests' }).click();
+	await expect(page.getByTestId('memory-progress')).toContainText('done', { timeout: 60_000 });
+	await page.getByRole('button', { name: 'Share link' }).click();
+	const link = await page.getByTestId('memory-share-link').inputValue();
+	expect(link).toMatch(/#\/memory\/share\/[A-Za-z0-9_-]+$/u);
+
+	// A fresh context: no stored runs, no replay file picked; the link carries all of it.
+	const context = await browser.newContext({ bypassCSP: true });
+	const other = await context.newPage();
+	await other.goto(link);
+	const shared = other.getByRole('region', { name: /^Shared run: / });
+	await expect(shared).toContainText('5 tests');
+	await expect(shared).toContainText('replay:classroom-agent');
+	await expect(shared.getByRole('row', { name: /^Favourite Fruit - 0/ })).toContainText('1.00');
+	await shared.getByRole('button', { name: 'Re-run the shared run' }).click();
+	await expect(other.getByTestId('memory-reproduction')).toContainText(
+		'Reproduced: all 5 scores match',
+		{ timeout: 60_000 },
+	);
+	expect(await axeViolations(other)).toEqual([]);
+
+	// A cut link says what to do.
+	await other.goto(link.slice(0, -7));
+	await other.reload();
+	await expect(other.getByText(/copy the whole link again|does not unpack/)).toBeVisible();
+	await context.close();
+});
+
 test('locates an error in a dropped ltm-suite.json', async ({ page }) => {
 	await openMemory(page);
 	const suite = JSON.parse(
