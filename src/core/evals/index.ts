@@ -127,3 +127,4 @@ export {
 	pastedRegistryEntries,
 	type EvalsCard,
 } from './registry-input';
+export { storedAnswers, type StoredAnswer } from './stored-answers';

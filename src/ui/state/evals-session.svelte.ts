@@ -26,7 +26,6 @@ import {
 	writeOaievalLog,
 	decodeEvalsShare,
 	encodeEvalsShare,
-	mergeParams,
 	paramsSentOf,
 	pastedRegistryEntries,
 	problemOf,
@@ -34,6 +33,7 @@ import {
 	reproducedVerdicts,
 	rowFromResult,
 	rowsFromEvents,
+	storedAnswers,
 	upstreamParams,
 	verdictsBySample,
 	withOverride,
@@ -52,7 +52,6 @@ import type {
 	TemplateKind,
 } from '../../core/evals/types';
 import { sha256Hex } from '../../core/hash/sha256';
-import { isSampled } from '../../core/model/cache-key';
 import type { GenerationParams, TextModel } from '../../core/model/generation';
 import { describeModelSpec, type TextModelSpec } from '../../core/model/model-spec';
 import {
@@ -574,38 +573,20 @@ export class EvalsSession {
 				replayTexts: record.replayTexts,
 			};
 			const cache = cacheStore;
-			const prefill = async (spec: TextModelSpec, overrides: GenerationParams, role: string) => {
+			const prefill = async (
+				spec: TextModelSpec,
+				overrides: GenerationParams,
+				role: 'policy' | 'grader',
+			) => {
 				for (const sample of stored) {
-					// Sampling events are written one per call, in call order: their usage comes back too.
-					const sampling = sample.events.filter((event) => event.type === 'sampling');
-					for (const [i, call] of sample.result.calls.entries()) {
-						if (call.role !== role) continue;
-						const usage = sampling[i]?.data.usage as
-							{ prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
-						const request = {
-							prompt:
-								typeof call.prompt === 'string'
-									? ({ kind: 'text', text: call.prompt } as const)
-									: ({ kind: 'chat', messages: call.prompt } as const),
-							params: mergeParams(call.params, overrides),
-						};
-						const callIndex = role === 'grader' ? 0 : i;
-						const seed = isSampled(request.params) ? `${sample.sampleId}#${callIndex}` : undefined;
+					for (const answer of storedAnswers(sample, role, overrides)) {
 						await cache.put({
-							key: responseCacheKey(spec, request, seed),
+							key: responseCacheKey(spec, answer.request, answer.seed),
 							model: describeModelSpec(spec),
-							request,
-							completion: call.completion,
+							request: answer.request,
+							completion: answer.completion,
 							finishReason: 'stop',
-							...(typeof usage?.prompt_tokens === 'number' &&
-							typeof usage.completion_tokens === 'number'
-								? {
-										usage: {
-											promptTokens: usage.prompt_tokens,
-											completionTokens: usage.completion_tokens,
-										},
-									}
-								: {}),
+							...(answer.usage ? { usage: answer.usage } : {}),
 							createdAt: new Date(this.#now()).toISOString(),
 						});
 					}
