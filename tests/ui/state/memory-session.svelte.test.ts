@@ -248,6 +248,63 @@ describe('MemorySession runs', () => {
 		expect(other.message).toContain('copy the whole link again');
 	});
 
+	it('streams the live agent reply: its text grows token by token before the reply is done', async () => {
+		const memory = new MemorySession({
+			client: createInThreadClient(new FakeEngine({ batchDelayMs: 15 })),
+			endpoint: new EndpointSettings({ storage: null }),
+			countTokens: () => Promise.resolve((text: string) => Math.ceil(text.length / 4)),
+		});
+		const suite = {
+			format: 'ltm-suite/1',
+			config: { run_name: 'Streaming', memory_span: 40 },
+			datasets: [
+				{
+					name: 'Colours',
+					evaluator: 'colours',
+					examples: [
+						{
+							script: ['My favourite colour is red.', 'What is my favourite colour?'],
+							is_question: [false, true],
+							expected_responses: ['red'],
+						},
+					],
+				},
+			],
+		};
+		await memory.loadFiles([new File([JSON.stringify(suite)], 'stream.ltm-suite.json')]);
+		expect(memory.agent.kind).toBe('local');
+		expect(memory.diagnostics).toEqual([]);
+		expect(memory.runProblem).toBeNull();
+		const seen: { testId: string; text: string }[] = [];
+		const watch = setInterval(() => {
+			const live = memory.live;
+			if (live && live.text !== '' && live.text !== seen.at(-1)?.text) seen.push({ ...live });
+		}, 1);
+		try {
+			await memory.run();
+		} finally {
+			clearInterval(watch);
+		}
+		expect(memory.message).toBeNull();
+		expect(memory.shownRun?.status).toBe('done');
+		expect(memory.live).toBeNull();
+		// Some reply was seen part-written and then longer, the earlier text its beginning.
+		const grew = seen.some(
+			(earlier, index) =>
+				seen[index + 1]?.testId === earlier.testId &&
+				seen[index + 1]!.text.length > earlier.text.length &&
+				seen[index + 1]!.text.startsWith(earlier.text),
+		);
+		expect(grew).toBe(true);
+		// Replies are labelled by what they answer: the intro, then the test's own lines.
+		expect([...new Set(seen.map((entry) => entry.testId))]).toEqual(['intro', 'Colours - 0']);
+		// The question's reply as stored begins with the last text seen streaming for it (the poll
+		// may miss the final token).
+		const reply = memory.state?.outcomes['Colours - 0']?.responses[0];
+		expect(reply).toBeDefined();
+		expect(reply!.trim().startsWith(seen.at(-1)!.text.trim())).toBe(true);
+	});
+
 	it('compares the shown finished run with another one, dataset by dataset', async () => {
 		const memory = session();
 		await memory.selectCard(EXAMPLE);
