@@ -128,3 +128,9 @@ export {
 	type EvalsCard,
 } from './registry-input';
 export { storedAnswers, type StoredAnswer } from './stored-answers';
+export {
+	shownRunOfLog,
+	shownRunOfStored,
+	type EvalsShownRun,
+	type StoredEvalsRun,
+} from './shown-run';

@@ -10,14 +10,12 @@ import { unzipSync } from 'fflate';
 import { describeError } from '../../core/app/describe-error';
 import {
 	DEFAULT_EVAL_SEED,
-	buildRunSpec,
 	dedupeProblems,
 	evalCards,
 	isRegistryFileName,
 	isRegistryZipEntry,
 	listEvalNames,
 	newRunId,
-	pythonUtcTimestamp,
 	readOaievalLog,
 	readRegistry,
 	registryFiles,
@@ -26,13 +24,13 @@ import {
 	writeOaievalLog,
 	decodeEvalsShare,
 	encodeEvalsShare,
-	paramsSentOf,
 	pastedRegistryEntries,
 	problemOf,
 	registryPathOf,
 	reproducedVerdicts,
 	rowFromResult,
-	rowsFromEvents,
+	shownRunOfLog,
+	shownRunOfStored,
 	storedAnswers,
 	upstreamParams,
 	verdictsBySample,
@@ -40,17 +38,11 @@ import {
 	withParamOverrides,
 	type EvalsCard,
 	type EvalsProblem,
-	type EvalsSampleRowView,
+	type EvalsShownRun,
 	type Registry,
 	type RegistryFiles,
 } from '../../core/evals';
-import type {
-	EvalEvent,
-	FinalReport,
-	ResolvedEval,
-	RunSpec,
-	TemplateKind,
-} from '../../core/evals/types';
+import type { EvalEvent, FinalReport, ResolvedEval, TemplateKind } from '../../core/evals/types';
 import { sha256Hex } from '../../core/hash/sha256';
 import type { GenerationParams, TextModel } from '../../core/model/generation';
 import { describeModelSpec, type TextModelSpec } from '../../core/model/model-spec';
@@ -77,24 +69,7 @@ import { LocalWorkerModel } from '../local-worker-model';
 import { EndpointSettings } from './endpoint-settings.svelte';
 import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
 
-export type { EvalsCard, EvalsProblem };
-
-/** What the results panel shows: a run of this browser or an imported log. */
-export interface EvalsShownRun {
-	readonly source: 'run' | 'log';
-	readonly title: string;
-	readonly evalName: string;
-	readonly kind: TemplateKind | null;
-	readonly models: readonly string[];
-	readonly report: FinalReport | null;
-	readonly rows: readonly EvalsSampleRowView[];
-	readonly events: readonly EvalEvent[];
-	readonly spec: RunSpec;
-	readonly seed: number | null;
-	readonly paramsSent: readonly { role: string; params: GenerationParams }[];
-	readonly runRecordId?: number;
-	readonly status?: string;
-}
+export type { EvalsCard, EvalsProblem, EvalsShownRun };
 
 export type RegistrySource = 'bundled' | 'files' | 'paste' | 'share' | 'none';
 
@@ -712,60 +687,14 @@ export class EvalsSession {
 		const record = await getEvalsRun(id);
 		if (!record) return null;
 		const samples = await listEvalsSamples(id);
-		const events = samples.flatMap((sample) => sample.events);
-		const models = [
-			...record.models.policy.map(describeModelSpec),
-			...(record.models.grader ? [describeModelSpec(record.models.grader)] : []),
-		];
-		const paramsSent = paramsSentOf(
-			record.spec.eval,
-			record.overrides,
-			Boolean(record.models.grader),
-		);
-		return {
-			source: 'run',
-			title: `${record.evalName} on ${models.join(', ')}`,
-			evalName: record.spec.eval.name,
-			kind: record.spec.eval.kind,
-			models,
-			report: record.report ?? null,
-			rows: samples.map((sample) => rowFromResult(sample.result, sample.position)),
-			events,
-			spec: buildRunSpec({
-				completionFns: models,
-				evalSpec: record.spec.eval,
-				runId: record.runId,
-				createdAt: pythonUtcTimestamp(new Date(record.createdAt)),
-				seed: record.seed,
-				...(record.maxSamples === undefined ? {} : { maxSamples: record.maxSamples }),
-				command: `oaieval ${models.join(',')} ${record.evalName}`,
-				createdBy: 'benchtop',
-			}),
-			seed: record.seed,
-			paramsSent,
-			runRecordId: record.id,
-			status: record.status,
-		};
+		return shownRunOfStored(record, samples);
 	}
 
 	/** Shows a past run from an oaieval log (upstream's or ours). */
 	async importLog(file: File): Promise<void> {
 		try {
 			const log = readOaievalLog(await file.text(), file.name);
-			const runConfig = log.spec.run_config as { seed?: unknown; eval_spec?: { cls?: unknown } };
-			this.#shown = {
-				source: 'log',
-				title: `${log.spec.eval_name} (log ${file.name})`,
-				evalName: log.spec.eval_name,
-				kind: null,
-				models: log.spec.completion_fns,
-				report: log.finalReport ?? null,
-				rows: rowsFromEvents(log.events),
-				events: log.events,
-				spec: log.spec,
-				seed: typeof runConfig.seed === 'number' ? runConfig.seed : null,
-				paramsSent: [],
-			};
+			this.#shown = shownRunOfLog(log, file.name);
 			this.#message = null;
 		} catch (error) {
 			const problem = problemOf(error);
