@@ -3,7 +3,7 @@
 // headers are sent in dev and preview so onnxruntime-web can use threaded WASM.
 import { defineConfig, type Connect, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { formatContentSecurityPolicy } from './src/core/app/content-security-policy.js';
+import { formatContentSecurityPolicy } from './src/core/security/content-security-policy.js';
 import { benchtopPwa } from './pwa.config.js';
 
 /** Headers that make the page cross-origin isolated (SharedArrayBuffer => WASM threads). */

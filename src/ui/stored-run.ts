@@ -6,7 +6,7 @@ import {
 	EMPTY_RUN_SCORES,
 	addScoredItems,
 	assembleStoredRunScore,
-} from '../core/app/stored-run-scores';
+} from '../core/run/stored-run-scores';
 import type { ItemResult, RunRecord } from '../core/run/run-types';
 import type { RunResults } from '../core/share/result-fingerprint';
 import { parseSuite } from '../core/suite/parse-suite';

@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { checkHubModelId, checkHubRevision } from '../../core/app/model-choice';
+import { checkHubModelId, checkHubRevision } from '../../core/model/model-choice';
 import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
 import { writeWordSurprisalsTsv } from '../../core/formats/word-surprisals-tsv';
 import { sumSurprisalsToWords } from '../../core/surprisal/word-surprisal';

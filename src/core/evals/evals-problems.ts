@@ -2,7 +2,7 @@
  * Problems of an Evals registry or sample as the page lists them: a message, located where known,
  * each shown once.
  */
-import { describeError } from '../app/describe-error';
+import { describeError } from '../messages/describe-error';
 import { EvalsError, formatLocation } from './errors';
 import type { EvalsLocation } from './types';
 

@@ -174,7 +174,7 @@ export function sumSurprisalsToWords(
 	});
 }
 
-/** A token as the drill-down shows it (see `DisplayToken` in core/app/results-tables). */
+/** A token as the drill-down shows it (see `DisplayToken` in core/results/results-tables). */
 export interface DisplayedToken {
 	/** Its span of the sentence, with the joining space if any. */
 	readonly text: string;

@@ -1,13 +1,13 @@
 /**
  * Which view is shown, kept in `location.hash` so reload and the back button work. Wraps the
- * pure parse/format of core/app/app-route.ts; listens to `hashchange`.
+ * pure parse/format of core/routing/app-route.ts; listens to `hashchange`.
  */
 import {
 	DEFAULT_ROUTE,
 	formatAppRoute,
 	parseAppRoute,
 	type AppRoute,
-} from '../../core/app/app-route';
+} from '../../core/routing/app-route';
 
 export class AppRouter {
 	#route = $state.raw<AppRoute>(DEFAULT_ROUTE);

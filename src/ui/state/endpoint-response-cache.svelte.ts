@@ -2,7 +2,7 @@
  * The response cache panel's state: cached completions (newest first), their count and size,
  * clear. Reads and clears through the storage repository only; no caching logic here.
  */
-import { describeError } from '../../core/app/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import type { CachedResponse } from '../../providers/response-cache';
 import {
 	clearResponseCache,

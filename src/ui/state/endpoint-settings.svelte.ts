@@ -4,13 +4,13 @@
  * unless the user ticks "remember the key" (then localStorage); it is never part of a spec.
  */
 import * as v from 'valibot';
-import { describeError } from '../../core/app/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import { BenchtopError } from '../../core/errors';
 import {
 	checkEndpointBaseUrl,
 	checkEndpointModelId,
 	normalizeEndpointBaseUrl,
-} from '../../core/app/endpoint-choice';
+} from '../../core/model/endpoint-choice';
 import type { ModelAbilities } from '../../core/model/generation';
 import type { EndpointModelSpec } from '../../core/model/model-spec';
 import { EndpointModel } from '../../providers/endpoint-model';

@@ -7,7 +7,7 @@
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- lookups, file maps and timestamps here are not UI state (the $state fields hold them as raw values) */
 import { unzipSync } from 'fflate';
-import { describeError } from '../../core/app/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import {
 	DEFAULT_EVAL_SEED,
 	dedupeProblems,

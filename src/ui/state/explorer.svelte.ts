@@ -3,11 +3,11 @@
  * token or per word. Holds the choices (also carried by the `#/explore?…` link) and the scored
  * tokens; loading goes through the caller's `load`, scoring through the inference client.
  */
-import type { AppRoute } from '../../core/app/app-route';
-import { MAX_EXPLORE_TEXT_CHARS } from '../../core/app/app-route';
-import { describeError } from '../../core/app/describe-error';
-import type { DisplayToken } from '../../core/app/results-tables';
-import { heatScaleBits } from '../../core/app/surprisal-heat';
+import type { AppRoute } from '../../core/routing/app-route';
+import { MAX_EXPLORE_TEXT_CHARS } from '../../core/routing/app-route';
+import { describeError } from '../../core/messages/describe-error';
+import type { DisplayToken } from '../../core/results/results-tables';
+import { heatScaleBits } from '../../core/charts/surprisal-heat';
 import {
 	BUNDLED_MODEL_IDS,
 	DEFAULT_MODEL_ID,

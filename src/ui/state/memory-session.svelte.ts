@@ -8,8 +8,8 @@
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- file maps here are not UI state (the $state fields hold them as raw values) */
 import { strToU8, zipSync } from 'fflate';
-import { formatAppRoute } from '../../core/app/app-route';
-import { describeError } from '../../core/app/describe-error';
+import { formatAppRoute } from '../../core/routing/app-route';
+import { describeError } from '../../core/messages/describe-error';
 import { sha256Hex, sha256HexOfBytes } from '../../core/hash/sha256';
 import {
 	LtmCancelledError,

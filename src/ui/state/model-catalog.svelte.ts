@@ -12,7 +12,7 @@ import {
 	stripFolderName,
 	sumLoadBytes,
 	type LoadBytes,
-} from '../../core/app/model-choice';
+} from '../../core/model/model-choice';
 import {
 	BUNDLED_MODEL_IDS,
 	DEFAULT_MODEL_ID,
@@ -34,7 +34,7 @@ import type {
 	LocalModelFile,
 	ModelInfo,
 } from '../../worker/protocol';
-import { describeError } from '../../core/app/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 
 export type BrowserBackend = Extract<InferenceBackend, 'wasm' | 'webgpu'>;
 export type ModelLoadStatus = 'idle' | 'loading' | 'ready' | 'error';

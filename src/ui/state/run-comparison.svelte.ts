@@ -3,18 +3,18 @@
  * accuracies per run, and the accuracy chart. Reads storage through repositories, scores with
  * the core; no maths here.
  */
-import { buildAccuracyChartSpec, type ChartSpec } from '../../core/app/chart-spec';
-import { describeError } from '../../core/app/describe-error';
+import { buildAccuracyChartSpec, type ChartSpec } from '../../core/charts/chart-spec';
+import { describeError } from '../../core/messages/describe-error';
 import {
 	groupRunsBySuite,
 	labelComparedRun,
 	type ComparableSuite,
-} from '../../core/app/compare-runs';
+} from '../../core/run/compare-runs';
 import {
 	addScoredItems,
 	assembleStoredRunScore,
 	EMPTY_RUN_SCORES,
-} from '../../core/app/stored-run-scores';
+} from '../../core/run/stored-run-scores';
 import { formatFormula } from '../../core/formula/format-formula';
 import type { RunRecord } from '../../core/run/run-types';
 import { ITEM_RULES, type OutcomeSummary } from '../../core/scoring/summarize-outcomes';

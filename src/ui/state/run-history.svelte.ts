@@ -2,7 +2,7 @@
  * The run history: stored runs (newest first), deletion, import of a run bundle, storage usage
  * and the persistent-storage request. Storage only through repositories.
  */
-import { describeError } from '../../core/app/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import { parseRunBundle } from '../../core/run/run-bundle';
 import type { RunRecord } from '../../core/run/run-types';
 import { deleteRun, importRun, listRuns } from '../../storage/runs-repository';

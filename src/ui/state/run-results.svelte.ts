@@ -3,16 +3,16 @@
  * drill-down and the export files. Reads storage through repositories, scores with the core;
  * picks up items as the run session stores them (push, or polling until the run is done).
  */
-import { buildRegionChartSpec, type ChartSpec } from '../../core/app/chart-spec';
-import { describeError } from '../../core/app/describe-error';
-import { writeRegionTableCsv } from '../../core/app/region-table-csv';
+import { buildRegionChartSpec, type ChartSpec } from '../../core/charts/chart-spec';
+import { describeError } from '../../core/messages/describe-error';
+import { writeRegionTableCsv } from '../../core/formats/region-table-csv';
 import {
 	buildItemGrid,
 	groupTokensByRegion,
 	type ItemGridRow,
 	type RegionTokens,
-} from '../../core/app/results-tables';
-import { heatScaleBits } from '../../core/app/surprisal-heat';
+} from '../../core/results/results-tables';
+import { heatScaleBits } from '../../core/charts/surprisal-heat';
 import { summarizeConditionMeans } from '../../core/aggregation/condition-means';
 import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
 import { writeResultsTsv } from '../../core/formats/results-tsv';
@@ -26,7 +26,7 @@ import {
 	EMPTY_RUN_SCORES,
 	orderStoredItems,
 	type StoredRunScores,
-} from '../../core/app/stored-run-scores';
+} from '../../core/run/stored-run-scores';
 import { serializeRunBundle } from '../../core/run/run-bundle';
 import type { ItemResult, RunRecord } from '../../core/run/run-types';
 import {

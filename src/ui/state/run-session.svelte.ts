@@ -3,8 +3,8 @@
  * the inference client, stores each item as soon as its last condition is scored, and reports
  * progress (per item, ETA, tokens/s). Resumes stored runs. No scoring maths here.
  */
-import { asSentence, describeError } from '../../core/app/describe-error';
-import { estimateRemainingMs, shareDone } from '../../core/app/run-progress';
+import { asSentence, describeError } from '../../core/messages/describe-error';
+import { estimateRemainingMs, shareDone } from '../../core/run/run-progress';
 import type {
 	EndpointModelSpec,
 	ModelSpec,

@@ -2,7 +2,7 @@
  * Share links in the app: builds the link of a stored run (suite, model, convention, app version,
  * result fingerprint) and copies it. Scoring and packing are the core's; this only reads storage.
  */
-import { describeError } from '../../core/app/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import { buildResultFingerprint } from '../../core/share/result-fingerprint';
 import { encodeShareLink, formatShareUrl, type SharedSuite } from '../../core/share/share-link';
 import { loadStoredRun } from '../stored-run';

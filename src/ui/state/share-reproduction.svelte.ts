@@ -3,7 +3,7 @@
  * running it again on request, and the comparison of the new results with the link's fingerprint.
  * Decoding and comparing are the core's; nothing from the link is executed or used as markup.
  */
-import { describeError } from '../../core/app/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import { sha256Hex } from '../../core/hash/sha256';
 import type { RunModelSpec } from '../../core/run/run-types';
 import {

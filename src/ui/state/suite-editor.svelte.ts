@@ -3,7 +3,7 @@
  * loading a library suite, saving to the library, export, and the tokenization preview of a row.
  * Every edit is a core function (src/core/editor); this class keeps the history and the effects.
  */
-import { describeError } from '../../core/app/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import {
 	canRedo,
 	canUndo,

@@ -3,7 +3,7 @@
  * opening one from a file, pasted text, a URL or storage. Parsing is parseSuite's (core); this
  * class keeps the result and the diagnostics for the UI, and never throws for bad input.
  */
-import { describeError } from '../../core/app/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import { sha256Hex } from '../../core/hash/sha256';
 import { parseSuite } from '../../core/suite/parse-suite';
 import type { Diagnostic, ParseSuiteResult, Suite } from '../../core/suite/types';

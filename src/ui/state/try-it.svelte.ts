@@ -3,7 +3,7 @@
  * the text streamed in as tokens arrive, and cancel. Works on any TextModel (local worker,
  * endpoint); knows nothing of providers. No response cache: the point is to see the model talk.
  */
-import { describeError } from '../../core/app/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import { BenchtopError } from '../../core/errors';
 import type {
 	GenerationParams,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildItemGrid, groupTokensByRegion } from '../../../src/core/app/results-tables';
+import { buildItemGrid, groupTokensByRegion } from '../../../src/core/results/results-tables';
 import { AlignmentError } from '../../../src/core/errors';
 import { scoreItem, type ItemScore } from '../../../src/core/scoring/score-suite';
 import type { ScoredToken } from '../../../src/core/scoring/types';

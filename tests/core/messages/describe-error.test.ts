@@ -4,7 +4,7 @@ import {
 	describeEngineMessage,
 	describeError,
 	explainEarlyEnd,
-} from '../../../src/core/app/describe-error';
+} from '../../../src/core/messages/describe-error';
 
 describe('describeError with endpoint errors', () => {
 	// Our endpoint errors name the server and what to do; their words (401, Failed to fetch,

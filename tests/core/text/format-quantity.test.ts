@@ -5,7 +5,7 @@ import {
 	formatDurationMs,
 	formatPercent,
 	formatRate,
-} from '../../../src/core/app/format-quantity';
+} from '../../../src/core/text/format-quantity';
 
 describe('formatBytes', () => {
 	it.each([

@@ -4,7 +4,7 @@ import {
 	heatIntensity,
 	heatLevel,
 	heatScaleBits,
-} from '../../../src/core/app/surprisal-heat';
+} from '../../../src/core/charts/surprisal-heat';
 
 describe('heatScaleBits', () => {
 	it.each([

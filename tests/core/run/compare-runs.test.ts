@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupRunsBySuite, labelComparedRun } from '../../../src/core/app/compare-runs';
+import { groupRunsBySuite, labelComparedRun } from '../../../src/core/run/compare-runs';
 import type { ModelSpec } from '../../../src/core/model/model-spec';
 import type { RunRecord } from '../../../src/core/run/run-types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quoteCsvField, writeRegionTableCsv } from '../../../src/core/app/region-table-csv';
+import { quoteCsvField, writeRegionTableCsv } from '../../../src/core/formats/region-table-csv';
 import type { RegionValue } from '../../../src/core/scoring/types';
 
 function regionValue(overrides: Partial<RegionValue>): RegionValue {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateRemainingMs, ratePerSecond, shareDone } from '../../../src/core/app/run-progress';
+import { estimateRemainingMs, ratePerSecond, shareDone } from '../../../src/core/run/run-progress';
 
 describe('estimateRemainingMs', () => {
 	it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAppRoute, parseAppRoute, type AppRoute } from '../../../src/core/app/app-route';
+import { formatAppRoute, parseAppRoute, type AppRoute } from '../../../src/core/routing/app-route';
 
 const SHA = 'ab'.repeat(32);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatContentSecurityPolicy } from '../../../src/core/app/content-security-policy';
+import { formatContentSecurityPolicy } from '../../../src/core/security/content-security-policy';
 
 describe('formatContentSecurityPolicy', () => {
 	it('joins directives with semicolons', () => {

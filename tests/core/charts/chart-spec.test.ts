@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConditionRegionMean } from '../../../src/core/aggregation/condition-means';
-import { buildAccuracyChartSpec, buildRegionChartSpec } from '../../../src/core/app/chart-spec';
+import { buildAccuracyChartSpec, buildRegionChartSpec } from '../../../src/core/charts/chart-spec';
 
 function mean(
 	conditionName: string,

@@ -3,7 +3,7 @@ import {
 	checkEndpointBaseUrl,
 	checkEndpointModelId,
 	normalizeEndpointBaseUrl,
-} from '../../../src/core/app/endpoint-choice';
+} from '../../../src/core/model/endpoint-choice';
 
 describe('checkEndpointBaseUrl', () => {
 	it.each([

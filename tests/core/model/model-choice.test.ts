@@ -8,7 +8,7 @@ import {
 	stripFolderName,
 	sumLoadBytes,
 	type LoadProgressEvent,
-} from '../../../src/core/app/model-choice';
+} from '../../../src/core/model/model-choice';
 
 describe('checkHubModelId / checkHubRevision', () => {
 	it.each([

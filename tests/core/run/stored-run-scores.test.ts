@@ -5,7 +5,7 @@ import {
 	assembleStoredRunScore,
 	collectLmZooSentences,
 	orderStoredItems,
-} from '../../../src/core/app/stored-run-scores';
+} from '../../../src/core/run/stored-run-scores';
 import type { ItemResult } from '../../../src/core/run/run-types';
 import type { ScoredToken } from '../../../src/core/scoring/types';
 import { loadMiniSuite } from '../scoring/mini-suite';
