@@ -9,9 +9,10 @@ import { pathToFileURL } from 'node:url';
 import { startServer } from '../src/cli/commands/serve';
 import { createNodeEngine } from '../src/worker/node-engine';
 
-const MODEL = 'gpt2-en-small';
-const NEW_TOKENS = 64;
-const PROMPT = 'The museum opened a new exhibition about the history of the river, and';
+export const GENERATE_MODEL = 'gpt2-en-small';
+const MODEL = GENERATE_MODEL;
+export const NEW_TOKENS = 64;
+export const PROMPT = 'The museum opened a new exhibition about the history of the river, and';
 
 export interface GenerationBench {
 	readonly generate_tokens_per_s_node: number;

@@ -21,7 +21,13 @@ import { buildSuiteSentences } from '../src/core/suite/build-sentences';
 import { parseSuite } from '../src/core/suite/parse-suite';
 import type { EngineHarness, SuitesRun } from '../src/worker/engine-harness';
 import { createNodeEngine } from '../src/worker/node-engine';
-import { benchGeneration, type GenerationBench } from './generate-bench';
+import {
+	GENERATE_MODEL,
+	NEW_TOKENS,
+	PROMPT,
+	benchGeneration,
+	type GenerationBench,
+} from './generate-bench';
 
 const ROOT = new URL('../', import.meta.url);
 const PORT = Number(process.env.BENCHTOP_BENCH_PORT ?? 4179);
@@ -178,6 +184,31 @@ async function benchBrowser(
 		}
 	}
 	return results;
+}
+
+/** Greedy generation of 64 new tokens with gpt2-en-small in the app's worker (Chromium WASM), as
+ * `generate-bench.ts` measures it in Node: median of REPEATS runs after a warm-up run. */
+async function benchBrowserGeneration(
+	page: Page,
+): Promise<{ tokensPerSecond: number; runsMs: number[] }> {
+	const { modelKey } = await page.evaluate(
+		(s) => (window.benchtopEngine as EngineHarness).load(s),
+		spec(GENERATE_MODEL, 'wasm'),
+	);
+	const runOnce = () =>
+		page.evaluate(
+			({ key, prompt, maxTokens }) =>
+				(window.benchtopEngine as EngineHarness).generate(key, prompt, maxTokens),
+			{ key: modelKey, prompt: PROMPT, maxTokens: NEW_TOKENS },
+		);
+	await runOnce();
+	const runs = [];
+	for (let i = 0; i < REPEATS; i++) runs.push(await runOnce());
+	const rates = runs.map((r) => (r.usage.completionTokens / r.wallMs) * 1000);
+	return {
+		tokensPerSecond: round(medianBy(rates, (rate) => rate) ?? Number.NaN, 1),
+		runsMs: runs.map((r) => Math.round(r.wallMs)),
+	};
 }
 
 /** The 34 suites in Node as the CLI runs them (parse, score with prefix reuse, evaluate). */
@@ -351,6 +382,9 @@ async function main(): Promise<void> {
 			if (suitesRun.failed.length > 0) log(`suites34 failed: ${JSON.stringify(suitesRun.failed)}`);
 		}
 
+		const generateWasm = PARTS.has('generate') ? await benchBrowserGeneration(page) : undefined;
+		if (generateWasm) log(`generate chromium wasm: ${JSON.stringify(generateWasm)}`);
+
 		const appFirstResult = PARTS.has('app') ? await benchAppFirstResult(browser) : [];
 
 		const nodeHeadline = headline(node);
@@ -376,6 +410,7 @@ async function main(): Promise<void> {
 			app_open_to_first_result_ms: medianBy(appFirstResult, (ms) => ms) ?? null,
 			generate_tokens_per_s_node: generation?.generate_tokens_per_s_node ?? null,
 			generate_tokens_per_s_serve: generation?.generate_tokens_per_s_serve ?? null,
+			generate_tokens_per_s_wasm: generateWasm?.tokensPerSecond ?? null,
 			cross_origin_isolated: environment.crossOriginIsolated,
 			// Other processes on the machine skew every figure: the 1-minute load average before and after.
 			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],

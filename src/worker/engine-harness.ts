@@ -11,6 +11,7 @@ import type {
 	CachedModel,
 	LoadProgress,
 	LocalModelFile,
+	GenerateTextResult,
 	ModelInfo,
 	ScoreTextsResult,
 } from './protocol';
@@ -47,6 +48,12 @@ export interface EngineHarness {
 		maxBatchSize: number,
 		batches: number,
 	): Promise<{ readonly errorName: string | null; readonly progressEvents: number }>;
+	/** Greedy generation of up to `maxTokens` new tokens from `text`; `wallMs` measured on the page. */
+	generate(
+		modelKey: string,
+		text: string,
+		maxTokens: number,
+	): Promise<GenerateTextResult & { readonly wallMs: number }>;
 	readonly crossOriginIsolated: boolean;
 	readonly hardwareConcurrency: number;
 	readonly progress: LoadProgress[];
@@ -132,6 +139,15 @@ window.benchtopEngine = {
 			suites,
 			failed,
 		};
+	},
+	async generate(modelKey, text, maxTokens) {
+		const started = performance.now();
+		const result = await client.call('generate', {
+			modelKey,
+			prompt: { kind: 'text', text },
+			params: { temperature: 0, max_tokens: maxTokens },
+		});
+		return { ...result, wallMs: performance.now() - started };
 	},
 	async scoreAndCancel(modelKey, texts, maxBatchSize, batches) {
 		const controller = new AbortController();
