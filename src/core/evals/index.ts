@@ -134,3 +134,14 @@ export {
 	type EvalsShownRun,
 	type StoredEvalsRun,
 } from './shown-run';
+export {
+	EVALS_RUN_BUNDLE_FORMAT,
+	buildEvalsRunBundle,
+	looksLikeRunBundle,
+	readEvalsRunBundle,
+	serializeEvalsRunBundle,
+	shownRunOfBundle,
+	type EvalsBundleSample,
+	type EvalsRunBundle,
+	type PortableEvalsRun,
+} from './evals-run-bundle';

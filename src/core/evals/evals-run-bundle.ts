@@ -1,0 +1,293 @@
+/**
+ * The run bundle of an Evals run: one versioned JSON file with the stored run record (eval name,
+ * resolved spec, model specs (never a key), parameters, seed, status, report) and every finished
+ * sample (result and recorder events), for export and import on another machine. Reading checks
+ * the shapes the results panel uses (valibot) and refuses with a JSON pointer to what is wrong;
+ * the rest passes through as written. No I/O here.
+ */
+import * as v from 'valibot';
+import type { GenerationParams } from '../model/generation';
+import type { TextModelSpec } from '../model/model-spec';
+import type { RunStatus } from '../run/run-types';
+import { shownRunOfStored, type EvalsShownRun } from './shown-run';
+import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from './types';
+
+export const EVALS_RUN_BUNDLE_FORMAT = 'benchtop-evals-run/1';
+
+/** The run record as it travels: no local id, no replay files' text. */
+export interface PortableEvalsRun {
+	readonly evalName: string;
+	readonly spec: {
+		readonly registryFiles: Readonly<Record<string, string>>;
+		readonly eval: ResolvedEval;
+	};
+	readonly models: { readonly policy: readonly TextModelSpec[]; readonly grader?: TextModelSpec };
+	readonly overrides: { readonly policy: GenerationParams; readonly grader: GenerationParams };
+	readonly seed: number;
+	readonly maxSamples?: number;
+	readonly runId: string;
+	readonly status: RunStatus;
+	readonly progress: {
+		readonly done: number;
+		readonly total: number;
+		readonly tokens: number;
+		readonly elapsedMs: number;
+	};
+	readonly createdAt: number;
+	readonly updatedAt: number;
+	readonly report?: FinalReport;
+	readonly errorMessage?: string;
+}
+
+/** One finished sample in evaluation order. */
+export interface EvalsBundleSample {
+	readonly sampleId: string;
+	readonly position: number;
+	readonly result: SampleResult;
+	readonly events: readonly EvalEvent[];
+}
+
+export interface EvalsRunBundle {
+	readonly format: typeof EVALS_RUN_BUNDLE_FORMAT;
+	readonly run: PortableEvalsRun;
+	readonly samples: readonly EvalsBundleSample[];
+}
+
+export type ReadEvalsRunBundleResult =
+	| { readonly ok: true; readonly bundle: EvalsRunBundle }
+	| { readonly ok: false; readonly message: string; readonly pointer: string };
+
+/** A model spec with only its declared fields (an endpoint's key never travels). */
+export function portableModelSpec(spec: TextModelSpec): TextModelSpec {
+	switch (spec.source) {
+		case 'openai':
+			return { source: 'openai', model: spec.model, baseUrl: spec.baseUrl };
+		case 'replay':
+			return { source: 'replay', file: spec.file, sha256: spec.sha256 };
+		default:
+			return {
+				source: spec.source,
+				id: spec.id,
+				...(spec.revision === undefined ? {} : { revision: spec.revision }),
+				dtype: spec.dtype,
+				backend: spec.backend,
+			};
+	}
+}
+
+/** The bundle of a stored run (extra fields such as the local id or replay texts are left out). */
+export function buildEvalsRunBundle(
+	record: PortableEvalsRun,
+	samples: readonly EvalsBundleSample[],
+): EvalsRunBundle {
+	return {
+		format: EVALS_RUN_BUNDLE_FORMAT,
+		run: {
+			evalName: record.evalName,
+			spec: { registryFiles: record.spec.registryFiles, eval: record.spec.eval },
+			models: {
+				policy: record.models.policy.map(portableModelSpec),
+				...(record.models.grader ? { grader: portableModelSpec(record.models.grader) } : {}),
+			},
+			overrides: record.overrides,
+			seed: record.seed,
+			...(record.maxSamples === undefined ? {} : { maxSamples: record.maxSamples }),
+			runId: record.runId,
+			status: record.status,
+			progress: record.progress,
+			createdAt: record.createdAt,
+			updatedAt: record.updatedAt,
+			...(record.report === undefined ? {} : { report: record.report }),
+			...(record.errorMessage === undefined ? {} : { errorMessage: record.errorMessage }),
+		},
+		samples: [...samples]
+			.sort((a, b) => a.position - b.position)
+			.map(({ sampleId, position, result, events }) => ({ sampleId, position, result, events })),
+	};
+}
+
+/** A metric in JSON: a number, or a string for the values JSON has no literal for. */
+function metricToJson(value: number): number | string {
+	if (Number.isFinite(value)) return value;
+	return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+}
+
+/** The bundle as JSON text (tabs); non-finite report values are written as strings. */
+export function serializeEvalsRunBundle(bundle: EvalsRunBundle): string {
+	const { report } = bundle.run;
+	const run =
+		report === undefined
+			? bundle.run
+			: {
+					...bundle.run,
+					report: Object.fromEntries(
+						Object.entries(report).map(([key, value]) => [key, metricToJson(value)]),
+					),
+				};
+	return JSON.stringify({ ...bundle, run }, null, '\t');
+}
+
+const Metric = v.union([
+	v.number(),
+	v.pipe(
+		v.picklist(['NaN', 'Infinity', '-Infinity']),
+		v.transform((text) => Number(text)),
+	),
+]);
+
+const Params = v.looseObject({
+	temperature: v.optional(v.number()),
+	top_p: v.optional(v.number()),
+	max_tokens: v.optional(v.number()),
+	stop: v.optional(v.array(v.string())),
+	seed: v.optional(v.number()),
+});
+
+/** Model specs: only the declared fields are kept (anything else, a key included, is dropped). */
+export const TextModelSpecSchema = v.variant('source', [
+	v.object({
+		source: v.picklist(['bundled', 'hub', 'local']),
+		id: v.string(),
+		revision: v.optional(v.string()),
+		dtype: v.picklist(['fp32', 'fp16', 'q8']),
+		backend: v.picklist(['webgpu', 'wasm', 'node-cpu']),
+	}),
+	v.object({ source: v.literal('openai'), model: v.string(), baseUrl: v.string() }),
+	v.object({ source: v.literal('replay'), file: v.string(), sha256: v.string() }),
+]);
+
+export const RunStatusSchema = v.picklist(['running', 'completed', 'cancelled', 'failed']);
+
+const ResolvedEvalSchema = v.looseObject({
+	name: v.string(),
+	requestedName: v.string(),
+	className: v.string(),
+	kind: v.picklist(['match', 'includes', 'fuzzy_match', 'json_match', 'modelgraded']),
+	args: v.record(v.string(), v.unknown()),
+	file: v.string(),
+	samples: v.array(v.record(v.string(), v.unknown())),
+});
+
+const EventSchema = v.looseObject({
+	run_id: v.string(),
+	event_id: v.number(),
+	sample_id: v.string(),
+	type: v.string(),
+	data: v.record(v.string(), v.unknown()),
+	created_by: v.string(),
+	created_at: v.string(),
+});
+
+const SampleResultSchema = v.looseObject({
+	sampleId: v.string(),
+	index: v.number(),
+	sample: v.record(v.string(), v.unknown()),
+	calls: v.array(v.unknown()),
+	completion: v.string(),
+	correct: v.optional(v.boolean()),
+	graded: v.optional(
+		v.looseObject({
+			choice: v.string(),
+			score: v.nullable(v.number()),
+			graderOutput: v.string(),
+			decidingLine: v.number(),
+		}),
+	),
+});
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+const BundleSchema = v.object({
+	format: v.literal(EVALS_RUN_BUNDLE_FORMAT),
+	run: v.object({
+		evalName: v.string(),
+		spec: v.object({
+			registryFiles: v.record(v.string(), v.string()),
+			eval: ResolvedEvalSchema,
+		}),
+		models: v.object({
+			policy: v.pipe(v.array(TextModelSpecSchema), v.minLength(1)),
+			grader: v.optional(TextModelSpecSchema),
+		}),
+		overrides: v.object({ policy: Params, grader: Params }),
+		seed: v.number(),
+		maxSamples: v.optional(Count),
+		runId: v.string(),
+		status: RunStatusSchema,
+		progress: v.object({ done: Count, total: Count, tokens: Count, elapsedMs: v.number() }),
+		createdAt: v.number(),
+		updatedAt: v.number(),
+		report: v.optional(v.record(v.string(), Metric)),
+		errorMessage: v.optional(v.string()),
+	}),
+	samples: v.array(
+		v.object({
+			sampleId: v.string(),
+			position: Count,
+			result: SampleResultSchema,
+			events: v.array(EventSchema),
+		}),
+	),
+});
+
+/** The JSON pointer (RFC 6901) of a valibot issue's path. */
+export function pointerOfIssue(issue: v.BaseIssue<unknown>): string {
+	return (issue.path ?? [])
+		.map((item) => `/${String(item.key).replaceAll('~', '~0').replaceAll('/', '~1')}`)
+		.join('');
+}
+
+/** Reads a bundle; untrusted text, so every failure says where (pointer) and what. */
+export function readEvalsRunBundle(text: string): ReadEvalsRunBundleResult {
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch (error) {
+		return {
+			ok: false,
+			pointer: '',
+			message: `not JSON (${error instanceof Error ? error.message : String(error)})`,
+		};
+	}
+	if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+		return { ok: false, pointer: '', message: 'expected a JSON object (an Evals run bundle)' };
+	}
+	const format = (json as { format?: unknown }).format;
+	if (format !== EVALS_RUN_BUNDLE_FORMAT) {
+		return {
+			ok: false,
+			pointer: '/format',
+			message:
+				typeof format === 'string' && format.startsWith('benchtop-evals-run/')
+					? `format ${format} is newer than this Benchtop reads (${EVALS_RUN_BUNDLE_FORMAT}); update Benchtop`
+					: `not an Evals run bundle (expected format "${EVALS_RUN_BUNDLE_FORMAT}")`,
+		};
+	}
+	const result = v.safeParse(BundleSchema, json);
+	if (!result.success) {
+		const issue = result.issues[0];
+		return { ok: false, pointer: pointerOfIssue(issue), message: issue.message };
+	}
+	// The schema checks what the panel reads; the rest passes through as written.
+	return { ok: true, bundle: result.output as unknown as EvalsRunBundle };
+}
+
+/** Whether a file's text looks like a run bundle of any kind (a JSON object with a `format`). */
+export function looksLikeRunBundle(text: string): boolean {
+	try {
+		const json: unknown = JSON.parse(text);
+		return typeof json === 'object' && json !== null && !Array.isArray(json) && 'format' in json;
+	} catch {
+		return false;
+	}
+}
+
+/** An imported bundle as the results panel shows it: the past run, not a run of this browser. */
+export function shownRunOfBundle(bundle: EvalsRunBundle, fileName: string): EvalsShownRun {
+	const { runRecordId: _local, ...shown } = shownRunOfStored(
+		{ ...bundle.run, id: 0 },
+		bundle.samples,
+	);
+	void _local;
+	return { ...shown, source: 'log', title: `${shown.title} (bundle ${fileName})` };
+}
