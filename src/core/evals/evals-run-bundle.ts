@@ -156,7 +156,7 @@ export const TextModelSpecSchema = v.variant('source', [
 	v.object({ source: v.literal('replay'), file: v.string(), sha256: v.string() }),
 ]);
 
-export const RunStatusSchema = v.picklist(['running', 'completed', 'cancelled', 'failed']);
+export const RunStatusSchema = v.picklist(['running', 'cancelled', 'done', 'failed']);
 
 const ResolvedEvalSchema = v.looseObject({
 	name: v.string(),

@@ -146,3 +146,13 @@ export {
 
 /** Known, documented differences from upstream runs (also in every summary). */
 export { LTM_DIVERGENCES } from './divergences';
+
+/** The run bundle (benchtop-ltm-run/1): a run's record, state, results and summary, for export/import. */
+export {
+	LTM_RUN_BUNDLE_FORMAT,
+	buildLtmRunBundle,
+	readLtmRunBundle,
+	serializeLtmRunBundle,
+	type LtmRunBundle,
+	type PortableLtmRun,
+} from './ltm-run-bundle';

@@ -74,7 +74,7 @@ const RUN: PortableEvalsRun & { id: number; replayTexts: Record<string, string> 
 	overrides: { policy: { max_tokens: 4 }, grader: {} },
 	seed: 20220722,
 	runId: 'RUN',
-	status: 'completed',
+	status: 'done',
 	progress: { done: 2, total: 2, tokens: 9, elapsedMs: 120 },
 	createdAt: Date.UTC(2026, 10, 24, 5, 30),
 	updatedAt: Date.UTC(2026, 10, 24, 5, 31),
@@ -167,7 +167,12 @@ describe('Evals run bundle', () => {
 			'/run/models/policy/0/source',
 			/./,
 		],
-		['an unknown status', (j) => ({ ...j, run: { ...j.run, status: 'done' } }), '/run/status', /./],
+		[
+			'an unknown status',
+			(j) => ({ ...j, run: { ...j.run, status: 'completed' } }),
+			'/run/status',
+			/./,
+		],
 		[
 			'a report value that is not a number',
 			(j) => ({ ...j, run: { ...j.run, report: { accuracy: 'high' } } }),

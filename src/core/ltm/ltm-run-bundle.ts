@@ -1,0 +1,230 @@
+/**
+ * The run bundle of a long-term-memory (LTM) run: one versioned JSON file with the stored run
+ * record (definitions' hashes and tests, agent and judge specs without keys, parameters, memory
+ * span, isolation, status), the scheduler state (the conversation log and every test's outcome,
+ * from which the report is rebuilt), the per-test results in upstream's shape and the summary.
+ * Reading checks the shapes the Memory page uses (valibot) and refuses with a JSON pointer to
+ * what is wrong; the rest passes through as written. No I/O here.
+ */
+import * as v from 'valibot';
+import {
+	RunStatusSchema,
+	TextModelSpecSchema,
+	pointerOfIssue,
+	portableModelSpec,
+} from '../evals/evals-run-bundle';
+import type { GenerationParams } from '../model/generation';
+import type { TextModelSpec } from '../model/model-spec';
+import type { RunStatus } from '../run/run-types';
+import { buildLtmReport, type LtmSummaryJson, type TestResultJson } from './report';
+import type { LtmRunState } from './scheduler';
+import type { LtmBenchmark } from './types';
+
+export const LTM_RUN_BUNDLE_FORMAT = 'benchtop-ltm-run/1';
+
+/** The run record as it travels: no local id, no replay files' text. */
+export interface PortableLtmRun {
+	readonly runName: string;
+	readonly definitions: {
+		readonly files: Readonly<Record<string, string>>;
+		readonly benchmark: LtmBenchmark;
+	};
+	readonly models: { readonly agent: TextModelSpec; readonly judge?: TextModelSpec };
+	readonly agentParams: GenerationParams;
+	readonly maxContextTokens?: number;
+	readonly maxMessageTokens?: number;
+	readonly memorySpan: number;
+	readonly isolated: boolean;
+	readonly status: RunStatus;
+	readonly progress: {
+		readonly testsDone: number;
+		readonly testsTotal: number;
+		readonly tokens: number;
+		readonly elapsedMs: number;
+	};
+	readonly createdAt: number;
+	readonly updatedAt: number;
+	readonly summary?: LtmSummaryJson;
+	readonly errorMessage?: string;
+}
+
+export interface LtmRunBundle {
+	readonly format: typeof LTM_RUN_BUNDLE_FORMAT;
+	readonly run: PortableLtmRun;
+	/** The scheduler state at export (absent if the run never started a step). */
+	readonly state: LtmRunState | null;
+	/** Upstream's result files by path (`<Dataset Name>/<example_id>_0.json`). */
+	readonly results: readonly { readonly path: string; readonly result: TestResultJson }[];
+	readonly summary: LtmSummaryJson | null;
+}
+
+export type ReadLtmRunBundleResult =
+	| { readonly ok: true; readonly bundle: LtmRunBundle }
+	| { readonly ok: false; readonly message: string; readonly pointer: string };
+
+/** The bundle of a stored run and its state (extra fields such as the local id are left out). */
+export function buildLtmRunBundle(record: PortableLtmRun, state: LtmRunState | null): LtmRunBundle {
+	const report = state ? buildLtmReport(state) : null;
+	const opt = <K extends keyof PortableLtmRun>(key: K) =>
+		record[key] === undefined ? {} : { [key]: record[key] };
+	return {
+		format: LTM_RUN_BUNDLE_FORMAT,
+		run: {
+			runName: record.runName,
+			definitions: { files: record.definitions.files, benchmark: record.definitions.benchmark },
+			models: {
+				agent: portableModelSpec(record.models.agent),
+				...(record.models.judge ? { judge: portableModelSpec(record.models.judge) } : {}),
+			},
+			agentParams: record.agentParams,
+			...opt('maxContextTokens'),
+			...opt('maxMessageTokens'),
+			memorySpan: record.memorySpan,
+			isolated: record.isolated,
+			status: record.status,
+			progress: record.progress,
+			createdAt: record.createdAt,
+			updatedAt: record.updatedAt,
+			...opt('summary'),
+			...opt('errorMessage'),
+		},
+		state,
+		results: report ? report.tests.map(({ path, result }) => ({ path, result })) : [],
+		summary: report ? report.summary : (record.summary ?? null),
+	};
+}
+
+/** The bundle as JSON text (tabs). */
+export function serializeLtmRunBundle(bundle: LtmRunBundle): string {
+	return JSON.stringify(bundle, null, '\t');
+}
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Strings = v.array(v.string());
+
+const SummarySchema = v.looseObject({
+	run_name: v.string(),
+	memory_span: v.number(),
+	datasets: v.record(v.string(), v.object({ mean: v.number(), std: v.number(), tests: Count })),
+	score: v.number(),
+	score_std: v.number(),
+	accuracy: v.number(),
+	ltm: v.number(),
+	speed: v.number(),
+	verbosity: v.number(),
+	total_tokens: v.number(),
+	skipped: v.array(v.object({ test: v.string(), reason: v.string() })),
+});
+
+const TestSchema = v.looseObject({
+	uniqueId: v.string(),
+	datasetName: v.string(),
+	exampleId: v.string(),
+	script: Strings,
+	isQuestion: v.array(v.boolean()),
+	expectedResponses: v.array(v.unknown()),
+});
+
+const StateSchema = v.looseObject({
+	format: v.literal('ltm-run-state/1'),
+	config: v.looseObject({ runName: v.string(), memorySpan: v.number(), isolated: v.boolean() }),
+	tests: v.array(TestSchema),
+	startTime: v.string(),
+	totalTokens: v.number(),
+	agentTokens: v.number(),
+	agentDurationMs: v.number(),
+	outcomes: v.record(
+		v.string(),
+		v.looseObject({
+			evaluation: v.looseObject({
+				status: v.string(),
+				score: v.number(),
+				reasons: Strings,
+				flags: Strings,
+			}),
+			tokens: v.number(),
+			characters: v.number(),
+			responses: Strings,
+			overrun: v.boolean(),
+		}),
+	),
+	log: v.array(
+		v.looseObject({
+			role: v.picklist(['user', 'agent', 'system']),
+			testId: v.string(),
+			text: v.string(),
+			clockS: v.number(),
+		}),
+	),
+});
+
+const BundleSchema = v.object({
+	format: v.literal(LTM_RUN_BUNDLE_FORMAT),
+	run: v.object({
+		runName: v.string(),
+		definitions: v.object({
+			files: v.record(v.string(), v.string()),
+			benchmark: v.looseObject({ tests: v.array(TestSchema) }),
+		}),
+		models: v.object({ agent: TextModelSpecSchema, judge: v.optional(TextModelSpecSchema) }),
+		agentParams: v.record(v.string(), v.unknown()),
+		maxContextTokens: v.optional(Count),
+		maxMessageTokens: v.optional(Count),
+		memorySpan: v.number(),
+		isolated: v.boolean(),
+		status: RunStatusSchema,
+		progress: v.object({
+			testsDone: Count,
+			testsTotal: Count,
+			tokens: Count,
+			elapsedMs: v.number(),
+		}),
+		createdAt: v.number(),
+		updatedAt: v.number(),
+		summary: v.optional(SummarySchema),
+		errorMessage: v.optional(v.string()),
+	}),
+	state: v.nullable(StateSchema),
+	results: v.array(
+		v.object({
+			path: v.string(),
+			result: v.looseObject({ score: v.number(), tokens: v.number(), task_log: Strings }),
+		}),
+	),
+	summary: v.nullable(SummarySchema),
+});
+
+/** Reads a bundle; untrusted text, so every failure says where (pointer) and what. */
+export function readLtmRunBundle(text: string): ReadLtmRunBundleResult {
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch (error) {
+		return {
+			ok: false,
+			pointer: '',
+			message: `not JSON (${error instanceof Error ? error.message : String(error)})`,
+		};
+	}
+	if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+		return { ok: false, pointer: '', message: 'expected a JSON object (an LTM run bundle)' };
+	}
+	const format = (json as { format?: unknown }).format;
+	if (format !== LTM_RUN_BUNDLE_FORMAT) {
+		return {
+			ok: false,
+			pointer: '/format',
+			message:
+				typeof format === 'string' && format.startsWith('benchtop-ltm-run/')
+					? `format ${format} is newer than this Benchtop reads (${LTM_RUN_BUNDLE_FORMAT}); update Benchtop`
+					: `not an LTM run bundle (expected format "${LTM_RUN_BUNDLE_FORMAT}")`,
+		};
+	}
+	const result = v.safeParse(BundleSchema, json);
+	if (!result.success) {
+		const issue = result.issues[0];
+		return { ok: false, pointer: pointerOfIssue(issue), message: issue.message };
+	}
+	// The schema checks what the Memory page reads; the rest passes through as written.
+	return { ok: true, bundle: result.output as unknown as LtmRunBundle };
+}
