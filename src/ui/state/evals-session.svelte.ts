@@ -29,6 +29,11 @@ import {
 	registryPathOf,
 	reproducedVerdicts,
 	rowFromResult,
+	buildEvalsRunBundle,
+	looksLikeRunBundle,
+	readEvalsRunBundle,
+	serializeEvalsRunBundle,
+	shownRunOfBundle,
 	shownRunOfLog,
 	shownRunOfStored,
 	storedAnswers,
@@ -690,10 +695,22 @@ export class EvalsSession {
 		return shownRunOfStored(record, samples);
 	}
 
-	/** Shows a past run from an oaieval log (upstream's or ours). */
+	/** Shows a past run from an oaieval log (upstream's or ours) or an Evals run bundle. */
 	async importLog(file: File): Promise<void> {
 		try {
-			const log = readOaievalLog(await file.text(), file.name);
+			const text = await file.text();
+			if (looksLikeRunBundle(text)) {
+				const read = readEvalsRunBundle(text);
+				if (!read.ok) {
+					this.#message = `That run bundle could not be read: ${file.name}, at ${read.pointer || '(top)'}: ${read.message}.`;
+					return;
+				}
+				this.#shown = shownRunOfBundle(read.bundle, file.name);
+				this.#comparison = null;
+				this.#message = null;
+				return;
+			}
+			const log = readOaievalLog(text, file.name);
 			this.#shown = shownRunOfLog(log, file.name);
 			this.#message = null;
 		} catch (error) {
@@ -711,6 +728,15 @@ export class EvalsSession {
 		await deleteEvalsRun(id);
 		if (this.#shown?.runRecordId === id) this.#shown = null;
 		await this.refreshRuns();
+	}
+
+	/** The run bundle (benchtop-evals-run/1) of the shown stored run; null for an imported run. */
+	async bundleText(): Promise<string | null> {
+		const id = this.#shown?.runRecordId;
+		if (id === undefined) return null;
+		const record = await getEvalsRun(id);
+		if (!record) return null;
+		return serializeEvalsRunBundle(buildEvalsRunBundle(record, await listEvalsSamples(id)));
 	}
 
 	/** The shown run as an oaieval JSONL log. */

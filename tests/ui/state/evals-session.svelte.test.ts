@@ -196,6 +196,35 @@ describe('EvalsSession runs', () => {
 		expect(evals.shown?.rows[0]).toMatchObject({ completion: 'yes', correct: true, picked: 'yes' });
 		expect(evals.shown?.report).toEqual({ accuracy: 1 });
 	});
+
+	it('exports a finished run as a run bundle; a fresh session imports it with the same scores', async () => {
+		const evals = session(countingClient().client);
+		evals.pasteText = SAMPLES;
+		evals.loadPasted();
+		evals.policy.kind = 'local';
+		evals.setOverride('policy', 'max_tokens', 4);
+		await evals.run();
+		const finished = evals.shown;
+		const text = await evals.bundleText();
+		expect(text).not.toBeNull();
+		await clearDatabase();
+		const fresh = session(countingClient().client);
+		await fresh.importLog(new File([text ?? ''], 'pasted.evals-run.json'));
+		expect(fresh.message).toBeNull();
+		const shown = fresh.shown;
+		expect(shown?.source).toBe('log');
+		expect(shown?.runRecordId).toBeUndefined();
+		expect(shown?.report).toEqual(finished?.report);
+		expect(shown?.report?.accuracy).toBeCloseTo(1 / 3, 12);
+		expect(shown?.rows).toEqual(finished?.rows);
+		expect(shown?.paramsSent).toEqual(finished?.paramsSent);
+		expect(await fresh.bundleText()).toBeNull();
+
+		await fresh.importLog(
+			new File([text?.replace('"status": "done"', '"status": "finished"') ?? ''], 'edited.json'),
+		);
+		expect(fresh.message).toContain('edited.json, at /run/status');
+	});
 });
 
 describe('EvalsSession comparison', () => {
