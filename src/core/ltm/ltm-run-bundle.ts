@@ -116,6 +116,12 @@ const SummarySchema = v.looseObject({
 	skipped: v.array(v.object({ test: v.string(), reason: v.string() })),
 });
 
+const ConfigSchema = v.looseObject({
+	runName: v.string(),
+	memorySpan: v.number(),
+	isolated: v.boolean(),
+});
+
 const TestSchema = v.looseObject({
 	uniqueId: v.string(),
 	datasetName: v.string(),
@@ -127,7 +133,7 @@ const TestSchema = v.looseObject({
 
 const StateSchema = v.looseObject({
 	format: v.literal('ltm-run-state/1'),
-	config: v.looseObject({ runName: v.string(), memorySpan: v.number(), isolated: v.boolean() }),
+	config: ConfigSchema,
 	tests: v.array(TestSchema),
 	startTime: v.string(),
 	totalTokens: v.number(),
@@ -164,7 +170,7 @@ const BundleSchema = v.object({
 		runName: v.string(),
 		definitions: v.object({
 			files: v.record(v.string(), v.string()),
-			benchmark: v.looseObject({ tests: v.array(TestSchema) }),
+			benchmark: v.looseObject({ config: ConfigSchema, tests: v.array(TestSchema) }),
 		}),
 		models: v.object({ agent: TextModelSpecSchema, judge: v.optional(TextModelSpecSchema) }),
 		agentParams: v.record(v.string(), v.unknown()),

@@ -14,6 +14,9 @@ import { sha256Hex, sha256HexOfBytes } from '../../core/hash/sha256';
 import {
 	LtmCancelledError,
 	buildLtmReport,
+	buildLtmRunBundle,
+	readLtmRunBundle,
+	serializeLtmRunBundle,
 	compareLtmScores,
 	decodeLtmShare,
 	encodeLtmShare,
@@ -58,6 +61,9 @@ import type { InferenceClientApi } from '../../worker/protocol';
 import { LocalWorkerModel } from '../local-worker-model';
 import { EndpointSettings } from './endpoint-settings.svelte';
 import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
+
+/** The id of a shown run imported from a bundle (stored ids start at 1). */
+const IMPORTED_RUN_ID = -1;
 
 /** A bundled example suite, shown as a card. */
 export interface MemoryCard {
@@ -296,6 +302,10 @@ export class MemorySession {
 	/** A run opened from a share link (its definitions, models and the sharer's scores). */
 	get shared(): LtmSharePayload | null {
 		return this.#shared;
+	}
+	/** Whether the shown run was imported from a run bundle (not stored in this browser). */
+	get shownIsImported(): boolean {
+		return this.#shownRun?.id === IMPORTED_RUN_ID;
 	}
 	/** Whether the shown run, a finished re-run of the shared one, reproduced the sharer's scores. */
 	get reproduction(): LtmReproduction | null {
@@ -791,6 +801,27 @@ export class MemorySession {
 		}
 		entries['summary.json'] = strToU8(JSON.stringify(report.summary, null, 2));
 		return zipSync(entries);
+	}
+
+	/** The run bundle (benchtop-ltm-run/1) of the shown run: record, state, results, summary. */
+	bundleText(): string | null {
+		const run = this.#shownRun;
+		return run ? serializeLtmRunBundle(buildLtmRunBundle(run, this.#state)) : null;
+	}
+
+	/** Shows a past run from a run bundle (not stored: it cannot be resumed or shared). */
+	async importBundle(file: File): Promise<void> {
+		if (this.#running) return;
+		const read = readLtmRunBundle(await file.text());
+		if (!read.ok) {
+			this.#message = `That run bundle could not be read: ${file.name}, at ${read.pointer || '(top)'}: ${read.message}.`;
+			return;
+		}
+		const { run, state } = read.bundle;
+		this.#shownRun = { ...run, kind: 'ltm', id: IMPORTED_RUN_ID, replayTexts: {} };
+		this.#state = state;
+		this.#comparison = null;
+		this.#message = null;
 	}
 
 	/** The summary JSON of the shown run. */

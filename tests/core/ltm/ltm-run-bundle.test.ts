@@ -155,6 +155,24 @@ describe('LTM run bundle', () => {
 			/./,
 		],
 		[
+			'a benchmark config without its memory span',
+			(j) => ({
+				...j,
+				run: {
+					...j.run,
+					definitions: {
+						...j.run.definitions,
+						benchmark: {
+							...j.run.definitions.benchmark,
+							config: { runName: 't', isolated: false },
+						},
+					},
+				},
+			}),
+			'/run/definitions/benchmark/config/memorySpan',
+			/./,
+		],
+		[
 			'an unknown status',
 			(j) => ({ ...j, run: { ...j.run, status: 'completed' } }),
 			'/run/status',

@@ -362,3 +362,37 @@ describe('MemorySession runs', () => {
 		expect(reloaded.state!.log.map((entry) => entry.text)).toEqual(wholeLog);
 	});
 });
+
+describe('MemorySession run bundle', () => {
+	it('exports a finished run as a run bundle; a fresh session imports it with the same scores', async () => {
+		const memory = session();
+		await memory.selectCard(EXAMPLE);
+		replayAgent(memory);
+		await memory.run();
+		const report = memory.report;
+		expect(report?.tests.length).toBeGreaterThan(0);
+		const text = memory.bundleText();
+		expect(text).not.toBeNull();
+		await clearDatabase();
+		const fresh = session();
+		await fresh.importBundle(new File([text ?? ''], 'classroom.ltm-run.json'));
+		expect(fresh.message).toBeNull();
+		expect(fresh.shownIsImported).toBe(true);
+		expect(fresh.shownRun?.status).toBe('done');
+		expect(fresh.shownRun?.models.agent.source).toBe('replay');
+		expect(fresh.report?.summary).toEqual(report?.summary);
+		expect(fresh.report?.tests.map((test) => [test.path, test.result.score])).toEqual(
+			report?.tests.map((test) => [test.path, test.result.score]),
+		);
+		expect(JSON.parse(fresh.summaryText()!)).toEqual(JSON.parse(memory.summaryText()!));
+		// Nothing was stored by the import; a share link needs a stored run's replay texts.
+		expect(await listLtmRuns()).toEqual([]);
+
+		await fresh.importBundle(
+			new File([text?.replace('"isolated": false', '"isolated": "no"') ?? ''], 'edited.json'),
+		);
+		expect(fresh.message).toMatch(
+			/edited\.json, at \/run\/(definitions\/benchmark\/config\/)?isolated/,
+		);
+	});
+});
