@@ -4,9 +4,8 @@
  * replay files' text, and each sample's verdict, so opening the link re-runs the eval and says
  * how many verdicts it reproduced. Encoding and checked decoding (valibot).
  */
-import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import * as v from 'valibot';
-import { decodeBase64Url, encodeBase64Url } from '../share/base64url';
+import { packJson, unpackJson } from '../share/packed-json';
 import type { ResolvedEval } from './types';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
@@ -86,23 +85,12 @@ const Payload = v.object({
 
 /** The link's fragment part after `#/evals/share/`. */
 export function encodeEvalsShare(payload: EvalsSharePayload): string {
-	return encodeBase64Url(deflateSync(strToU8(JSON.stringify(payload)), { level: 9 }));
+	return packJson(payload);
 }
 
 /** Reads a link's payload; throws an Error that says what is wrong with the link. */
 export function decodeEvalsShare(text: string): EvalsSharePayload {
-	const decoded = decodeBase64Url(text);
-	if (!decoded.ok) {
-		throw new Error(
-			`This share link is damaged (${decoded.problem === 'bad-length' ? 'it was cut off' : `a bad character at ${decoded.index}`}): copy the whole link again.`,
-		);
-	}
-	let json: unknown;
-	try {
-		json = JSON.parse(strFromU8(inflateSync(decoded.bytes)));
-	} catch {
-		throw new Error('This share link is damaged (it does not unpack): copy the whole link again.');
-	}
+	const json = unpackJson(text);
 	const result = v.safeParse(Payload, json);
 	if (!result.success) {
 		const issue = result.issues[0];

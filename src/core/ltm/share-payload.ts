@@ -5,12 +5,11 @@
  * score with a fingerprint of them, so opening the link shows the sharer's scores, re-runs the
  * same tests and says whether the scores reproduced. Encoding and checked decoding (valibot). Pure.
  */
-import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import * as v from 'valibot';
 import { sha256Hex } from '../hash/sha256';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
-import { decodeBase64Url, encodeBase64Url } from '../share/base64url';
+import { packJson, unpackJson } from '../share/packed-json';
 import type { LtmRunState } from './scheduler';
 import type { LtmBenchmark } from './types';
 
@@ -184,23 +183,12 @@ const Payload = v.object({
 
 /** The link's part after `#/memory/share/`. */
 export function encodeLtmShare(payload: LtmSharePayload): string {
-	return encodeBase64Url(deflateSync(strToU8(JSON.stringify(payload)), { level: 9 }));
+	return packJson(payload);
 }
 
 /** Reads a link's payload; throws an Error that says what is wrong with the link. */
 export function decodeLtmShare(text: string): LtmSharePayload {
-	const decoded = decodeBase64Url(text);
-	if (!decoded.ok) {
-		throw new Error(
-			`This share link is damaged (${decoded.problem === 'bad-length' ? 'it was cut off' : `a bad character at ${decoded.index}`}): copy the whole link again.`,
-		);
-	}
-	let json: unknown;
-	try {
-		json = JSON.parse(strFromU8(inflateSync(decoded.bytes)));
-	} catch {
-		throw new Error('This share link is damaged (it does not unpack): copy the whole link again.');
-	}
+	const json = unpackJson(text);
 	const result = v.safeParse(Payload, json);
 	if (!result.success) {
 		const issue = result.issues[0];
