@@ -8,6 +8,14 @@
 import * as v from 'valibot';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
+import {
+	GENERATION_PARAMS_ENTRIES,
+	RunStatusSchema,
+	TextModelSpecSchema,
+	portableModelSpec,
+	readVersionedBundle,
+	type ReadBundleResult,
+} from '../run/task-run-json';
 import type { RunStatus } from '../run/run-types';
 import { shownRunOfStored, type EvalsShownRun } from './shown-run';
 import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from './types';
@@ -53,27 +61,7 @@ export interface EvalsRunBundle {
 	readonly samples: readonly EvalsBundleSample[];
 }
 
-export type ReadEvalsRunBundleResult =
-	| { readonly ok: true; readonly bundle: EvalsRunBundle }
-	| { readonly ok: false; readonly message: string; readonly pointer: string };
-
-/** A model spec with only its declared fields (an endpoint's key never travels). */
-export function portableModelSpec(spec: TextModelSpec): TextModelSpec {
-	switch (spec.source) {
-		case 'openai':
-			return { source: 'openai', model: spec.model, baseUrl: spec.baseUrl };
-		case 'replay':
-			return { source: 'replay', file: spec.file, sha256: spec.sha256 };
-		default:
-			return {
-				source: spec.source,
-				id: spec.id,
-				...(spec.revision === undefined ? {} : { revision: spec.revision }),
-				dtype: spec.dtype,
-				backend: spec.backend,
-			};
-	}
-}
+export type ReadEvalsRunBundleResult = ReadBundleResult<EvalsRunBundle>;
 
 /** The bundle of a stored run (extra fields such as the local id or replay texts are left out). */
 export function buildEvalsRunBundle(
@@ -135,28 +123,7 @@ const Metric = v.union([
 	),
 ]);
 
-const Params = v.looseObject({
-	temperature: v.optional(v.number()),
-	top_p: v.optional(v.number()),
-	max_tokens: v.optional(v.number()),
-	stop: v.optional(v.array(v.string())),
-	seed: v.optional(v.number()),
-});
-
-/** Model specs: only the declared fields are kept (anything else, a key included, is dropped). */
-export const TextModelSpecSchema = v.variant('source', [
-	v.object({
-		source: v.picklist(['bundled', 'hub', 'local']),
-		id: v.string(),
-		revision: v.optional(v.string()),
-		dtype: v.picklist(['fp32', 'fp16', 'q8']),
-		backend: v.picklist(['webgpu', 'wasm', 'node-cpu']),
-	}),
-	v.object({ source: v.literal('openai'), model: v.string(), baseUrl: v.string() }),
-	v.object({ source: v.literal('replay'), file: v.string(), sha256: v.string() }),
-]);
-
-export const RunStatusSchema = v.picklist(['running', 'cancelled', 'done', 'failed']);
+const Params = v.looseObject(GENERATION_PARAMS_ENTRIES);
 
 const ResolvedEvalSchema = v.looseObject({
 	name: v.string(),
@@ -230,46 +197,14 @@ const BundleSchema = v.object({
 	),
 });
 
-/** The JSON pointer (RFC 6901) of a valibot issue's path. */
-export function pointerOfIssue(issue: v.BaseIssue<unknown>): string {
-	return (issue.path ?? [])
-		.map((item) => `/${String(item.key).replaceAll('~', '~0').replaceAll('/', '~1')}`)
-		.join('');
-}
-
 /** Reads a bundle; untrusted text, so every failure says where (pointer) and what. */
 export function readEvalsRunBundle(text: string): ReadEvalsRunBundleResult {
-	let json: unknown;
-	try {
-		json = JSON.parse(text);
-	} catch (error) {
-		return {
-			ok: false,
-			pointer: '',
-			message: `not JSON (${error instanceof Error ? error.message : String(error)})`,
-		};
-	}
-	if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-		return { ok: false, pointer: '', message: 'expected a JSON object (an Evals run bundle)' };
-	}
-	const format = (json as { format?: unknown }).format;
-	if (format !== EVALS_RUN_BUNDLE_FORMAT) {
-		return {
-			ok: false,
-			pointer: '/format',
-			message:
-				typeof format === 'string' && format.startsWith('benchtop-evals-run/')
-					? `format ${format} is newer than this Benchtop reads (${EVALS_RUN_BUNDLE_FORMAT}); update Benchtop`
-					: `not an Evals run bundle (expected format "${EVALS_RUN_BUNDLE_FORMAT}")`,
-		};
-	}
-	const result = v.safeParse(BundleSchema, json);
-	if (!result.success) {
-		const issue = result.issues[0];
-		return { ok: false, pointer: pointerOfIssue(issue), message: issue.message };
-	}
-	// The schema checks what the panel reads; the rest passes through as written.
-	return { ok: true, bundle: result.output as unknown as EvalsRunBundle };
+	return readVersionedBundle<EvalsRunBundle>(
+		text,
+		EVALS_RUN_BUNDLE_FORMAT,
+		'an Evals run bundle',
+		BundleSchema,
+	);
 }
 
 /** Whether a file's text looks like a run bundle of any kind (a JSON object with a `format`). */

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { packJson, unpackJson } from '../share/packed-json';
+import { GENERATION_PARAMS_ENTRIES, TextModelSpecSchema } from '../run/task-run-json';
 import type { ResolvedEval } from './types';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
@@ -26,28 +27,7 @@ export interface EvalsSharePayload {
 	readonly verdicts: Readonly<Record<string, string>>;
 }
 
-const Params = v.object({
-	temperature: v.optional(v.number()),
-	top_p: v.optional(v.number()),
-	max_tokens: v.optional(v.number()),
-	stop: v.optional(v.array(v.string())),
-	seed: v.optional(v.number()),
-	frequency_penalty: v.optional(v.number()),
-	presence_penalty: v.optional(v.number()),
-	n: v.optional(v.number()),
-});
-
-const ModelSpecSchema = v.variant('source', [
-	v.object({
-		source: v.picklist(['bundled', 'hub', 'local']),
-		id: v.string(),
-		revision: v.optional(v.string()),
-		dtype: v.picklist(['fp32', 'fp16', 'q8']),
-		backend: v.picklist(['webgpu', 'wasm', 'node-cpu']),
-	}),
-	v.object({ source: v.literal('openai'), model: v.string(), baseUrl: v.string() }),
-	v.object({ source: v.literal('replay'), file: v.string(), sha256: v.string() }),
-]);
+const Params = v.object(GENERATION_PARAMS_ENTRIES);
 
 const Message = v.object({ role: v.string(), content: v.string(), name: v.optional(v.string()) });
 
@@ -75,7 +55,10 @@ const Payload = v.object({
 	v: v.literal(EVALS_SHARE_VERSION),
 	evalName: v.string(),
 	eval: ResolvedEvalSchema,
-	models: v.object({ policy: v.array(ModelSpecSchema), grader: v.optional(ModelSpecSchema) }),
+	models: v.object({
+		policy: v.array(TextModelSpecSchema),
+		grader: v.optional(TextModelSpecSchema),
+	}),
 	overrides: v.object({ policy: Params, grader: Params }),
 	replayTexts: v.record(v.string(), v.string()),
 	seed: v.number(),

@@ -10,9 +10,10 @@ import * as v from 'valibot';
 import {
 	RunStatusSchema,
 	TextModelSpecSchema,
-	pointerOfIssue,
 	portableModelSpec,
-} from '../evals/evals-run-bundle';
+	readVersionedBundle,
+	type ReadBundleResult,
+} from '../run/task-run-json';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
 import type { RunStatus } from '../run/run-types';
@@ -58,9 +59,7 @@ export interface LtmRunBundle {
 	readonly summary: LtmSummaryJson | null;
 }
 
-export type ReadLtmRunBundleResult =
-	| { readonly ok: true; readonly bundle: LtmRunBundle }
-	| { readonly ok: false; readonly message: string; readonly pointer: string };
+export type ReadLtmRunBundleResult = ReadBundleResult<LtmRunBundle>;
 
 /** The bundle of a stored run and its state (extra fields such as the local id are left out). */
 export function buildLtmRunBundle(record: PortableLtmRun, state: LtmRunState | null): LtmRunBundle {
@@ -202,35 +201,10 @@ const BundleSchema = v.object({
 
 /** Reads a bundle; untrusted text, so every failure says where (pointer) and what. */
 export function readLtmRunBundle(text: string): ReadLtmRunBundleResult {
-	let json: unknown;
-	try {
-		json = JSON.parse(text);
-	} catch (error) {
-		return {
-			ok: false,
-			pointer: '',
-			message: `not JSON (${error instanceof Error ? error.message : String(error)})`,
-		};
-	}
-	if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-		return { ok: false, pointer: '', message: 'expected a JSON object (an LTM run bundle)' };
-	}
-	const format = (json as { format?: unknown }).format;
-	if (format !== LTM_RUN_BUNDLE_FORMAT) {
-		return {
-			ok: false,
-			pointer: '/format',
-			message:
-				typeof format === 'string' && format.startsWith('benchtop-ltm-run/')
-					? `format ${format} is newer than this Benchtop reads (${LTM_RUN_BUNDLE_FORMAT}); update Benchtop`
-					: `not an LTM run bundle (expected format "${LTM_RUN_BUNDLE_FORMAT}")`,
-		};
-	}
-	const result = v.safeParse(BundleSchema, json);
-	if (!result.success) {
-		const issue = result.issues[0];
-		return { ok: false, pointer: pointerOfIssue(issue), message: issue.message };
-	}
-	// The schema checks what the Memory page reads; the rest passes through as written.
-	return { ok: true, bundle: result.output as unknown as LtmRunBundle };
+	return readVersionedBundle<LtmRunBundle>(
+		text,
+		LTM_RUN_BUNDLE_FORMAT,
+		'an LTM run bundle',
+		BundleSchema,
+	);
 }

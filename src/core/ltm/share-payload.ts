@@ -10,6 +10,7 @@ import { sha256Hex } from '../hash/sha256';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
 import { packJson, unpackJson } from '../share/packed-json';
+import { GENERATION_PARAMS_ENTRIES, TextModelSpecSchema } from '../run/task-run-json';
 import type { LtmRunState } from './scheduler';
 import type { LtmBenchmark } from './types';
 
@@ -99,28 +100,7 @@ export function compareLtmScores(shared: LtmScores, rerun: LtmScores): LtmReprod
 	};
 }
 
-const Params = v.object({
-	temperature: v.optional(v.number()),
-	top_p: v.optional(v.number()),
-	max_tokens: v.optional(v.number()),
-	stop: v.optional(v.array(v.string())),
-	seed: v.optional(v.number()),
-	frequency_penalty: v.optional(v.number()),
-	presence_penalty: v.optional(v.number()),
-	n: v.optional(v.number()),
-});
-
-const ModelSpecSchema = v.variant('source', [
-	v.object({
-		source: v.picklist(['bundled', 'hub', 'local']),
-		id: v.string(),
-		revision: v.optional(v.string()),
-		dtype: v.picklist(['fp32', 'fp16', 'q8']),
-		backend: v.picklist(['webgpu', 'wasm', 'node-cpu']),
-	}),
-	v.object({ source: v.literal('openai'), model: v.string(), baseUrl: v.string() }),
-	v.object({ source: v.literal('replay'), file: v.string(), sha256: v.string() }),
-]);
+const Params = v.object(GENERATION_PARAMS_ENTRIES);
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -170,7 +150,7 @@ const Payload = v.object({
 		}),
 		tests: v.pipe(v.array(TestSchema), v.minLength(1)),
 	}),
-	models: v.object({ agent: ModelSpecSchema, judge: v.optional(ModelSpecSchema) }),
+	models: v.object({ agent: TextModelSpecSchema, judge: v.optional(TextModelSpecSchema) }),
 	agentParams: Params,
 	maxContextTokens: v.optional(Count),
 	maxMessageTokens: v.optional(Count),
