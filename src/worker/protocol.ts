@@ -52,6 +52,12 @@ export interface ScoreTextsParams {
 	readonly maxBatchSize?: number;
 	/** Reuse the key/value cache of shared prefixes (default true); false runs plain batches. */
 	readonly prefixReuse?: boolean;
+	/**
+	 * Also give every token its `boundarySurprisalBits` (for the beginning-of-word correction of
+	 * word-level surprisal). Costs one more position per text (the last token is then run too).
+	 * Default false.
+	 */
+	readonly wordBoundaries?: boolean;
 }
 
 /** Whether a scoring request reused shared prefixes, and why not when it did not. */

@@ -16,6 +16,12 @@ export interface ScoredToken {
 	readonly end?: number;
 	/** BOS/EOS and other special tokens that are not text of the sentence. */
 	readonly special?: boolean;
+	/**
+	 * −log₂ P(the token after this one starts a word | the text through this token): the
+	 * beginning-of-word correction's boundary term (see `core/surprisal/word-surprisal.ts`).
+	 * Present only when scoring was asked for word boundaries (`wordBoundaries`).
+	 */
+	readonly boundarySurprisalBits?: number;
 }
 
 /** The value of one region under one metric; `null` = undefined (range/max/min of an empty region). */
