@@ -22,15 +22,26 @@ export interface WordSentenceToWrite {
 	readonly conditionName?: string;
 }
 
+export interface WordSurprisalsTsvOptions {
+	/** The words carry the beginning-of-word correction: the surprisal column is then named
+	 * `surprisal_bow`, so a reader cannot take corrected values for plain sums. Default false. */
+	readonly bowCorrected?: boolean;
+}
+
 /**
  * Tab-separated, header first: `sentence_id word_id word surprisal token_count` (ids 1-based,
- * surprisal in bits as Python `repr`, `token_count` = the word's model tokens), then
- * `item_number condition_name` when any sentence names its item. A field holding `"`, a tab or
- * a line break is RFC 4180 quoted.
+ * surprisal in bits as Python `repr`, `token_count` = the word's model tokens; `surprisal_bow`
+ * instead of `surprisal` with `bowCorrected`), then `item_number condition_name` when any
+ * sentence names its item. A field holding `"`, a tab or a line break is RFC 4180 quoted.
  */
-export function writeWordSurprisalsTsv(sentences: readonly WordSentenceToWrite[]): string {
+export function writeWordSurprisalsTsv(
+	sentences: readonly WordSentenceToWrite[],
+	options: WordSurprisalsTsvOptions = {},
+): string {
 	const withItems = sentences.some((sentence) => sentence.itemNumber !== undefined);
-	const header: string[] = [...WORD_SURPRISAL_COLUMNS];
+	const header: string[] = WORD_SURPRISAL_COLUMNS.map((column) =>
+		column === 'surprisal' && options.bowCorrected ? 'surprisal_bow' : column,
+	);
 	if (withItems) header.push('item_number', 'condition_name');
 	const lines = [header.join('\t')];
 	sentences.forEach(({ words, itemNumber, conditionName }, sentenceIndex) => {

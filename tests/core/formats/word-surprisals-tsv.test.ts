@@ -22,6 +22,19 @@ describe('writeWordSurprisalsTsv', () => {
 		);
 	});
 
+	it('corrected words are written under surprisal_bow, never under surprisal', () => {
+		const corrected = sumSurprisalsToWords('He said "no"', tokens, {
+			boundarySurprisalBits: [0.5, 1, 0, 0, 2],
+		});
+		// boundary[i] follows token i. He: 3 + 0.5; said: 2.5 + 1 − 0.5; "no": 1.75 + 2 − 1.
+		expect(writeWordSurprisalsTsv([{ words: corrected }], { bowCorrected: true })).toBe(
+			'sentence_id\tword_id\tword\tsurprisal_bow\ttoken_count\n' +
+				'1\t1\tHe\t3.5\t1\n' +
+				'1\t2\tsaid\t3.0\t1\n' +
+				'1\t3\t"""no"""\t2.75\t3\n',
+		);
+	});
+
 	it('item and condition columns, read back by readTsvTable', () => {
 		const text = writeWordSurprisalsTsv([
 			{ words, itemNumber: 4, conditionName: 'match' },
