@@ -32,6 +32,8 @@ export interface RunRow {
 	/** A local model or an endpoint (never its key). */
 	model: RunModelSpec;
 	convention: SurprisalConvention;
+	/** Scored with word-boundary values (the beginning-of-word correction); absent: false. */
+	wordBoundaries?: boolean;
 	itemCount: number;
 	appVersion: string;
 	createdAt: number;
@@ -55,6 +57,9 @@ export interface SentenceRow {
 	ends: Int32Array;
 	/** 1 for special tokens (BOS/EOS), else 0. */
 	special: Uint8Array;
+	/** Each token's `boundarySurprisalBits`, NaN where it has none; absent when no token has one
+	 * (runs without word boundaries, older rows). */
+	boundarySurprisalsBits?: Float64Array;
 }
 
 /** An Evals run (generative runs, design §3): what ran, on which models, how far, the report. */

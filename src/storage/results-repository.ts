@@ -1,6 +1,7 @@
 /**
  * Per-item results of a run in IndexedDB, keyed [runId+itemNumber]: every finished item is saved
- * at once, so a reload loses none and a run can resume. Token surprisals are kept column-wise.
+ * at once, so a reload loses none and a run can resume. Token surprisals (and word-boundary
+ * values, when scored with them) are kept column-wise.
  */
 import type { ItemResult, ScoredSentence } from '../core/run/run-types';
 import type { ScoredToken } from '../core/scoring/types';
@@ -77,18 +78,26 @@ function toSentenceRow(sentence: ScoredSentence): SentenceRow {
 		row.ends[index] = token.end ?? -1;
 		row.special[index] = token.special ? 1 : 0;
 	});
+	if (sentence.tokens.some((token) => token.boundarySurprisalBits !== undefined)) {
+		row.boundarySurprisalsBits = Float64Array.from(
+			sentence.tokens,
+			(token) => token.boundarySurprisalBits ?? Number.NaN,
+		);
+	}
 	return row;
 }
 
 function toScoredToken(row: SentenceRow, index: number): ScoredToken {
 	const start = row.starts[index] ?? -1;
 	const end = row.ends[index] ?? -1;
+	const boundary = row.boundarySurprisalsBits?.[index] ?? Number.NaN;
 	return {
 		token: row.tokens[index] ?? '',
 		surprisalBits: row.surprisalsBits[index] ?? Number.NaN,
 		...(start >= 0 ? { start } : {}),
 		...(end >= 0 ? { end } : {}),
 		...(row.special[index] === 1 ? { special: true } : {}),
+		...(Number.isNaN(boundary) ? {} : { boundarySurprisalBits: boundary }),
 	};
 }
 

@@ -20,6 +20,33 @@ describe('results repository', () => {
 		expect(await getItemResult(run.id, 2)).toEqual(itemResult(2));
 	});
 
+	it('keeps each token’s word-boundary value when the run was scored with them', async () => {
+		const run = await createRun(runDraft({ wordBoundaries: true }));
+		const plain = itemResult(4);
+		const withBoundaries = {
+			...plain,
+			sentences: plain.sentences.map((sentence) => ({
+				...sentence,
+				tokens: sentence.tokens.map((token, index) => ({
+					...token,
+					boundarySurprisalBits: 0.5 + index,
+				})),
+			})),
+		};
+		await saveItemResult(run.id, withBoundaries);
+		expect(await getItemResult(run.id, 4)).toEqual(withBoundaries);
+		expect((await getRun(run.id))?.wordBoundaries).toBe(true);
+	});
+
+	it('gives no word-boundary field to tokens stored without one', async () => {
+		const run = await createRun(runDraft());
+		await saveItemResult(run.id, itemResult(5));
+		const tokens = (await getItemResult(run.id, 5))?.sentences.flatMap((s) => s.tokens) ?? [];
+		expect(tokens.length).toBeGreaterThan(0);
+		expect(tokens.filter((token) => 'boundarySurprisalBits' in token)).toEqual([]);
+		expect((await getRun(run.id))?.wordBoundaries).toBeUndefined();
+	});
+
 	it('counts finished items on the run as each item is saved', async () => {
 		const run = await createRun(runDraft());
 		expect(await saveItemResult(run.id, itemResult(3), 50)).toBe(1);

@@ -33,6 +33,12 @@ export interface RunDraft {
 	 */
 	readonly model: RunModelSpec;
 	readonly convention: SurprisalConvention;
+	/**
+	 * The engine was asked for word-boundary values (`ScoreTextsParams.wordBoundaries`): every
+	 * stored token then has `boundarySurprisalBits`, for the beginning-of-word correction of word
+	 * surprisals. Absent (older runs): false.
+	 */
+	readonly wordBoundaries?: boolean;
 	/** Items in the suite: the run is done when this many items are stored. */
 	readonly itemCount: number;
 	/** `version` of package.json of the app (or CLI) that made the run. */
