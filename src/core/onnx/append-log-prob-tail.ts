@@ -1,7 +1,8 @@
 /**
  * Rewrites a causal LM's ONNX graph so it returns only the log-probability of each position's
  * target token ([B,S,1] float32, nats) instead of full logits [B,S,V]: the log-softmax is
- * reduced where the model runs. Splices protobuf bytes; never decodes weights. Pure.
+ * reduced where the model runs (optionally also the log-probability that the next token starts
+ * a word). Splices protobuf bytes; never decodes weights. Pure.
  */
 import {
 	concatBytes,
@@ -22,6 +23,13 @@ import {
 export const TARGETS_INPUT_NAME = 'benchtop_targets';
 /** Name of the single output [B,S,1] float32: log p(target | prefix) in nats. */
 export const LOG_PROBS_OUTPUT_NAME = 'benchtop_log_probs';
+/** Name of the added int64 input [K] with `wordBoundaries`: the ids of the tokens that start a
+ * word (`findWordStartTokens`). A run that does not fetch the boundary output may feed any one
+ * valid id (`[0]`): the output's cost then shrinks to a [B,S,1] gather. */
+export const WORD_START_IDS_INPUT_NAME = 'benchtop_word_start_ids';
+/** Name of the output [B,S,1] float32 with `wordBoundaries`: log Σ_{v ∈ word-start ids}
+ * p(v | prefix) in nats, the log-probability that the token after each position starts a word. */
+export const BOUNDARY_LOG_PROBS_OUTPUT_NAME = 'benchtop_boundary_log_probs';
 
 /**
  * `log-softmax`: LogSoftmax + GatherElements (CPU/WASM kernels exist; fastest there).
@@ -191,6 +199,7 @@ function buildTail(
 	variant: LogProbTailVariant,
 	opsetVersion: number,
 	logitsElemType: number,
+	wordBoundaries: boolean,
 ): { nodes: Uint8Array[]; initializers: Uint8Array[] } {
 	const nodes: Uint8Array[] = [];
 	const initializers: Uint8Array[] = [];
@@ -200,18 +209,6 @@ function buildTail(
 		x = `${PREFIX}logits_f32`;
 	}
 	const gatherAxis = [intAttribute('axis', VOCAB_AXIS)];
-	if (variant === 'log-softmax') {
-		nodes.push(node('LogSoftmax', [x], `${PREFIX}log_softmax`, [intAttribute('axis', VOCAB_AXIS)]));
-		nodes.push(
-			node(
-				'GatherElements',
-				[`${PREFIX}log_softmax`, TARGETS_INPUT_NAME],
-				LOG_PROBS_OUTPUT_NAME,
-				gatherAxis,
-			),
-		);
-		return { nodes, initializers };
-	}
 	const reduce = (
 		opType: string,
 		input: string,
@@ -228,6 +225,37 @@ function buildTail(
 			intAttribute('keepdims', 1),
 		]);
 	};
+	if (variant === 'log-softmax') {
+		nodes.push(node('LogSoftmax', [x], `${PREFIX}log_softmax`, [intAttribute('axis', VOCAB_AXIS)]));
+		nodes.push(
+			node(
+				'GatherElements',
+				[`${PREFIX}log_softmax`, TARGETS_INPUT_NAME],
+				LOG_PROBS_OUTPUT_NAME,
+				gatherAxis,
+			),
+		);
+		if (wordBoundaries) {
+			// log Σ_W p = LogSumExp over the word-start columns of the log-softmax.
+			nodes.push(
+				node(
+					'Gather',
+					[`${PREFIX}log_softmax`, WORD_START_IDS_INPUT_NAME],
+					`${PREFIX}word_start_log_probs`,
+					gatherAxis,
+				),
+			);
+			nodes.push(
+				reduce(
+					'ReduceLogSumExp',
+					`${PREFIX}word_start_log_probs`,
+					BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+					18,
+				),
+			);
+		}
+		return { nodes, initializers };
+	}
 	nodes.push(reduce('ReduceMax', x, `${PREFIX}max`, 18));
 	nodes.push(node('Sub', [x, `${PREFIX}max`], `${PREFIX}shifted`));
 	nodes.push(node('Exp', [`${PREFIX}shifted`], `${PREFIX}exp`));
@@ -242,6 +270,26 @@ function buildTail(
 		),
 	);
 	nodes.push(node('Sub', [`${PREFIX}target_shifted`, `${PREFIX}log_sum`], LOG_PROBS_OUTPUT_NAME));
+	if (wordBoundaries) {
+		// log Σ_W exp(shifted) − log Σ exp(shifted), from the exponentials already computed.
+		nodes.push(
+			node(
+				'Gather',
+				[`${PREFIX}exp`, WORD_START_IDS_INPUT_NAME],
+				`${PREFIX}word_start_exp`,
+				gatherAxis,
+			),
+		);
+		nodes.push(reduce('ReduceSum', `${PREFIX}word_start_exp`, `${PREFIX}word_start_sum`, 13));
+		nodes.push(node('Log', [`${PREFIX}word_start_sum`], `${PREFIX}log_word_start_sum`));
+		nodes.push(
+			node(
+				'Sub',
+				[`${PREFIX}log_word_start_sum`, `${PREFIX}log_sum`],
+				BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+			),
+		);
+	}
 	return { nodes, initializers };
 }
 
@@ -255,6 +303,11 @@ export interface AppendLogProbTailOptions {
 	 * runs that fetch the log-probs alone. Default false.
 	 */
 	readonly keepCacheOutputs?: boolean;
+	/**
+	 * Also add the word-start ids input and the boundary log-prob output (see
+	 * {@link BOUNDARY_LOG_PROBS_OUTPUT_NAME}), for the beginning-of-word correction. Default false.
+	 */
+	readonly wordBoundaries?: boolean;
 }
 
 /**
@@ -287,8 +340,9 @@ export function appendLogProbTail(
 	const keptFields = new Set<WireField>();
 	let logitsElemType: number | undefined;
 	for (const f of graphFields) {
-		if (f.field === GRAPH_INPUT && readValueInfo(model, f).name === TARGETS_INPUT_NAME) {
-			return { ok: false, reason: `the graph already has an input named ${TARGETS_INPUT_NAME}` };
+		const inputName = f.field === GRAPH_INPUT ? readValueInfo(model, f).name : undefined;
+		if (inputName === TARGETS_INPUT_NAME || inputName === WORD_START_IDS_INPUT_NAME) {
+			return { ok: false, reason: `the graph already has an input named ${inputName}` };
 		}
 		if (f.field !== GRAPH_OUTPUT) continue;
 		const { name, elemType } = readValueInfo(model, f);
@@ -304,7 +358,8 @@ export function appendLogProbTail(
 		return { ok: false, reason: "the graph has no output named 'logits' (not a causal LM export)" };
 	}
 
-	const { nodes, initializers } = buildTail(variant, opsetVersion, logitsElemType);
+	const wordBoundaries = options.wordBoundaries === true;
+	const { nodes, initializers } = buildTail(variant, opsetVersion, logitsElemType, wordBoundaries);
 	const kept = graphFields
 		.filter((f) => f.field !== GRAPH_OUTPUT || keptFields.has(f))
 		.map((f) => model.subarray(f.start, f.end));
@@ -319,6 +374,16 @@ export function appendLogProbTail(
 			'sequence_length',
 			1,
 		]),
+		...(wordBoundaries
+			? [
+					valueInfo(GRAPH_INPUT, WORD_START_IDS_INPUT_NAME, ELEM_INT64, ['word_start_count']),
+					valueInfo(GRAPH_OUTPUT, BOUNDARY_LOG_PROBS_OUTPUT_NAME, ELEM_FLOAT, [
+						'batch_size',
+						'sequence_length',
+						1,
+					]),
+				]
+			: []),
 	];
 	const graphLength = graphParts.reduce((sum, part) => sum + part.length, 0);
 	const graphHeader = concatBytes([

@@ -4,8 +4,10 @@
  * the earlier sequence's key/value cache covers the shared positions and only the continuation
  * runs. This module plans that reuse (which sequence borrows from which, in which order, what each
  * parent keeps) and builds the continuation batches' inputs (past lengths padded and masked,
- * explicit positions). A sequence's last token is never fed: its logits would predict nothing
- * and no child needs its cache. Pure arrays; running the model and holding caches is the worker's.
+ * explicit positions). A sequence's last token is fed only when a row asks for it (`feedsLast`:
+ * its distribution gives the word-boundary probability after the text); otherwise its logits would
+ * predict nothing and no child needs its cache. Pure arrays; running the model and holding caches
+ * is the worker's.
  */
 import { BenchtopError } from '../errors';
 
@@ -126,11 +128,21 @@ export interface ContinuationRow {
 	readonly pastLength: number;
 	/** The sequence from position P on: all but the last are fed, each predicting the next. */
 	readonly ids: readonly number[];
+	/**
+	 * Feed the last id too (its position predicts nothing, but its distribution gives the
+	 * word-boundary probability after the text). A row with a past and one id left (its parent
+	 * covers all but its last token: a duplicate or a prefix of the parent) still feeds nothing:
+	 * the parent ran that position. Default false.
+	 */
+	readonly feedsLast?: boolean;
 }
 
-/** Positions a row feeds to the model: its ids but the last (0 when nothing is left to score). */
+/** Positions a row feeds to the model: its ids but the last, or with `feedsLast` all of them
+ * (none when a past covers all but the last). */
 export function continuationLength(row: ContinuationRow): number {
-	return Math.max(0, row.ids.length - 1);
+	const { ids, pastLength, feedsLast } = row;
+	if (feedsLast !== true) return Math.max(0, ids.length - 1);
+	return pastLength > 0 && ids.length <= 1 ? 0 : ids.length;
 }
 
 /** The tensors of one continuation forward pass (past caches are filled by the worker). */
@@ -150,7 +162,7 @@ export interface ContinuationInputs {
 	readonly attentionMask: BigInt64Array;
 	/** `[B, S]` int64: P_b + t (padding continues the count; real tokens never attend to it). */
 	readonly positionIds: BigInt64Array;
-	/** `[B, S, 1]` int64: the next token's id, 0 on padding. */
+	/** `[B, S, 1]` int64: the next token's id, 0 on padding (and on a fed last token). */
 	readonly targets: BigInt64Array;
 }
 
@@ -234,6 +246,35 @@ export function joinSurprisals(
 	}
 	for (let p = reusedPositions + 1; p < length; p++) {
 		bits[p] = -(logProbs[rowOffset + p - reusedPositions - 1] as number) / Math.LN2;
+	}
+	return bits;
+}
+
+/**
+ * A sequence's boundary surprisals (bits; position p: −log₂ P(the token after p starts a word |
+ * tokens 0…p)) from its parent's and its continuation's boundary log-probs in nats. The first
+ * `fromParent` positions are the parent's (same tokens, same left context): P for a row that
+ * ran, the whole length for a row its parent covers (nothing ran). Position p ≥ fromParent reads
+ * `logProbs[rowOffset + p − fromParent]`. With fromParent = 0 and no parent this is a plain row.
+ */
+export function joinBoundarySurprisals(
+	length: number,
+	fromParent: number,
+	parentBits: Float64Array | undefined,
+	logProbs: Float32Array | Float64Array,
+	rowOffset: number,
+): Float64Array {
+	const bits = new Float64Array(length);
+	if (fromParent > 0) {
+		if (!parentBits || parentBits.length < fromParent) {
+			throw new BenchtopError(
+				`The parent's boundary surprisals (${parentBits?.length ?? 0}) do not cover ${fromParent} positions.`,
+			);
+		}
+		bits.set(parentBits.subarray(0, fromParent));
+	}
+	for (let p = fromParent; p < length; p++) {
+		bits[p] = -(logProbs[rowOffset + p - fromParent] as number) / Math.LN2;
 	}
 	return bits;
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
 	appendLogProbTail,
+	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
 	LOG_PROBS_OUTPUT_NAME,
 	TARGETS_INPUT_NAME,
+	WORD_START_IDS_INPUT_NAME,
 } from '../../../src/core/onnx/append-log-prob-tail';
 import {
 	concatBytes,
@@ -43,6 +45,24 @@ function makeModel(
 		encodeStringField(2, 'test'),
 		graph,
 		encodeMessageField(8, [encodeStringField(1, ''), encodeVarintField(2, opset)]),
+	]);
+}
+
+/** A model whose graph already declares an input named `name`. */
+function makeModelWithInput(name: string): Uint8Array {
+	const graph = encodeMessageField(7, [
+		encodeMessageField(1, [
+			encodeStringField(1, 'x'),
+			encodeStringField(2, 'logits'),
+			encodeStringField(4, 'Identity'),
+		]),
+		valueInfo(11, 'x', 1),
+		valueInfo(11, name, 7),
+		valueInfo(12, 'logits', 1),
+	]);
+	return concatBytes([
+		graph,
+		encodeMessageField(8, [encodeStringField(1, ''), encodeVarintField(2, 17)]),
 	]);
 }
 
@@ -150,6 +170,48 @@ describe('appendLogProbTail', () => {
 			expect(view.nodes.at(-1)?.inputs).toEqual(['benchtop_target_shifted', 'benchtop_log_sum']);
 		},
 	);
+
+	it('wordBoundaries, log-softmax: word-start columns gathered and log-sum-exp reduced into a second output', () => {
+		const result = appendLogProbTail(makeModel(17), 'log-softmax', { wordBoundaries: true });
+		if (!result.ok) throw new Error(result.reason);
+		const view = viewGraph(result.bytes);
+		expect(view.opTypes).toEqual([
+			'Identity',
+			'LogSoftmax',
+			'GatherElements',
+			'Gather',
+			'ReduceLogSumExp',
+		]);
+		expect(view.inputs).toEqual(['x', TARGETS_INPUT_NAME, WORD_START_IDS_INPUT_NAME]);
+		expect(view.outputs).toEqual([LOG_PROBS_OUTPUT_NAME, BOUNDARY_LOG_PROBS_OUTPUT_NAME]);
+		expect(view.nodes[3]?.inputs).toEqual(['benchtop_log_softmax', WORD_START_IDS_INPUT_NAME]);
+		expect(view.nodes[4]?.attributes).toEqual(['axes', 'keepdims']);
+	});
+
+	it.each([17, 18])(
+		'wordBoundaries, decomposed at opset %d: the word-start exponentials summed over the total',
+		(opset) => {
+			const result = appendLogProbTail(makeModel(opset), 'decomposed', { wordBoundaries: true });
+			if (!result.ok) throw new Error(result.reason);
+			const view = viewGraph(result.bytes);
+			expect(view.opTypes.slice(8)).toEqual(['Gather', 'ReduceSum', 'Log', 'Sub']);
+			expect(view.nodes[8]?.inputs).toEqual(['benchtop_exp', WORD_START_IDS_INPUT_NAME]);
+			expect(view.nodes.at(-1)?.inputs).toEqual([
+				'benchtop_log_word_start_sum',
+				'benchtop_log_sum',
+			]);
+			expect(view.outputs).toEqual([LOG_PROBS_OUTPUT_NAME, BOUNDARY_LOG_PROBS_OUTPUT_NAME]);
+			expect(view.initializers).toEqual(['benchtop_vocab_axis']);
+		},
+	);
+
+	it('refuses a graph that already has the word-start ids input', () => {
+		const result = appendLogProbTail(makeModelWithInput(WORD_START_IDS_INPUT_NAME), 'log-softmax', {
+			wordBoundaries: true,
+		});
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.reason).toMatch(WORD_START_IDS_INPUT_NAME);
+	});
 
 	it('casts float16 logits to float32 first', () => {
 		const result = appendLogProbTail(makeModel(17, 10), 'log-softmax');

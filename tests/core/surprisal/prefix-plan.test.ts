@@ -3,6 +3,7 @@ import { BenchtopError } from '../../../src/core/errors';
 import {
 	buildContinuationInputs,
 	continuationLength,
+	joinBoundarySurprisals,
 	joinSurprisals,
 	planPrefixReuse,
 	type PrefixPlan,
@@ -112,6 +113,18 @@ describe('continuationLength', () => {
 	] as const)('%j feeds %i positions', (ids, expected) => {
 		expect(continuationLength({ sequenceIndex: 0, pastLength: 0, ids })).toBe(expected);
 	});
+
+	it.each([
+		['a whole sequence feeds every id', 0, [1, 2, 3], 3],
+		['a single-token sequence feeds its one id', 0, [1], 1],
+		['a continuation feeds its last id too', 2, [5, 6], 2],
+		['a row its parent covers feeds nothing', 2, [5], 0],
+		['an empty row feeds nothing', 0, [], 0],
+	] as const)('feedsLast: %s', (_, pastLength, ids, expected) => {
+		expect(continuationLength({ sequenceIndex: 0, pastLength, ids, feedsLast: true })).toBe(
+			expected,
+		);
+	});
 });
 
 describe('buildContinuationInputs', () => {
@@ -141,6 +154,22 @@ describe('buildContinuationInputs', () => {
 			...[1n, 1n, 0n, 0n, 1n, 0n, 0n],
 		]);
 		expect([...inputs.positionIds]).toEqual([0n, 1n, 2n, 2n, 3n, 3n]);
+	});
+
+	it('feedsLast: the last id is fed too, its target 0; the inputs of the other positions do not change', () => {
+		const plain = buildContinuationInputs(rows, 0);
+		const inputs = buildContinuationInputs(
+			rows.map((row) => ({ ...row, feedsLast: true })),
+			0,
+		);
+		expect([inputs.batchSize, inputs.sequenceLength, inputs.pastLength]).toEqual([2, 3, 2]);
+		expect([...inputs.lengths]).toEqual([3, 2]);
+		expect(inputs.tokenCount).toBe(5);
+		expect([...inputs.inputIds]).toEqual([1n, 2n, 3n, 5n, 6n, 0n]);
+		expect([...inputs.attentionMask]).toEqual([...[0n, 0n, 1n, 1n, 1n], ...[1n, 1n, 1n, 1n, 0n]]);
+		expect([...inputs.positionIds]).toEqual([0n, 1n, 2n, 2n, 3n, 4n]);
+		expect([...inputs.targets]).toEqual([2n, 3n, 0n, 6n, 0n, 0n]);
+		expect([...plain.targets]).toEqual([2n, 3n, 6n, 0n]);
 	});
 
 	it('throws BenchtopError for a row with nothing to feed', () => {
@@ -180,5 +209,46 @@ describe('joinSurprisals', () => {
 		expect(() => joinSurprisals(4, 2, Float64Array.from([0, 1]), new Float64Array(1), 0)).toThrow(
 			BenchtopError,
 		);
+	});
+});
+
+describe('joinBoundarySurprisals', () => {
+	const LN2 = Math.LN2;
+	it.each([
+		[
+			'P positions from the parent, the rest (the last included) from the continuation',
+			4,
+			2,
+			[0.5, 1.5, 9, 9],
+			[-2 * LN2, -3 * LN2],
+			0,
+			[0.5, 1.5, 2, 3],
+		],
+		[
+			'a plain row: every position from the log-probs',
+			3,
+			0,
+			undefined,
+			[9, -LN2, 0, -4 * LN2],
+			1,
+			[1, 0, 4],
+		],
+		['covered by the parent: every position from it', 2, 2, [0.25, 0.75, 8], [], 0, [0.25, 0.75]],
+	] as const)('%s', (_, length, fromParent, parent, logProbs, offset, expected) => {
+		const bits = joinBoundarySurprisals(
+			length,
+			fromParent,
+			parent ? Float64Array.from(parent) : undefined,
+			Float64Array.from(logProbs),
+			offset,
+		);
+		expect(bits).toHaveLength(expected.length);
+		expected.forEach((value, p) => expect(bits[p]).toBeCloseTo(value, 12));
+	});
+
+	it('throws BenchtopError when the parent does not cover the positions taken from it', () => {
+		expect(() =>
+			joinBoundarySurprisals(4, 3, Float64Array.from([0, 1]), new Float64Array(1), 0),
+		).toThrow(BenchtopError);
 	});
 });
