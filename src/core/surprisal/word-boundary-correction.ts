@@ -1,11 +1,12 @@
 /**
  * The beginning-of-word correction where tokens are shown merged into words (the drill-down's
- * regions, the explorer): whether scored tokens carry boundary values, and the tokens with each
- * word's correction term moved onto the word's last token. The rule itself is
- * `sumSurprisalsToWords` (word-surprisal.ts); nothing here restates it.
+ * regions, the explorer): whether scored tokens carry boundary values, and merged words given
+ * their corrected values. The rule itself is `sumSurprisalsToWords` (word-surprisal.ts); nothing
+ * here restates it.
  */
 import {
 	sumSurprisalsToWords,
+	type DisplayedToken,
 	type WordSurprisal,
 	type WordSurprisalToken,
 } from './word-surprisal';
@@ -57,32 +58,40 @@ export function sumCorrectedSurprisalsToWords(
 }
 
 /**
- * Copies of the tokens in which each word's correction (its corrected surprisal minus its plain
- * sum, words as `sumSurprisalsToWords` finds them) is added to the surprisal of the word's last
- * token. Summing a word's tokens then gives its corrected surprisal (to rounding), so code that
- * merges tokens into words (`mergeRegionTokensIntoWords`) shows corrected words unchanged. The
- * copies' token values are no surprisals of tokens: show them only merged into words. Tokens in
- * no word (special tokens) keep their value. The input is not changed.
- * @throws RangeError when a token has no boundary term (see `wordBoundarySurprisals`).
+ * Regions whose tokens are merged into words (`mergeRegionTokensIntoWords`), with each word's
+ * value replaced by its corrected surprisal: the n-th merged word that is not special is the n-th
+ * of `words` (`sumCorrectedSurprisalsToWords` of the whole sentence, so the first word of the
+ * sentence alone has no minus term). A region's `sumBits`, when it has one, becomes the sum of
+ * its corrected words and its special tokens. The input is not changed.
+ * @throws RangeError when the merged words are not `words` (another count, or another text).
  */
-export function foldWordCorrectionIntoTokens<T extends BoundaryToken>(
-	text: string,
-	tokens: readonly T[],
-): T[] {
-	const corrected = sumCorrectedSurprisalsToWords(text, tokens);
-	if (corrected === null) {
+export function correctRegionWords<
+	R extends { readonly tokens: readonly DisplayedToken[]; readonly sumBits?: number },
+>(regions: readonly R[], words: readonly WordSurprisal[]): R[] {
+	let next = 0;
+	const corrected = regions.map((region) => {
+		let sumBits = 0;
+		const tokens = region.tokens.map((unit): DisplayedToken => {
+			if (unit.special) {
+				sumBits += unit.surprisalBits;
+				return unit;
+			}
+			const word = words[next];
+			if (word === undefined || word.word !== unit.text.trim()) {
+				throw new RangeError(
+					`Word ${next + 1} is “${unit.text.trim()}” in the regions but “${word?.word ?? '(none)'}” in the sentence: the beginning-of-word correction cannot be placed.`,
+				);
+			}
+			next += 1;
+			sumBits += word.surprisalBits;
+			return { ...unit, surprisalBits: word.surprisalBits };
+		});
+		return { ...region, tokens, ...(region.sumBits === undefined ? {} : { sumBits }) };
+	});
+	if (next !== words.length) {
 		throw new RangeError(
-			'These tokens have no word-boundary values: score the text with word boundaries (wordBoundaries) to correct its words.',
+			`The regions hold ${next} words, the sentence ${words.length}: the beginning-of-word correction cannot be placed.`,
 		);
 	}
-	const plain = sumSurprisalsToWords(text, tokens);
-	const folded = tokens.map((token) => ({ ...token }));
-	corrected.forEach((word, index) => {
-		const last = word.tokenIndices.at(-1);
-		const target = last === undefined ? undefined : folded[last];
-		if (last === undefined || target === undefined) return;
-		const correction = word.surprisalBits - (plain[index]?.surprisalBits ?? 0);
-		folded[last] = { ...target, surprisalBits: target.surprisalBits + correction };
-	});
-	return folded;
+	return corrected;
 }

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-	foldWordCorrectionIntoTokens,
+	correctRegionWords,
 	hasWordBoundaries,
 	sumCorrectedSurprisalsToWords,
 	wordBoundarySurprisals,
 	type BoundaryToken,
 } from '../../../src/core/surprisal/word-boundary-correction';
-import { mergeRegionTokensIntoWords } from '../../../src/core/surprisal/word-surprisal';
+import {
+	mergeRegionTokensIntoWords,
+	type DisplayedToken,
+} from '../../../src/core/surprisal/word-surprisal';
 
 /** Tokens with offsets from [piece, surprisal, boundary] (`Ġ` written as a space in pieces). */
 function tokensOf(
@@ -100,68 +103,91 @@ describe('sumCorrectedSurprisalsToWords', () => {
 	});
 });
 
-describe('foldWordCorrectionIntoTokens', () => {
+/** Display tokens as the drill-down has them: the span of the sentence, `Ġ` as a space. */
+function displayed(tokens: readonly BoundaryToken[]): DisplayedToken[] {
+	return tokens.map((token) => ({
+		text: token.special ? token.token : token.token.replace(/Ġ/g, ' '),
+		token: token.token,
+		surprisalBits: token.surprisalBits,
+		special: token.special === true,
+	}));
+}
+
+describe('correctRegionWords', () => {
+	it('gives merged words their corrected values; region sums follow', () => {
+		const words = sumCorrectedSurprisalsToWords('The dog barks', DOG) ?? [];
+		const shown = displayed(DOG);
+		const regions = mergeRegionTokensIntoWords([
+			{ regionNumber: 1, sumBits: 3, tokens: shown.slice(0, 2) },
+			{ regionNumber: 2, sumBits: 4, tokens: shown.slice(2) },
+		]);
+		const before = structuredClone(regions);
+		const corrected = correctRegionWords(regions, words);
+		expect(
+			corrected.map((r) => [
+				r.regionNumber,
+				r.sumBits,
+				r.tokens.map((w) => [w.text, w.surprisalBits]),
+			]),
+		).toEqual([
+			[
+				1,
+				1.5 + 1.75,
+				[
+					['The', 1.5],
+					[' dog', 1.75],
+				],
+			],
+			[2, 3.875, [[' barks', 3.875]]],
+		]);
+		expect(regions).toEqual(before);
+	});
+
+	it('keeps special tokens as they are and counts them in the region sum', () => {
+		const tokens = tokensOf(
+			[
+				['The', 5, 0.5],
+				[' dog', 2, 0.25],
+			],
+			{ bos: [0.125, 3] },
+		);
+		const words = sumCorrectedSurprisalsToWords('The dog', tokens) ?? [];
+		const [region] = correctRegionWords(
+			mergeRegionTokensIntoWords([{ sumBits: 0, tokens: displayed(tokens) }]),
+			words,
+		);
+		// BOS 0.125 kept; The = 5 + 0.5 (first word: no minus term); dog = 2 + 0.25 − 0.5.
+		expect(region?.tokens.map((w) => [w.special, w.surprisalBits])).toEqual([
+			[true, 0.125],
+			[false, 5.5],
+			[false, 1.75],
+		]);
+		expect(region?.sumBits).toBe(0.125 + 5.5 + 1.75);
+	});
+
+	it('leaves out sumBits when the regions have none (the explorer’s one region)', () => {
+		const words = sumCorrectedSurprisalsToWords('The dog barks', DOG) ?? [];
+		const [region] = correctRegionWords(
+			mergeRegionTokensIntoWords([{ tokens: displayed(DOG) }]),
+			words,
+		);
+		expect(region && 'sumBits' in region).toBe(false);
+		expect(region?.tokens.map((w) => w.surprisalBits)).toEqual([1.5, 1.75, 3.875]);
+	});
+
 	it.each([
 		[
-			'each word’s correction lands on its last token',
-			'The dog barks',
-			DOG,
-			// The: 1 + 0.5; dog: 2 + 0.25 − 0.5; bar unchanged; ks: 1 + (0.125 − 0.25).
-			[1.5, 1.75, 3, 0.875],
+			'a word is missing from the regions',
+			[{ tokens: displayed(DOG).slice(0, 2) }],
+			/regions hold 2 words, the sentence 3/,
 		],
 		[
-			'a BOS keeps its value; the first word still has no minus term',
-			'The dog',
-			tokensOf(
-				[
-					['The', 5, 0.5],
-					[' dog', 2, 0.25],
-				],
-				{ bos: [0, 3] },
-			),
-			// BOS 0; The: 5 + 0.5 (no − 3: first word); dog: 2 + 0.25 − 0.5.
-			[0, 5.5, 1.75],
+			'the regions hold another word',
+			[{ tokens: displayed(DOG).map((t, i) => (i === 1 ? { ...t, text: ' cat' } : t)) }],
+			/Word 2 is “cat” in the regions but “dog” in the sentence/,
 		],
-		[
-			'a whitespace-only token belongs to the next word',
-			'a  b',
-			tokensOf([
-				['a', 1, 0.5],
-				[' ', 2, 1],
-				[' b', 3, 0.25],
-			]),
-			// a: 1 + 0.5; b = (2 + 3) + 0.25 − 0.5: the correction on Ġb.
-			[1.5, 2, 2.75],
-		],
-	])('%s', (_name, text, tokens, expected) => {
-		const before = structuredClone(tokens);
-		const folded = foldWordCorrectionIntoTokens(text, tokens);
-		expect(folded.map((t) => t.surprisalBits)).toEqual(expected);
-		expect(folded.map(({ surprisalBits: _s, ...rest }) => rest)).toEqual(
-			tokens.map(({ surprisalBits: _s, ...rest }) => rest),
-		);
-		expect(tokens).toEqual(before);
-	});
-
-	it('merged into words, the folded tokens give the corrected words', () => {
-		const display = foldWordCorrectionIntoTokens('The dog barks', DOG).map((token) => ({
-			text: token.token.replace(/Ġ/g, ' '),
-			token: token.token,
-			surprisalBits: token.surprisalBits,
-			special: false,
-		}));
-		const [region] = mergeRegionTokensIntoWords([{ tokens: display }]);
-		expect(region?.tokens.map((w) => [w.text, w.surprisalBits])).toEqual([
-			['The', 1.5],
-			[' dog', 1.75],
-			[' barks', 3.875],
-		]);
-	});
-
-	it('throws, saying what to do, when a token has no boundary term', () => {
-		const plain = DOG.map(({ boundarySurprisalBits: _b, ...token }) => token);
-		expect(() => foldWordCorrectionIntoTokens('The dog barks', plain)).toThrow(
-			/score the text with word boundaries/,
-		);
+	])('throws when %s', (_name, regions, message) => {
+		const words = sumCorrectedSurprisalsToWords('The dog barks', DOG) ?? [];
+		expect(() => correctRegionWords(mergeRegionTokensIntoWords(regions), words)).toThrow(message);
 	});
 });
