@@ -17,8 +17,10 @@ import { BenchtopError } from '../core/errors';
 import type { InferenceBackend, ModelSpec, SurprisalConvention } from '../core/model/model-spec';
 import {
 	appendLogProbTail,
+	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
 	LOG_PROBS_OUTPUT_NAME,
 	TARGETS_INPUT_NAME,
+	WORD_START_IDS_INPUT_NAME,
 	type LogProbTailVariant,
 } from '../core/onnx/append-log-prob-tail';
 import {
@@ -37,6 +39,7 @@ import {
 import {
 	buildContinuationInputs,
 	continuationLength,
+	joinBoundarySurprisals,
 	joinSurprisals,
 	planPrefixReuse,
 	type ContinuationInputs,
@@ -49,6 +52,11 @@ import {
 	type TokenizerFacts,
 	type TokenSpan,
 } from '../core/surprisal/token-offsets';
+import {
+	findWordStartTokens,
+	readLstripAddedTokenIds,
+	type WordStartTokens,
+} from '../core/surprisal/word-start-tokens';
 import type { ScoredToken } from '../core/scoring/types';
 import {
 	throwIfCancelled,
@@ -136,6 +144,12 @@ interface LoadedModel {
 	pastInputs: readonly PastInput[];
 	/** `present.*` output per past input (same order), or empty when the graph returns no cache. */
 	cacheOutputs: readonly string[];
+	/** The tokens that start a word (`findWordStartTokens`), for word-boundary requests. */
+	readonly wordStarts: WordStartTokens;
+	/** Their ids, as the graph's word-start ids input takes them (empty without a marker). */
+	readonly wordStartIds: BigInt64Array;
+	/** The graph takes the word-start ids and returns the boundary log-probs. */
+	hasWordBoundaries: boolean;
 	hasPositionIds: boolean;
 	hasLogitsToKeep: boolean;
 	hasCacheBranch: boolean;
@@ -274,8 +288,11 @@ function now(): number {
 interface ScoringRun {
 	readonly limits: BatchLimits;
 	readonly signal: AbortSignal | undefined;
-	/** Turns a sequence's surprisals into its ScoredText (and records it). */
-	finish(index: number, bits: Float64Array): ScoredText;
+	/** Also compute every position's boundary surprisal (the last token is then run too). */
+	readonly wordBoundaries: boolean;
+	/** Turns a sequence's surprisals (and boundary surprisals, when asked) into its ScoredText
+	 * (and records it). */
+	finish(index: number, bits: Float64Array, boundaryBits?: Float64Array): ScoredText;
 	/** After each batch: the texts it finished and the positions it computed (padding included). */
 	report(batch: readonly ScoredText[], positions: number): void;
 }
@@ -283,6 +300,8 @@ interface ScoringRun {
 /** A forward pass's log-probs `[B·S]` and the cache outputs fetched, `[B, heads, P + S, dim]`. */
 interface BatchOutputs {
 	readonly logProbs: Float32Array;
+	/** log P(next token starts a word) `[B·S]`, nats, when fetched. */
+	readonly boundaryLogProbs?: Float32Array;
 	readonly caches: readonly {
 		readonly data: Float32Array | Uint16Array;
 		readonly dims: readonly number[];
@@ -294,6 +313,23 @@ interface PrefixCache {
 	readonly positions: number;
 	readonly tensors: readonly (Float32Array | Uint16Array)[];
 }
+
+/** Throws UnsupportedModelError when `model` cannot give word-boundary surprisals. */
+function requireWordBoundaries(model: LoadedModel): void {
+	const what = `The model '${model.info.spec.id}' cannot give word-boundary probabilities`;
+	const fix = 'score it without the beginning-of-word correction';
+	if (!model.wordStarts.ok)
+		throw new UnsupportedModelError(`${what}: ${model.wordStarts.reason}; ${fix}.`);
+	if (!model.hasWordBoundaries || model.wordStartIds.length === 0) {
+		throw new UnsupportedModelError(
+			`${what}: ${model.hasWordBoundaries ? 'no token starts a word' : 'its scoring graph has no boundary output'}; ${fix}.`,
+		);
+	}
+}
+
+/** The word-start ids a run feeds: all of them when it fetches the boundary output, else one
+ * (any valid id: the unfetched output then costs a [B,S,1] gather). */
+const UNUSED_WORD_START_IDS = BigInt64Array.of(0n);
 
 /** Why shared-prefix reuse cannot run on `model` (plain batches then), or undefined if it can. */
 function prefixReuseUnavailableReason(model: LoadedModel): string | undefined {
@@ -414,6 +450,8 @@ export class TransformersEngine implements InferenceEngine {
 	): Promise<ScoreTextsResult> {
 		const model = await this.#require(params.modelKey);
 		const started = now();
+		const wordBoundaries = params.wordBoundaries === true;
+		if (wordBoundaries) requireWordBoundaries(model);
 		const prepared = params.texts.map((text) => this.#prepare(model, text, params.convention));
 		const sequences = prepared.map((p) => p.plan.inputIds);
 		const limits: BatchLimits = {
@@ -449,15 +487,22 @@ export class TransformersEngine implements InferenceEngine {
 		const run: ScoringRun = {
 			limits,
 			signal: options.signal,
-			finish: (index, bits) => {
+			wordBoundaries,
+			finish: (index, bits, boundaryBits) => {
 				const p = prepared[index] as PreparedText;
-				const tokens = assembleScoredTokens({
+				const assembled = assembleScoredTokens({
 					text: p.text,
 					plan: p.plan,
 					tokens: p.tokens,
 					textSpans: p.spans,
 					surprisalsBits: bits,
 				});
+				const tokens = boundaryBits
+					? assembled.map((token, position) => ({
+							...token,
+							boundarySurprisalBits: boundaryBits[position] ?? Number.NaN,
+						}))
+					: assembled;
 				const scored = { index, tokens };
 				results[index] = scored;
 				return scored;
@@ -632,6 +677,7 @@ export class TransformersEngine implements InferenceEngine {
 						batchInvariant: loaded.info.batchInvariant,
 					},
 					signal: undefined,
+					wordBoundaries: false,
 					finish: (index) => ({ index, tokens: [] }),
 					report: () => undefined,
 				},
@@ -707,7 +753,10 @@ export class TransformersEngine implements InferenceEngine {
 		// us; during this load its `create` adds the log-prob tail and our session options.
 		sessionClass.create = async (source: OrtModelSource, options?: Record<string, unknown>) => {
 			const bytes = typeof source === 'string' ? await runtime.readModelFile(source) : source;
-			const fused = appendLogProbTail(bytes, variant, { keepCacheOutputs: true });
+			const fused = appendLogProbTail(bytes, variant, {
+				keepCacheOutputs: true,
+				wordBoundaries: true,
+			});
 			if (!fused.ok) {
 				throw new UnsupportedModelError(
 					`The model '${spec.id}' cannot be scored: ${fused.reason}.`,
@@ -761,6 +810,7 @@ export class TransformersEngine implements InferenceEngine {
 			internals.model_max_length ??
 			2048;
 		const io = this.#sessionInputs(created.session, config, spec);
+		const wordStarts = this.#wordStarts(internals, idToToken, vocabSize);
 		const info: ModelInfo = {
 			modelKey,
 			spec: { ...spec, backend },
@@ -792,8 +842,36 @@ export class TransformersEngine implements InferenceEngine {
 			vocabSize,
 			maxPositions,
 			config,
+			wordStarts,
+			wordStartIds: BigInt64Array.from(wordStarts.ok ? wordStarts.ids : [], BigInt),
 			...io,
 		};
+	}
+
+	/** The word-start tokens by `findWordStartTokens`' rule (minicons' `bow_correction`). */
+	#wordStarts(
+		tokenizer: TokenizerInternals,
+		idToToken: readonly string[],
+		vocabSize: number,
+	): WordStartTokens {
+		let spaceTokenIds: number[];
+		try {
+			spaceTokenIds = tokenizer.encode(' ', { add_special_tokens: false });
+		} catch (error) {
+			return { ok: false, reason: `the tokenizer cannot encode a space (${messageOf(error)})` };
+		}
+		const tokenOf = (id: number | null | undefined): string | undefined =>
+			id === null || id === undefined ? undefined : idToToken[id];
+		const bosToken = tokenOf(tokenizer.bos_token_id);
+		const eosToken = tokenOf(tokenizer.eos_token_id);
+		return findWordStartTokens({
+			idToToken,
+			vocabSize,
+			spaceTokenIds,
+			...(bosToken !== undefined ? { bosToken } : {}),
+			...(eosToken !== undefined ? { eosToken } : {}),
+			lstripTokenIds: readLstripAddedTokenIds(tokenizer._tokenizerJSON),
+		});
 	}
 
 	/** What the tokenizer adds by itself (probed by encoding with and without special tokens). */
@@ -826,6 +904,7 @@ export class TransformersEngine implements InferenceEngine {
 			'input_ids',
 			'attention_mask',
 			TARGETS_INPUT_NAME,
+			WORD_START_IDS_INPUT_NAME,
 			'position_ids',
 			'num_logits_to_keep',
 			'use_cache_branch',
@@ -867,6 +946,9 @@ export class TransformersEngine implements InferenceEngine {
 			hasPositionIds: session.inputNames.includes('position_ids'),
 			hasLogitsToKeep: session.inputNames.includes('num_logits_to_keep'),
 			hasCacheBranch: session.inputNames.includes('use_cache_branch'),
+			hasWordBoundaries:
+				session.inputNames.includes(WORD_START_IDS_INPUT_NAME) &&
+				session.outputNames.includes(BOUNDARY_LOG_PROBS_OUTPUT_NAME),
 		};
 	}
 
@@ -1005,26 +1087,35 @@ export class TransformersEngine implements InferenceEngine {
 			const inputs = buildBatchInputs(group, sequences, model.padTokenId);
 			const { Tensor } = this.#runtime;
 			const { batchSize: b, sequenceLength: s } = inputs;
-			const feeds = this.#feeds(model, {
-				batchSize: b,
-				sequenceLength: s,
-				pastLength: 0,
-				inputIds: inputs.inputIds,
-				attentionMask: inputs.attentionMask,
-				positionIds: inputs.positionIds,
-				targets: inputs.targets,
-			});
+			const feeds = this.#feeds(
+				model,
+				{
+					batchSize: b,
+					sequenceLength: s,
+					pastLength: 0,
+					inputIds: inputs.inputIds,
+					attentionMask: inputs.attentionMask,
+					positionIds: inputs.positionIds,
+					targets: inputs.targets,
+				},
+				run.wordBoundaries,
+			);
 			for (const past of model.pastInputs) {
 				const empty = past.type === 'float16' ? new Uint16Array(0) : new Float32Array(0);
 				feeds[past.name] = new Tensor(past.type, empty, [b, past.heads, 0, past.headDim]);
 			}
-			const reduced = await this.#runBatch(model, feeds, []);
+			const reduced = await this.#runBatch(model, feeds, [], run.wordBoundaries);
 			const rows = b * s;
 			if (logProbs.length < rows) logProbs = new Float64Array(rows);
 			readReducedLogProbs(reduced.logProbs, inputs, inputs.lengths, logProbs);
-			const batch = inputs.sequenceIndices.map((index, row) =>
-				run.finish(index, surprisalsBitsForRow(logProbs, row, s, inputs.lengths[row] ?? 0)),
-			);
+			const batch = inputs.sequenceIndices.map((index, row) => {
+				const length = inputs.lengths[row] ?? 0;
+				const bits = surprisalsBitsForRow(logProbs, row, s, length);
+				const boundary = reduced.boundaryLogProbs;
+				return boundary
+					? run.finish(index, bits, joinBoundarySurprisals(length, 0, undefined, boundary, row * s))
+					: run.finish(index, bits);
+			});
 			run.report(batch, rows);
 		}
 	}
@@ -1054,22 +1145,30 @@ export class TransformersEngine implements InferenceEngine {
 		for (const waves of plan.rounds) {
 			const caches = new Map<number, PrefixCache>();
 			const bitsOf = new Map<number, Float64Array>();
+			const boundaryBitsOf = new Map<number, Float64Array>();
+			const feedsLast = run.wordBoundaries ? { feedsLast: true } : {};
 			for (const wave of waves) {
 				const rows: ContinuationRow[] = wave.map((sequenceIndex) => {
 					const past = plan.links[sequenceIndex]?.reusedPositions ?? 0;
 					const ids = sequences[sequenceIndex] ?? [];
-					return { sequenceIndex, pastLength: past, ids: ids.slice(past) };
+					return { sequenceIndex, pastLength: past, ids: ids.slice(past), ...feedsLast };
 				});
 				// A sequence its parent covers entirely (a duplicate, a prefix) runs nothing.
 				const covered = rows.filter((row) => continuationLength(row) === 0);
 				if (covered.length > 0) {
+					const none = new Float64Array(0);
 					const batch = covered.map(({ sequenceIndex: index, pastLength }) => {
 						const link = plan.links[index];
 						const parentBits = link ? bitsOf.get(link.parent) : undefined;
 						const length = sequences[index]?.length ?? 0;
+						const bits = joinSurprisals(length, pastLength, parentBits, none, 0);
+						if (!run.wordBoundaries) return run.finish(index, bits);
+						// Every position's distribution is the parent's (its tokens through the last).
+						const parentBoundary = link ? boundaryBitsOf.get(link.parent) : undefined;
 						return run.finish(
 							index,
-							joinSurprisals(length, pastLength, parentBits, new Float64Array(0), 0),
+							bits,
+							joinBoundarySurprisals(length, length, parentBoundary, none, 0),
 						);
 					});
 					run.report(batch, 0);
@@ -1098,13 +1197,18 @@ export class TransformersEngine implements InferenceEngine {
 						pastLength,
 						model.maxPositions,
 					);
-					const feeds = this.#feeds(model, inputs);
+					const feeds = this.#feeds(model, inputs, run.wordBoundaries);
 					this.#feedPastCaches(model, feeds, inputs, batchRows, (row) => {
 						const link = plan.links[row.sequenceIndex];
 						return link ? caches.get(link.parent) : undefined;
 					});
 					const keeps = batchRows.some((row) => (plan.keepPositions[row.sequenceIndex] ?? 0) > 0);
-					const out = await this.#runBatch(model, feeds, keeps ? model.cacheOutputs : []);
+					const out = await this.#runBatch(
+						model,
+						feeds,
+						keeps ? model.cacheOutputs : [],
+						run.wordBoundaries,
+					);
 					const { batchSize: b, sequenceLength: s } = inputs;
 					const batch = batchRows.map((row, r) => {
 						const index = row.sequenceIndex;
@@ -1116,12 +1220,22 @@ export class TransformersEngine implements InferenceEngine {
 							out.logProbs,
 							r * s,
 						);
+						const boundary = out.boundaryLogProbs
+							? joinBoundarySurprisals(
+									sequences[index]?.length ?? 0,
+									row.pastLength,
+									link ? boundaryBitsOf.get(link.parent) : undefined,
+									out.boundaryLogProbs,
+									r * s,
+								)
+							: undefined;
 						const keep = plan.keepPositions[index] ?? 0;
 						if (keep > 0) {
 							bitsOf.set(index, bits);
+							if (boundary) boundaryBitsOf.set(index, boundary);
 							caches.set(index, keepCache(model, out.caches, inputs, r, row.pastLength, keep));
 						}
-						return run.finish(index, bits);
+						return run.finish(index, bits, boundary);
 					});
 					run.report(batch, b * s);
 				}
@@ -1142,6 +1256,7 @@ export class TransformersEngine implements InferenceEngine {
 			| 'positionIds'
 			| 'targets'
 		>,
+		wordBoundaries: boolean,
 	): Record<string, OrtTensor> {
 		const { Tensor } = this.#runtime;
 		const { batchSize: b, sequenceLength: s, pastLength: p } = inputs;
@@ -1150,6 +1265,10 @@ export class TransformersEngine implements InferenceEngine {
 			attention_mask: new Tensor('int64', inputs.attentionMask, [b, p + s]),
 			[TARGETS_INPUT_NAME]: new Tensor('int64', inputs.targets, [b, s, 1]),
 		};
+		if (model.hasWordBoundaries) {
+			const ids = wordBoundaries ? model.wordStartIds : UNUSED_WORD_START_IDS;
+			feeds[WORD_START_IDS_INPUT_NAME] = new Tensor('int64', ids, [ids.length]);
+		}
 		if (model.hasPositionIds)
 			feeds['position_ids'] = new Tensor('int64', inputs.positionIds, [b, s]);
 		if (model.hasLogitsToKeep)
@@ -1201,16 +1320,17 @@ export class TransformersEngine implements InferenceEngine {
 		model: LoadedModel,
 		feeds: Record<string, OrtTensor>,
 		cacheOutputs: readonly string[],
+		wordBoundaries: boolean,
 	): Promise<BatchOutputs> {
 		if (model.lostReason !== undefined && model.backend === 'webgpu')
 			await this.#fallBack(model, model.lostReason);
 		try {
-			return await this.#forward(model, feeds, cacheOutputs);
+			return await this.#forward(model, feeds, cacheOutputs, wordBoundaries);
 		} catch (error) {
 			if (model.backend !== 'webgpu') throw classifyRunError(error);
 			await this.#fallBack(model, `WebGPU failed while scoring (${messageOf(error)})`);
 			try {
-				return await this.#forward(model, feeds, cacheOutputs);
+				return await this.#forward(model, feeds, cacheOutputs, wordBoundaries);
 			} catch (retryError) {
 				throw classifyRunError(retryError);
 			}
@@ -1221,14 +1341,18 @@ export class TransformersEngine implements InferenceEngine {
 		model: LoadedModel,
 		feeds: Record<string, OrtTensor>,
 		cacheOutputs: readonly string[],
+		wordBoundaries: boolean,
 	): Promise<BatchOutputs> {
-		const outputs = await model.session.run(feeds, [LOG_PROBS_OUTPUT_NAME, ...cacheOutputs]);
-		const result = outputs[LOG_PROBS_OUTPUT_NAME];
-		if (!result || !(result.data instanceof Float32Array)) {
-			throw new BackendError(`The model returned no float32 '${LOG_PROBS_OUTPUT_NAME}' output.`);
-		}
-		const logProbs = result.data;
-		result.dispose?.();
+		const fetched = [
+			LOG_PROBS_OUTPUT_NAME,
+			...(wordBoundaries ? [BOUNDARY_LOG_PROBS_OUTPUT_NAME] : []),
+			...cacheOutputs,
+		];
+		const outputs = await model.session.run(feeds, fetched);
+		const logProbs = this.#float32Output(outputs, LOG_PROBS_OUTPUT_NAME);
+		const boundaryLogProbs = wordBoundaries
+			? this.#float32Output(outputs, BOUNDARY_LOG_PROBS_OUTPUT_NAME)
+			: undefined;
 		const caches = cacheOutputs.map((name) => {
 			const tensor = outputs[name];
 			const data = tensor?.data;
@@ -1239,7 +1363,18 @@ export class TransformersEngine implements InferenceEngine {
 			tensor.dispose?.();
 			return { data, dims };
 		});
-		return { logProbs, caches };
+		return { logProbs, caches, ...(boundaryLogProbs ? { boundaryLogProbs } : {}) };
+	}
+
+	/** A run's float32 output by name (its tensor disposed), or a BackendError. */
+	#float32Output(outputs: Record<string, OrtTensor>, name: string): Float32Array {
+		const result = outputs[name];
+		if (!result || !(result.data instanceof Float32Array)) {
+			throw new BackendError(`The model returned no float32 '${name}' output.`);
+		}
+		const data = result.data;
+		result.dispose?.();
+		return data;
 	}
 
 	/** Reloads `model` on the runtime's fallback backend (WebGPU → WASM) and says so: from the
