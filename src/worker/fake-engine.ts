@@ -65,8 +65,26 @@ export function fakeSurprisalBits(token: string): number {
 	return 1 + (hash % 1500) / 100;
 }
 
-/** Tokens of `text` under `convention`, surprisal included (the first unconditioned token is 0). */
-export function scoreFakeText(text: string, convention: SurprisalConvention): ScoredToken[] {
+/** Deterministic boundary surprisal in [0.1, 3.1) bits after the token (−log₂ P(the next token
+ * starts a word)), from the token's characters: what the fake gives with `wordBoundaries`. */
+export function fakeBoundarySurprisalBits(token: string): number {
+	return 0.1 + (fakeSurprisalBits(`${token}|boundary`) - 1) / 5;
+}
+
+/** Tokens of `text` under `convention`, surprisal included (the first unconditioned token is 0);
+ * with `wordBoundaries` each also gets {@link fakeBoundarySurprisalBits}. */
+export function scoreFakeText(
+	text: string,
+	convention: SurprisalConvention,
+	wordBoundaries = false,
+): ScoredToken[] {
+	const tokens = scoreFakeTokens(text, convention);
+	return wordBoundaries
+		? tokens.map((t) => ({ ...t, boundarySurprisalBits: fakeBoundarySurprisalBits(t.token) }))
+		: tokens;
+}
+
+function scoreFakeTokens(text: string, convention: SurprisalConvention): ScoredToken[] {
 	const tokens: ScoredToken[] = [];
 	if (convention !== 'reference') {
 		tokens.push({ token: FAKE_BOS, surprisalBits: 0, start: 0, end: 0, special: true });
@@ -197,7 +215,11 @@ export class FakeEngine implements InferenceEngine {
 			const batch: ScoredText[] = [];
 			const end = Math.min(first + batchSize, params.texts.length);
 			for (let index = first; index < end; index++) {
-				const tokens = scoreFakeText(params.texts[index] ?? '', params.convention);
+				const tokens = scoreFakeText(
+					params.texts[index] ?? '',
+					params.convention,
+					params.wordBoundaries === true,
+				);
 				tokenCount += tokens.length;
 				batch.push({ index, tokens });
 			}

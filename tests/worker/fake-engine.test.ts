@@ -10,6 +10,7 @@ import {
 	FAKE_EOS,
 	FAKE_FAILING_MODEL_IDS,
 	FakeEngine,
+	fakeBoundarySurprisalBits,
 	fakeSurprisalBits,
 	scoreFakeText,
 } from '../../src/worker/fake-engine';
@@ -61,6 +62,28 @@ describe('scoreFakeText', () => {
 });
 
 describe('FakeEngine', () => {
+	it('wordBoundaries: every token (BOS too) gets its deterministic boundary surprisal; none without', async () => {
+		const engine = new FakeEngine();
+		const { modelKey } = await engine.loadModel({ spec: SPEC });
+		const request = { modelKey, texts: ['Hi there.'], convention: 'bos' } as const;
+		const plain = await engine.scoreTexts(request);
+		const withBoundaries = await engine.scoreTexts({ ...request, wordBoundaries: true });
+		const tokens = withBoundaries.texts[0]?.tokens ?? [];
+		expect(tokens.map((t) => [t.token, t.boundarySurprisalBits])).toEqual(
+			[FAKE_BOS, 'Hi', ' there', '.'].map((token) => [token, fakeBoundarySurprisalBits(token)]),
+		);
+		expect(tokens.map(({ boundarySurprisalBits: _b, ...rest }) => rest)).toEqual(
+			plain.texts[0]?.tokens,
+		);
+		for (const token of plain.texts[0]?.tokens ?? []) {
+			expect(token).not.toHaveProperty('boundarySurprisalBits');
+		}
+		for (const token of ['a', ' the', '.', FAKE_EOS]) {
+			expect(fakeBoundarySurprisalBits(token)).toBeGreaterThanOrEqual(0.1);
+			expect(fakeBoundarySurprisalBits(token)).toBeLessThan(3.1);
+		}
+	});
+
 	it('scores in input order, one progress event per batch', async () => {
 		const engine = new FakeEngine();
 		const { modelKey } = await engine.loadModel({ spec: SPEC });
