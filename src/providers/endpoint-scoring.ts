@@ -4,7 +4,8 @@
  * Tokens and offsets come from `logprobs.tokens` / `text_offset`, bits from the natural-log
  * `token_logprobs` (the first, null, is 0 bits as in the conventions). `bos` / `bos+eos` prepend /
  * append the special-token text, which such servers read as the special token. Any other answer
- * is an EndpointCannotScoreError, never a wrong number.
+ * is an EndpointCannotScoreError, never a wrong number; so is a request for word boundaries
+ * (prompt logprobs hold no probability of "the next token starts a word").
  */
 import { scoredTokensFromEcho } from '../core/model/echo-logprobs';
 import type { SurprisalConvention } from '../core/model/model-spec';
@@ -26,6 +27,11 @@ export interface EndpointScoringOptions {
 	readonly eosText?: string;
 	/** Prompts per request (default 16). */
 	readonly batchSize?: number;
+	/**
+	 * The request wants word-boundary probabilities (`ScoreTextsParams.wordBoundaries`): an
+	 * endpoint cannot give them, so this fails with EndpointCannotScoreError before any request.
+	 */
+	readonly wordBoundaries?: boolean;
 	readonly signal?: AbortSignal;
 	/** Called after each request with the texts it finished. */
 	readonly onProgress?: (done: number, total: number) => void;
@@ -33,12 +39,29 @@ export interface EndpointScoringOptions {
 
 export const DEFAULT_SPECIAL_TOKEN_TEXT = '<|endoftext|>';
 
+/** The error for a word-boundary request: what an endpoint cannot give, and what to do. */
+export function wordBoundariesUnavailableError(
+	baseUrl: string,
+	model: string,
+): EndpointCannotScoreError {
+	return new EndpointCannotScoreError(
+		`This endpoint (${baseUrl}, model '${model}') cannot give word-boundary probabilities: its ` +
+			'prompt logprobs hold each token’s own probability, not the summed probability of every ' +
+			'token that starts a word, which the beginning-of-word correction needs. Score with a ' +
+			'bundled, hub or local model, or turn the correction off.',
+		'cannot-score',
+	);
+}
+
 /** Scores every text (results in input order), batching prompts per request. */
 export async function scoreTextsViaEndpoint(
 	client: OpenAIClient,
 	texts: readonly string[],
 	options: EndpointScoringOptions,
 ): Promise<ScoredText[]> {
+	if (options.wordBoundaries === true) {
+		throw wordBoundariesUnavailableError(client.baseUrl, options.model);
+	}
 	const bos = options.bosText ?? DEFAULT_SPECIAL_TOKEN_TEXT;
 	const prefix = options.convention === 'reference' ? '' : bos;
 	const suffix = options.convention === 'bos+eos' ? (options.eosText ?? bos) : '';
