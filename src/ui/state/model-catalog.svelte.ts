@@ -68,6 +68,8 @@ export class ModelCatalog {
 	dtype = $state<ModelDtype>('fp32');
 	backend = $state<BrowserBackend>('wasm');
 	convention = $state<SurprisalConvention>('reference');
+	/** Ask for word-boundary values in the next run (see `RunStartOptions.wordBoundaries`). */
+	wordBoundaries = $state(false);
 
 	#localFolderName = $state('');
 	#localFiles = $state.raw<readonly LocalModelFile[]>([]);
@@ -193,6 +195,13 @@ export class ModelCatalog {
 					? 'This endpoint cannot score text (it returns no prompt logprobs): Try it generates, but a suite needs a server that echoes prompt logprobs, such as vLLM or Benchtop serve.'
 					: null;
 		}
+	}
+
+	/** Why the chosen model cannot give word-boundary values, or null when it can. */
+	get wordBoundariesProblem(): string | null {
+		return this.source === 'openai'
+			? 'Endpoints return the probabilities of the text’s own tokens only, not of every possible next word start: use a bundled, hub or local model for this.'
+			: null;
 	}
 
 	/** The model as chosen, or null while the choice is incomplete (see specProblem). */

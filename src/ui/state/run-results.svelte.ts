@@ -17,7 +17,16 @@ import { summarizeConditionMeans } from '../../core/aggregation/condition-means'
 import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
 import { writeResultsTsv } from '../../core/formats/results-tsv';
 import { writeWordSurprisalsTsv } from '../../core/formats/word-surprisals-tsv';
-import { sumSurprisalsToWords } from '../../core/surprisal/word-surprisal';
+import {
+	mergeRegionTokensIntoWords,
+	sumSurprisalsToWords,
+	type WordSurprisal,
+} from '../../core/surprisal/word-surprisal';
+import {
+	correctRegionWords,
+	hasWordBoundaries,
+	sumCorrectedSurprisalsToWords,
+} from '../../core/surprisal/word-boundary-correction';
 import { formatFormula } from '../../core/formula/format-formula';
 import {
 	addScoredItems,
@@ -28,7 +37,7 @@ import {
 	type StoredRunScores,
 } from '../../core/run/stored-run-scores';
 import { serializeRunBundle } from '../../core/run/run-bundle';
-import type { ItemResult, RunRecord } from '../../core/run/run-types';
+import type { ItemResult, RunRecord, ScoredSentence } from '../../core/run/run-types';
 import {
 	ITEM_RULES,
 	type ItemRule,
@@ -69,6 +78,13 @@ export interface DrillDownSentence {
 	readonly regions: readonly RegionTokens[];
 	/** Why the tokens could not be placed in regions, if they could not. */
 	readonly problem?: string;
+	/**
+	 * The regions' tokens merged into words with the beginning-of-word correction (see
+	 * `correctRegionWords`); absent when the item has no word-boundary values or they could not
+	 * be placed (then `correctionProblem` says why).
+	 */
+	readonly correctedWordRegions?: readonly RegionTokens[];
+	readonly correctionProblem?: string;
 }
 
 export interface DrillDown {
@@ -76,6 +92,8 @@ export interface DrillDown {
 	readonly sentences: readonly DrillDownSentence[];
 	/** Bits at which the heat strip saturates; shared by the item's sentences. */
 	readonly scaleBits: number;
+	/** Every token of the item has its word-boundary value: words can be shown corrected. */
+	readonly wordBoundaries: boolean;
 }
 
 /** A file to download: name, MIME type and text. */
@@ -83,6 +101,20 @@ export interface ExportFile {
 	readonly fileName: string;
 	readonly mimeType: string;
 	readonly text: string;
+}
+
+/** A sentence's region words with the beginning-of-word correction, or why they cannot be. */
+function correctedWords(
+	scored: ScoredSentence,
+	regions: readonly RegionTokens[],
+): Pick<DrillDownSentence, 'correctedWordRegions' | 'correctionProblem'> {
+	const words = sumCorrectedSurprisalsToWords(scored.text, scored.tokens);
+	if (words === null) return {};
+	try {
+		return { correctedWordRegions: correctRegionWords(mergeRegionTokensIntoWords(regions), words) };
+	} catch (error) {
+		return { correctionProblem: describeError(error) };
+	}
 }
 
 /** A file-name-safe stem from a suite name (`Subject-verb agreement` → `subject-verb-agreement`). */
@@ -141,6 +173,10 @@ export class RunResults {
 		);
 	});
 
+	#wordBoundaries = $derived(
+		hasWordBoundaries([...this.#stored.items.values()].flatMap((item) => item.sentences)),
+	);
+
 	#drillDown = $derived.by((): DrillDown | null => {
 		const suite = this.#suite;
 		const itemNumber = this.#selectedItem;
@@ -148,6 +184,7 @@ export class RunResults {
 		const item = suite.items.find((candidate) => candidate.itemNumber === itemNumber);
 		const stored = this.#stored.items.get(itemNumber);
 		if (!item || !stored) return null;
+		const wordBoundaries = hasWordBoundaries(stored.sentences);
 		const sentences = item.conditions.map((condition): DrillDownSentence => {
 			const sentence = buildSentence(item.itemNumber, condition);
 			const scored = stored.sentences.find((s) => s.conditionName === condition.conditionName);
@@ -160,10 +197,12 @@ export class RunResults {
 				};
 			}
 			try {
+				const regions = groupTokensByRegion(sentence, scored.tokens, suite.regionNames);
 				return {
 					conditionName: condition.conditionName,
 					text: sentence.text,
-					regions: groupTokensByRegion(sentence, scored.tokens, suite.regionNames),
+					regions,
+					...(wordBoundaries ? correctedWords(scored, regions) : {}),
 				};
 			} catch (error) {
 				return {
@@ -177,7 +216,7 @@ export class RunResults {
 		const bits = stored.sentences.flatMap((s) =>
 			s.tokens.filter((t) => !t.special).map((t) => t.surprisalBits),
 		);
-		return { itemNumber, sentences, scaleBits: heatScaleBits(bits) };
+		return { itemNumber, sentences, scaleBits: heatScaleBits(bits), wordBoundaries };
 	});
 
 	get status(): RunResultsStatus {
@@ -195,6 +234,14 @@ export class RunResults {
 
 	get suite(): Suite | null {
 		return this.#suite;
+	}
+
+	/**
+	 * Every stored token of the run has its word-boundary value (the run was scored with word
+	 * boundaries): word surprisals can be corrected and exported corrected.
+	 */
+	get wordBoundaries(): boolean {
+		return this.#wordBoundaries;
 	}
 
 	/** Items stored so far (finished items). */
@@ -435,11 +482,20 @@ export class RunResults {
 	/**
 	 * Word-level surprisals next to the token TSV: one row per whitespace-separated word of every
 	 * stored sentence (its tokens' surprisals summed, special tokens in no word), same order.
+	 * With `bowCorrected` the words carry the beginning-of-word correction (column
+	 * `surprisal_bow`); null then unless the run has word-boundary values (`wordBoundaries`).
 	 */
-	exportWordSurprisalsTsv(): ExportFile | null {
+	exportWordSurprisalsTsv(options: { readonly bowCorrected?: boolean } = {}): ExportFile | null {
 		const suite = this.#suite;
 		const run = this.#run;
 		if (!suite || !run) return null;
+		const bowCorrected = options.bowCorrected === true;
+		if (bowCorrected && !this.#wordBoundaries) return null;
+		const wordsOf = (text: string, tokens: ScoredSentence['tokens']): WordSurprisal[] =>
+			// Every sentence has boundary values here (checked above): never plain sums as corrected.
+			bowCorrected
+				? (sumCorrectedSurprisalsToWords(text, tokens) ?? [])
+				: sumSurprisalsToWords(text, tokens);
 		const sentences = orderStoredItems(suite, this.#stored).flatMap((result) => {
 			const item = suite.items.find((candidate) => candidate.itemNumber === result.itemNumber);
 			return (item?.conditions ?? []).map((condition) => {
@@ -447,14 +503,14 @@ export class RunResults {
 				return {
 					itemNumber: result.itemNumber,
 					conditionName: condition.conditionName,
-					words: sentence ? sumSurprisalsToWords(sentence.text, sentence.tokens) : [],
+					words: sentence ? wordsOf(sentence.text, sentence.tokens) : [],
 				};
 			});
 		});
 		return {
-			fileName: `${fileStem(suite.meta.name)}-run${run.id}-word-surprisals.tsv`,
+			fileName: `${fileStem(suite.meta.name)}-run${run.id}-word-surprisals${bowCorrected ? '-bow' : ''}.tsv`,
 			mimeType: 'text/tab-separated-values',
-			text: writeWordSurprisalsTsv(sentences),
+			text: writeWordSurprisalsTsv(sentences, bowCorrected ? { bowCorrected: true } : {}),
 		};
 	}
 

@@ -64,6 +64,16 @@ export interface RunInput {
 	readonly sourceName: string;
 }
 
+/** Options of a new run besides its model and convention. */
+export interface RunStartOptions {
+	/**
+	 * Ask the engine for word-boundary values (one more position per sentence), for the
+	 * beginning-of-word correction of word surprisals. Recorded with the run (a resume keeps it);
+	 * ignored for endpoint models, which cannot give them. Default false.
+	 */
+	readonly wordBoundaries?: boolean;
+}
+
 /** Per-item progress: conditions scored out of the item's conditions. */
 export interface ItemProgress {
 	readonly itemNumber: number;
@@ -185,6 +195,7 @@ export class RunSession {
 		input: RunInput,
 		spec: RunModelSpec,
 		convention: SurprisalConvention,
+		options: RunStartOptions = {},
 	): Promise<RunRecord | null> {
 		if (this.active) return null;
 		this.#reset();
@@ -200,6 +211,7 @@ export class RunSession {
 				suiteName: input.suite.meta.name,
 				model: spec,
 				convention,
+				...(options.wordBoundaries && spec.source !== 'openai' ? { wordBoundaries: true } : {}),
 				itemCount: input.suite.items.length,
 				appVersion: this.#options.appVersion,
 				createdAt: Date.now(),
@@ -394,6 +406,7 @@ export class RunSession {
 						modelKey,
 						texts: part.map((sentence) => sentence.text),
 						convention: run.convention,
+						...(run.wordBoundaries ? { wordBoundaries: true } : {}),
 					},
 					{
 						signal: abort.signal,

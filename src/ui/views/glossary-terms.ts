@@ -13,7 +13,8 @@ export type GlossaryTermId =
 	| 'bos'
 	| 'convention'
 	| 'weights'
-	| 'backend';
+	| 'backend'
+	| 'word-boundary';
 
 export interface GlossaryTerm {
 	readonly id: GlossaryTermId;
@@ -85,6 +86,13 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
 		term: 'WASM and WebGPU (backend)',
 		short: 'Where the model runs: on the processor (WASM) or on the graphics card (WebGPU).',
 		more: 'WASM works in every modern browser. WebGPU is often faster but not available everywhere; if it fails, Benchtop falls back to WASM and says so.',
+	},
+	{
+		id: 'word-boundary',
+		term: 'Beginning-of-word correction',
+		short:
+			'A fairer word surprisal for models such as GPT-2, which put the space before a word into the word’s first token; asking a run for the word-boundary probabilities it needs costs one more token position per sentence.',
+		more: 'GPT-2 marks the start of a word with its space, so summing a word’s tokens counts “a word starts here” at the beginning of the word, not at its end. The correction adds how unlikely a new word is after the word and takes off the same thing before it (Oh and Schuler 2024; Pimentel and Meister 2024). It needs, after every token, the probability that the next token starts a word: the run scores one more position per sentence for it. Region sums used by predictions do not change.',
 	},
 ];
 
