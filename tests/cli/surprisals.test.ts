@@ -6,7 +6,9 @@ import { CliInputError, type CliIo } from '../../src/cli/cli-io';
 import { splitSentenceLines, surprisalsCommand } from '../../src/cli/commands/surprisals';
 import { readLmZooSurprisals } from '../../src/core/formats/lm-zoo-surprisals';
 import { readTsvTable } from '../../src/core/formats/tsv-table';
-import { NODE_BUNDLED_MODELS_PATH } from '../../src/worker/node-engine';
+import { EndpointCannotScoreError } from '../../src/providers/openai-client';
+import { createNodeEngine, NODE_BUNDLED_MODELS_PATH } from '../../src/worker/node-engine';
+import { sendJson, startRecordingServer } from '../providers/recording-server';
 
 interface GoldenSentence {
 	readonly text: string;
@@ -119,6 +121,79 @@ describe('surprisals command', () => {
 		});
 	});
 
+	it('--words --bow: the same words under surprisal_bow; per sentence the corrections add up to the boundary after its last token', async () => {
+		const text = 'The keys to the cabinet are here.\nShe said:  yes\n\nDogs';
+		const files = { 's.txt': text };
+		const plain = fakeIo(files);
+		await surprisalsCommand(['s.txt', ...TINY, '--words'], plain.io);
+		const bow = fakeIo(files);
+		expect(await surprisalsCommand(['s.txt', ...TINY, '--words', '--bow'], bow.io)).toBe(0);
+		const plainTable = readTsvTable(plain.out.stdout);
+		const bowTable = readTsvTable(bow.out.stdout);
+		expect(bowTable.header).toEqual([
+			'sentence_id',
+			'word_id',
+			'word',
+			'surprisal_bow',
+			'token_count',
+		]);
+		const keyOf = (fields: readonly string[]) => [fields[0], fields[1], fields[2], fields[4]];
+		expect(bowTable.rows.map((r) => keyOf(r.fields))).toEqual(
+			plainTable.rows.map((r) => keyOf(r.fields)),
+		);
+		// Σ_w [boundary(after w) − boundary(before w)] telescopes (the first word has no minus term):
+		// corrected total − plain total = −log₂ P(word start) after the text's last token.
+		const engine = createNodeEngine({ threads: 2 });
+		const { modelKey } = await engine.loadModel({
+			spec: { source: 'bundled', id: 'gpt2-random-tiny', dtype: 'fp32', backend: 'node-cpu' },
+		});
+		const scored = await engine.scoreTexts({
+			modelKey,
+			texts: text.split('\n'),
+			convention: 'reference',
+			wordBoundaries: true,
+		});
+		await engine.disposeModel(modelKey);
+		const total = (rows: typeof plainTable.rows, id: number) =>
+			rows
+				.filter((r) => r.fields[0] === String(id))
+				.reduce((sum, r) => sum + Number(r.fields[3]), 0);
+		scored.texts.forEach((sentence, i) => {
+			const last = sentence.tokens.at(-1);
+			const difference = total(bowTable.rows, i + 1) - total(plainTable.rows, i + 1);
+			expect(difference).toBeCloseTo(last?.boundarySurprisalBits ?? 0, 9);
+			if (last) expect(difference).toBeGreaterThan(0);
+		});
+	});
+
+	it('--words without --bow keeps the plain surprisal column', async () => {
+		const { io, out } = fakeIo({ 's.txt': 'Dogs bark.' });
+		await surprisalsCommand(['s.txt', ...TINY, '--words'], io);
+		expect(out.stdout.split('\n')[0]).toBe('sentence_id\tword_id\tword\tsurprisal\ttoken_count');
+	});
+
+	it('--bow with an endpoint fails: an endpoint cannot give word-boundary probabilities', async () => {
+		const server = await startRecordingServer((_req, res) => sendJson(res, 500, {}));
+		try {
+			const { io } = fakeIo({ 's.txt': 'A sentence.' });
+			const args = [
+				's.txt',
+				'--words',
+				'--bow',
+				'--model',
+				'openai/m',
+				'--base-url',
+				server.baseUrl,
+			];
+			const error = await surprisalsCommand(args, io).catch((e: unknown) => e);
+			expect(error).toBeInstanceOf(EndpointCannotScoreError);
+			expect((error as Error).message).toMatch(/cannot give word-boundary probabilities/);
+			expect(server.requests).toEqual([]);
+		} finally {
+			await server.close();
+		}
+	});
+
 	it('a model folder scores like the bundled model of that folder', async () => {
 		const text = 'Dogs that bark rarely bite.';
 		const bundled = fakeIo({ 's.txt': text });
@@ -139,6 +214,7 @@ describe('surprisals command', () => {
 		[['s.txt', '--model', 'no such model!'], /is not a bundled model .* or a hub id/],
 		[['s.txt', '--revision', 'v1'], /--revision only applies to hub models/],
 		[['s.txt', '--bogus'], /Unknown option '--bogus'/],
+		[['s.txt', '--bow'], /--bow .*add --words/],
 		[[], /expected one sentences file/],
 		[['missing.txt', ...TINY], /missing\.txt: cannot read file/],
 	])('%j → CliInputError', async (args, message) => {

@@ -1,13 +1,14 @@
 /**
- * `surprisals <sentences.txt> [--words] [--model ...] [--convention ...]`: per-token (or, with
- * `--words`, per-word) surprisal of every line as a TSV on stdout, with the real engine in Node.
- * Also the model options `run` shares.
+ * `surprisals <sentences.txt> [--words [--bow]] [--model ...] [--convention ...]`: per-token (or,
+ * with `--words`, per-word, `--bow` with the beginning-of-word correction) surprisal of every line
+ * as a TSV on stdout, with the real engine in Node. Also the model options `run` shares.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkHubModelId, checkHubRevision } from '../../core/model/model-choice';
 import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
 import { writeWordSurprisalsTsv } from '../../core/formats/word-surprisals-tsv';
+import { sumCorrectedSurprisalsToWords } from '../../core/surprisal/word-boundary-correction';
 import { sumSurprisalsToWords } from '../../core/surprisal/word-surprisal';
 import { defaultConvention } from '../../core/model/default-convention';
 import {
@@ -43,7 +44,7 @@ export const MODEL_OPTIONS_USAGE =
 	'[--revision <hub revision>] ' +
 	'[--convention reference|bos|bos+eos] [--dtype fp32|fp16|q8] [--threads <n>]';
 
-export const SURPRISALS_USAGE = `usage: surprisals <sentences.txt> [--words] ${MODEL_OPTIONS_USAGE}`;
+export const SURPRISALS_USAGE = `usage: surprisals <sentences.txt> [--words [--bow]] ${MODEL_OPTIONS_USAGE}`;
 
 const DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q8'];
 
@@ -159,12 +160,21 @@ export function describeConventionChoice(request: ModelRequest): string {
 		: line;
 }
 
+/** What a Node scoring run asks for beyond the model. */
+export interface NodeScoringOptions {
+	/** Also give every token its boundary surprisal (`ScoreTextsParams.wordBoundaries`). An
+	 * endpoint cannot: it fails with EndpointCannotScoreError. */
+	readonly wordBoundaries?: boolean;
+}
+
 /** One model run over `texts` in Node: loads, scores (texts in input order), disposes. */
 export async function scoreTextsInNode(
 	request: ModelRequest,
 	texts: readonly string[],
 	io: CliIo,
+	options: NodeScoringOptions = {},
 ): Promise<{ readonly info?: ModelInfo; readonly texts: readonly ScoredText[] }> {
+	const wordBoundaries = options.wordBoundaries === true ? { wordBoundaries: true } : {};
 	if (request.endpoint) {
 		const { model, baseUrl } = request.endpoint;
 		const apiKey = process.env['OPENAI_API_KEY'];
@@ -173,6 +183,7 @@ export async function scoreTextsInNode(
 		const scored = await scoreTextsViaEndpoint(client, texts, {
 			model,
 			convention: request.convention,
+			...wordBoundaries,
 		});
 		io.stderr(
 			`scored ${texts.length} sentences with openai/${model} at ${baseUrl} ` +
@@ -191,6 +202,7 @@ export async function scoreTextsInNode(
 			modelKey: info.modelKey,
 			texts,
 			convention: request.convention,
+			...wordBoundaries,
 		});
 		const seconds = result.elapsedMs / 1000;
 		io.stderr(
@@ -216,26 +228,45 @@ export function splitSentenceLines(text: string): string[] {
  * Every token of every line (special tokens included: BOS under `bos`, EOS under `bos+eos`) in
  * the tokenizer's vocabulary form, with its surprisal in bits; sentence and token ids 1-based.
  * `--words`: one row per whitespace-separated word instead, its tokens' surprisals summed
- * (special tokens in no word; see `sumSurprisalsToWords`).
+ * (special tokens in no word; see `sumSurprisalsToWords`). `--bow` (with `--words`): the model
+ * also gives word-boundary probabilities and each word gets the beginning-of-word correction,
+ * in a column named `surprisal_bow` instead of `surprisal`.
  */
 export const surprisalsCommand: CliCommand = async (args, io) => {
 	const { positionals, values } = parseCommandArgs(args, SURPRISALS_USAGE, {
 		...MODEL_OPTIONS,
 		words: { type: 'boolean' },
+		bow: { type: 'boolean' },
 	});
 	const [path] = positionals;
 	if (path === undefined || positionals.length > 1) {
 		throw new CliInputError(`expected one sentences file.\n${SURPRISALS_USAGE}`);
 	}
+	const bow = values.bow === true;
+	if (bow && values.words !== true) {
+		throw new CliInputError(
+			`--bow (the beginning-of-word correction) applies to word surprisals: add --words.\n${SURPRISALS_USAGE}`,
+		);
+	}
 	const request = await readModelRequest(values, SURPRISALS_USAGE);
 	const texts = splitSentenceLines(await io.readText(path));
-	const { texts: scored } = await scoreTextsInNode(request, texts, io);
+	const { texts: scored } = await scoreTextsInNode(request, texts, io, { wordBoundaries: bow });
 	if (values.words === true) {
 		io.stdout(
 			writeWordSurprisalsTsv(
-				scored.map((sentence) => ({
-					words: sumSurprisalsToWords(texts[sentence.index] ?? '', sentence.tokens),
-				})),
+				scored.map((sentence) => {
+					const text = texts[sentence.index] ?? '';
+					// A text with no model input (empty, reference) has no tokens and no words.
+					const words =
+						bow && sentence.tokens.length > 0
+							? sumCorrectedSurprisalsToWords(text, sentence.tokens)
+							: sumSurprisalsToWords(text, sentence.tokens);
+					if (words === null) {
+						throw new Error(`Internal: sentence ${sentence.index + 1} has no word boundaries.`);
+					}
+					return { words };
+				}),
+				{ bowCorrected: bow },
 			),
 		);
 	} else {
