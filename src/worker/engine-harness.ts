@@ -22,13 +22,15 @@ export interface EngineHarness {
 	listCachedModels(): Promise<readonly CachedModel[]>;
 	deleteCachedModel(id: string): Promise<{ readonly filesDeleted: number }>;
 	/** Scores `texts` with the loaded model; `wallMs` is measured on the page. `prefixReuse`
-	 * false runs plain batches. */
+	 * false runs plain batches; `wordBoundaries` true also gives each token its boundary
+	 * surprisal. */
 	score(
 		modelKey: string,
 		texts: readonly string[],
 		convention: SurprisalConvention,
 		maxBatchSize?: number,
 		prefixReuse?: boolean,
+		wordBoundaries?: boolean,
 	): Promise<ScoreTextsResult & { readonly wallMs: number }>;
 	/**
 	 * Parses, scores (one request per suite) and evaluates every suite as the app does; `wallMs`
@@ -88,7 +90,7 @@ window.benchtopEngine = {
 		),
 	listCachedModels: () => client.call('listCachedModels', {}),
 	deleteCachedModel: (id) => client.call('deleteCachedModel', { id }),
-	async score(modelKey, texts, convention, maxBatchSize, prefixReuse) {
+	async score(modelKey, texts, convention, maxBatchSize, prefixReuse, wordBoundaries) {
 		const started = performance.now();
 		const result = await client.call('scoreTexts', {
 			modelKey,
@@ -96,6 +98,7 @@ window.benchtopEngine = {
 			convention,
 			...(maxBatchSize !== undefined ? { maxBatchSize } : {}),
 			...(prefixReuse !== undefined ? { prefixReuse } : {}),
+			...(wordBoundaries !== undefined ? { wordBoundaries } : {}),
 		});
 		return { ...result, wallMs: performance.now() - started };
 	},
