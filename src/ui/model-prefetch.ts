@@ -50,18 +50,36 @@ function browserEnvironment(): PrefetchEnvironment {
 
 /**
  * Calls `warmUp` once, at the next idle moment (at most PREFETCH_IDLE_TIMEOUT_MS away), unless
- * the connection says not to. Returns a function that cancels it if it has not run yet.
+ * the connection says not to. `onSettled` runs once the warm-up's promise has settled, or at once
+ * when the connection rules the prefetch out: the app registers its service worker there, whose
+ * first install downloads every bundled model and would compete with the default model's load.
+ * Returns a function that cancels the prefetch if it has not run yet.
  */
 export function scheduleModelPrefetch(
-	warmUp: () => void,
+	warmUp: () => Promise<void> | void,
 	environment: PrefetchEnvironment = browserEnvironment(),
+	onSettled: () => void = () => undefined,
 ): () => void {
-	if (prefetchSkipReason(environment.connection) !== undefined) return () => undefined;
+	if (prefetchSkipReason(environment.connection) !== undefined) {
+		onSettled();
+		return () => undefined;
+	}
+	const run = (): void => {
+		let warming: Promise<void> | void;
+		try {
+			warming = warmUp();
+		} catch {
+			warming = undefined;
+		}
+		void Promise.resolve(warming)
+			.catch(() => undefined)
+			.then(onSettled);
+	};
 	const { requestIdleCallback, cancelIdleCallback } = environment;
 	if (requestIdleCallback) {
-		const handle = requestIdleCallback(warmUp, { timeout: PREFETCH_IDLE_TIMEOUT_MS });
+		const handle = requestIdleCallback(run, { timeout: PREFETCH_IDLE_TIMEOUT_MS });
 		return () => cancelIdleCallback?.(handle);
 	}
-	const handle = environment.setTimeout(warmUp, PREFETCH_FALLBACK_DELAY_MS);
+	const handle = environment.setTimeout(run, PREFETCH_FALLBACK_DELAY_MS);
 	return () => environment.clearTimeout(handle);
 }

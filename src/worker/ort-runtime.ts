@@ -71,4 +71,10 @@ export interface OrtRuntime {
 	onDeviceLost(listener: (reason: string) => void): void;
 	/** Threads used by the CPU/WASM backend. */
 	readonly threads: number;
+	/**
+	 * Starts the runtime itself (the browser: downloads and compiles onnxruntime's wasm, starts
+	 * its threads) so that this overlaps a model's download; once, later calls share it. Never
+	 * rejects: a runtime that cannot start fails again, with its own error, at the model's load.
+	 */
+	warmUp?(): Promise<void>;
 }

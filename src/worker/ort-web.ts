@@ -7,6 +7,7 @@ import * as ort from 'onnxruntime-web/webgpu';
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import mjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import type { InferenceBackend } from '../core/model/model-spec';
+import { identityModelBytes } from '../core/onnx/identity-model';
 import type { OrtRuntime, OrtSessionClass, OrtTensorConstructor } from './ort-runtime';
 
 /** Minimal WebGPU shapes (no @webgpu/types dependency). */
@@ -48,8 +49,20 @@ export function createWebOrtRuntime(threads = chooseThreads()): OrtRuntime {
 		})();
 		return adapterProbe;
 	};
+	// The engine wraps `InferenceSession.create` while it loads a model (to add the log-prob
+	// tail): the warm-up keeps the original.
+	const createSession = ort.InferenceSession.create.bind(ort.InferenceSession);
+	let warming: Promise<void> | undefined;
+	const warmUp = (): Promise<void> => {
+		warming ??= createSession(identityModelBytes(), { executionProviders: ['wasm'] }).then(
+			(session) => session.release(),
+			() => undefined,
+		);
+		return warming;
+	};
 	return {
 		kind: 'web',
+		warmUp,
 		InferenceSession: ort.InferenceSession as unknown as OrtSessionClass,
 		Tensor: ort.Tensor as unknown as OrtTensorConstructor,
 		fallbackBackend: 'wasm',

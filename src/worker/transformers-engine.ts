@@ -625,6 +625,9 @@ export class TransformersEngine implements InferenceEngine {
 		const started = now();
 		const { spec } = params;
 		this.#networkFailure = undefined;
+		// The runtime starts (in the browser: onnxruntime's wasm downloads and compiles) while
+		// the model's files download.
+		void this.#runtime.warmUp?.();
 		let backend = spec.backend;
 		let fallbackReason = await this.#runtime.unavailableReason(backend);
 		if (fallbackReason !== undefined) {

@@ -1,5 +1,5 @@
 // The default model's prefetch at app open: at an idle moment, never on a data-saving or 2G
-// connection, cancellable before it runs.
+// connection, cancellable before it runs; what waits for it (the service worker) is told when it settled.
 import { describe, expect, it, vi } from 'vitest';
 import {
 	PREFETCH_FALLBACK_DELAY_MS,
@@ -48,11 +48,45 @@ describe('scheduleModelPrefetch', () => {
 		expect(warmUp).toHaveBeenCalledTimes(1);
 	});
 
-	it('does nothing when the browser asks to save data', () => {
+	it('does nothing when the browser asks to save data, and says it settled at once', () => {
 		const warmUp = vi.fn();
+		const onSettled = vi.fn();
 		const { env, idle, timers } = environment({ connection: { saveData: true } });
-		scheduleModelPrefetch(warmUp, env);
+		scheduleModelPrefetch(warmUp, env, onSettled);
 		expect([idle.length, timers.length]).toEqual([0, 0]);
+		expect(onSettled).toHaveBeenCalledTimes(1);
+	});
+
+	it('onSettled waits for the warm-up to settle, loaded or failed', async () => {
+		for (const outcome of ['loaded', 'failed'] as const) {
+			let finish: () => void = () => undefined;
+			const warmUp = () =>
+				new Promise<void>((resolve, reject) => {
+					finish = () => (outcome === 'loaded' ? resolve() : reject(new Error('no model')));
+				});
+			const onSettled = vi.fn();
+			const { env, idle } = environment();
+			scheduleModelPrefetch(warmUp, env, onSettled);
+			idle[0]?.callback();
+			await Promise.resolve();
+			expect(onSettled).not.toHaveBeenCalled();
+			finish();
+			await vi.waitFor(() => expect(onSettled).toHaveBeenCalledTimes(1));
+		}
+	});
+
+	it('a warm-up that throws still settles', async () => {
+		const onSettled = vi.fn();
+		const { env, idle } = environment();
+		scheduleModelPrefetch(
+			() => {
+				throw new Error('worker gone');
+			},
+			env,
+			onSettled,
+		);
+		idle[0]?.callback();
+		await vi.waitFor(() => expect(onSettled).toHaveBeenCalledTimes(1));
 	});
 
 	it('without requestIdleCallback, waits PREFETCH_FALLBACK_DELAY_MS; cancel clears the timer', () => {

@@ -306,17 +306,24 @@ export class ModelCatalog {
 	/**
 	 * Starts loading the chosen bundled model in the background unless it is loaded, something
 	 * is loading, or this choice already failed, so a run can start scoring at once. Never downloads (hub) or reads a folder
-	 * unasked; a failure is kept in `error` like any load.
+	 * unasked; a failure is kept in `error` like any load. Resolves (never rejects) when the load
+	 * (or the one already under way) has settled.
 	 */
-	warmUp(): void {
+	warmUp(): Promise<void> {
+		const settled = (promise: Promise<unknown>): Promise<void> =>
+			promise.then(
+				() => undefined,
+				() => undefined,
+			);
 		const spec = this.spec;
-		if (this.source !== 'bundled' || spec === null || this.#loading) return;
-		if (this.#loaded && sameSpec(this.#loaded.spec, spec)) return;
+		if (this.#loading) return settled(this.#loading.promise);
+		if (this.source !== 'bundled' || spec === null) return Promise.resolve();
+		if (this.#loaded && sameSpec(this.#loaded.spec, spec)) return Promise.resolve();
 		// This very choice failed: do not retry unasked.
-		if (this.error !== null) return;
+		if (this.error !== null) return Promise.resolve();
 		const abort = new AbortController();
 		this.#warmUp = { spec, abort };
-		this.load(spec, abort.signal).catch(() => {});
+		return settled(this.load(spec, abort.signal));
 	}
 
 	/** Frees a superseded load in the worker once the later choice has loaded, unless in use. */
