@@ -18,7 +18,8 @@ export type AppRoute =
 	| { readonly view: 'editor'; readonly suiteSha256?: string }
 	/**
 	 * The explorer: any text scored by a model (and a second one to compare), as
-	 * `#/explore?text=…&model=…&compare=…&unit=words`; every field optional.
+	 * `#/explore?text=…&model=…&compare=…&unit=words&bow=1`; every field optional (`bow=1`: words
+	 * with the beginning-of-word correction).
 	 */
 	| {
 			readonly view: 'explore';
@@ -26,6 +27,7 @@ export type AppRoute =
 			readonly model?: string;
 			readonly compare?: string;
 			readonly unit?: 'tokens' | 'words';
+			readonly bow?: boolean;
 	  }
 	/** A share link: the whole fragment after `#`, decoded by `src/core/share` (not here). */
 	| { readonly view: 'share'; readonly fragment: string };
@@ -107,6 +109,7 @@ export function formatAppRoute(route: AppRoute): string {
 				const value = route[key];
 				if (value !== undefined) fields.push(`${key}=${encodeURIComponent(value)}`);
 			}
+			if (route.bow) fields.push('bow=1');
 			return fields.length === 0 ? '#/explore' : `#/explore?${fields.join('&')}`;
 		}
 	}
@@ -136,5 +139,6 @@ function parseExploreRoute(query: string): AppRoute {
 		...(fields['model'] ? { model: fields['model'] } : {}),
 		...(fields['compare'] ? { compare: fields['compare'] } : {}),
 		...(unit === 'tokens' || unit === 'words' ? { unit } : {}),
+		...(fields['bow'] === '1' ? { bow: true } : {}),
 	};
 }

@@ -61,8 +61,10 @@ export function sumCorrectedSurprisalsToWords(
  * Regions whose tokens are merged into words (`mergeRegionTokensIntoWords`), with each word's
  * value replaced by its corrected surprisal: the n-th merged word that is not special is the n-th
  * of `words` (`sumCorrectedSurprisalsToWords` of the whole sentence, so the first word of the
- * sentence alone has no minus term). A region's `sumBits`, when it has one, becomes the sum of
- * its corrected words and its special tokens. The input is not changed.
+ * sentence alone has no minus term). A whitespace-only unit (a space or line break token that
+ * merging leaves alone) is dropped: `sumSurprisalsToWords` counts it in the next word, or at the
+ * end of the text in the last one. A region's `sumBits`, when it has one, becomes the sum of its
+ * corrected words and its special tokens. The input is not changed.
  * @throws RangeError when the merged words are not `words` (another count, or another text).
  */
 export function correctRegionWords<
@@ -71,11 +73,12 @@ export function correctRegionWords<
 	let next = 0;
 	const corrected = regions.map((region) => {
 		let sumBits = 0;
-		const tokens = region.tokens.map((unit): DisplayedToken => {
+		const tokens = region.tokens.flatMap((unit): DisplayedToken[] => {
 			if (unit.special) {
 				sumBits += unit.surprisalBits;
-				return unit;
+				return [unit];
 			}
+			if (unit.text.trim() === '') return [];
 			const word = words[next];
 			if (word === undefined || word.word !== unit.text.trim()) {
 				throw new RangeError(
@@ -84,7 +87,7 @@ export function correctRegionWords<
 			}
 			next += 1;
 			sumBits += word.surprisalBits;
-			return { ...unit, surprisalBits: word.surprisalBits };
+			return [{ ...unit, surprisalBits: word.surprisalBits }];
 		});
 		return { ...region, tokens, ...(region.sumBits === undefined ? {} : { sumBits }) };
 	});

@@ -1,7 +1,8 @@
 /**
  * The explorer: any text scored by a bundled model (and a second one to compare), shown per
- * token or per word. Holds the choices (also carried by the `#/explore?…` link) and the scored
- * tokens; loading goes through the caller's `load`, scoring through the inference client.
+ * token or per word (words optionally with the beginning-of-word correction). Holds the choices
+ * (also carried by the `#/explore?…` link) and the scored tokens; loading goes through the
+ * caller's `load`, scoring through the inference client.
  */
 import type { AppRoute } from '../../core/routing/app-route';
 import { MAX_EXPLORE_TEXT_CHARS } from '../../core/routing/app-route';
@@ -16,6 +17,10 @@ import {
 } from '../../core/model/model-spec';
 import type { ScoredToken } from '../../core/scoring/types';
 import { mergeRegionTokensIntoWords } from '../../core/surprisal/word-surprisal';
+import {
+	correctRegionWords,
+	sumCorrectedSurprisalsToWords,
+} from '../../core/surprisal/word-boundary-correction';
 import type { InferenceClientApi, ModelInfo } from '../../worker/protocol';
 
 export type ExplorerUnit = 'tokens' | 'words';
@@ -28,6 +33,8 @@ export interface ExplorerSeries {
 	readonly units: readonly DisplayToken[];
 	/** Sum over the units that are not special, in bits. */
 	readonly totalBits: number;
+	/** The units are words with the beginning-of-word correction. */
+	readonly bowCorrected: boolean;
 }
 
 interface ScoredText {
@@ -61,6 +68,21 @@ function displayTokens(scored: ScoredText): DisplayToken[] {
 	});
 }
 
+/** The words with the beginning-of-word correction, or null when the scoring has no boundary
+ * values (or, never for engine tokens, they cannot be placed). */
+function correctedUnits(
+	scored: ScoredText,
+	merged: readonly { readonly tokens: readonly DisplayToken[] }[],
+): readonly DisplayToken[] | null {
+	const words = sumCorrectedSurprisalsToWords(scored.text, scored.tokens);
+	if (words === null) return null;
+	try {
+		return correctRegionWords(merged, words)[0]?.tokens ?? [];
+	} catch {
+		return null;
+	}
+}
+
 export class Explorer {
 	readonly modelIds: readonly string[] = BUNDLED_MODEL_IDS;
 	text = $state('');
@@ -70,6 +92,11 @@ export class Explorer {
 	unit = $state<ExplorerUnit>('tokens');
 	/** Bundled models were trained with BOS before every text. */
 	convention = $state<SurprisalConvention>('bos');
+	/**
+	 * Words with the beginning-of-word correction: the text is then scored with word boundaries
+	 * (one more position); shown corrected once it is (see `needsRescoring`).
+	 */
+	bowCorrection = $state(false);
 
 	#status = $state<ExplorerStatus>('idle');
 	#message = $state<string | null>(null);
@@ -80,14 +107,15 @@ export class Explorer {
 	#series = $derived.by((): ExplorerSeries[] =>
 		this.#scored.map((scored) => {
 			const tokens = displayTokens(scored);
-			const units =
-				this.unit === 'words'
-					? (mergeRegionTokensIntoWords([{ tokens }])[0]?.tokens ?? [])
-					: tokens;
+			const merged =
+				this.unit === 'words' ? mergeRegionTokensIntoWords([{ tokens }]) : [{ tokens }];
+			const corrected =
+				this.unit === 'words' && this.bowCorrection ? correctedUnits(scored, merged) : null;
+			const units = corrected ?? merged[0]?.tokens ?? [];
 			const totalBits = units
 				.filter((unit) => !unit.special)
 				.reduce((sum, unit) => sum + unit.surprisalBits, 0);
-			return { modelId: scored.modelId, units, totalBits };
+			return { modelId: scored.modelId, units, totalBits, bowCorrected: corrected !== null };
 		}),
 	);
 
@@ -115,6 +143,19 @@ export class Explorer {
 		);
 	}
 
+	/**
+	 * The correction is asked for but the shown scoring has no word-boundary values (it was scored
+	 * without them): score again to show corrected words.
+	 */
+	get needsRescoring(): boolean {
+		return (
+			this.bowCorrection &&
+			this.#scored.some(
+				(scored) => sumCorrectedSurprisalsToWords(scored.text, scored.tokens) === null,
+			)
+		);
+	}
+
 	/** Why scoring is not possible now, or null. */
 	get problem(): string | null {
 		if (this.text.trim() === '') return 'Type or paste a text first.';
@@ -132,6 +173,7 @@ export class Explorer {
 			model: this.model,
 			...(this.compare === '' ? {} : { compare: this.compare }),
 			unit: this.unit,
+			...(this.bowCorrection ? { bow: true } : {}),
 		};
 	}
 
@@ -142,6 +184,7 @@ export class Explorer {
 		if (isBundled(route.model)) this.model = route.model;
 		this.compare = isBundled(route.compare) ? route.compare : '';
 		if (route.unit) this.unit = route.unit;
+		this.bowCorrection = route.bow === true;
 	}
 
 	/** Scores the text with the model (then the compared one). Never throws. */
@@ -155,6 +198,7 @@ export class Explorer {
 		const generation = ++this.#generation;
 		const text = this.text;
 		const convention = this.convention;
+		const wordBoundaries = this.bowCorrection;
 		const modelIds = [
 			this.model,
 			...(this.compare && this.compare !== this.model ? [this.compare] : []),
@@ -174,6 +218,7 @@ export class Explorer {
 					modelKey: info.modelKey,
 					texts: [text],
 					convention,
+					...(wordBoundaries ? { wordBoundaries: true } : {}),
 				});
 				scored.push({ modelId, text, tokens: result.texts[0]?.tokens ?? [] });
 				if (generation !== this.#generation) return;

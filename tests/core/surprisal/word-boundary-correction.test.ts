@@ -177,6 +177,43 @@ describe('correctRegionWords', () => {
 
 	it.each([
 		[
+			'between words: it is counted in the next word',
+			'a  b',
+			tokensOf([
+				['a', 1, 0.5],
+				[' ', 2, 1],
+				[' b', 3, 0.25],
+			]),
+			// a = 1 + 0.5; b = (2 + 3) + 0.25 − 0.5.
+			[
+				['a', 1.5],
+				[' b', 4.75],
+			],
+		],
+		[
+			'at the end: it is counted in the last word',
+			'a b\n',
+			tokensOf([
+				['a', 1, 0.5],
+				[' b', 3, 0.25],
+				['\n', 2, 4],
+			]),
+			// a = 1 + 0.5; b = (3 + 2) + 4 − 0.5.
+			[
+				['a', 1.5],
+				[' b', 8.5],
+			],
+		],
+	])('drops a whitespace-only unit %s', (_name, text, tokens, expected) => {
+		const words = sumCorrectedSurprisalsToWords(text, tokens) ?? [];
+		const merged = mergeRegionTokensIntoWords([{ tokens: displayed(tokens) }]);
+		expect(merged[0]?.tokens.map((w) => w.text)).toContain(text.includes('\n') ? '\n' : ' ');
+		const [region] = correctRegionWords(merged, words);
+		expect(region?.tokens.map((w) => [w.text, w.surprisalBits])).toEqual(expected);
+	});
+
+	it.each([
+		[
 			'a word is missing from the regions',
 			[{ tokens: displayed(DOG).slice(0, 2) }],
 			/regions hold 2 words, the sentence 3/,

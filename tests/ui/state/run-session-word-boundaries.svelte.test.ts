@@ -51,31 +51,13 @@ function runInput(): RunInput {
 
 const SPEC = { source: 'bundled', id: 'gpt2-random-tiny', dtype: 'fp32', backend: 'wasm' } as const;
 
-/**
- * The fake engine's client, recording every scoring request; asked for word boundaries, it makes
- * sure each token has a boundary value (the engine's own when it gives one).
- */
+/** The fake engine's client (it honours `wordBoundaries`), recording every scoring request. */
 function recordingClient(requests: ScoreTextsParams[]): InferenceClientApi {
 	const inner = createInThreadClient(new FakeEngine({ defaultBatchSize: 2 }));
 	return {
 		call<K extends CallKind>(kind: K, params: Calls[K]['params'], options?: CallOptions) {
-			if (kind !== 'scoreTexts') return inner.call(kind, params, options);
-			const request = params as ScoreTextsParams;
-			requests.push(request);
-			return inner.call('scoreTexts', request, options).then((result) =>
-				request.wordBoundaries
-					? {
-							...result,
-							texts: result.texts.map((text) => ({
-								...text,
-								tokens: text.tokens.map((token, index) => ({
-									...token,
-									boundarySurprisalBits: token.boundarySurprisalBits ?? 0.5 + index,
-								})),
-							})),
-						}
-					: result,
-			) as ReturnType<InferenceClientApi['call']>;
+			if (kind === 'scoreTexts') requests.push(params as ScoreTextsParams);
+			return inner.call(kind, params, options);
 		},
 		dispose: () => inner.dispose(),
 	};
