@@ -193,11 +193,18 @@ test('a run with word boundaries: corrected words in the drill-down and the TSV 
 	);
 });
 
-test('a run without word boundaries offers no correction and no corrected TSV', async ({
+test('not offered for endpoints; a run without word boundaries offers no correction and no corrected TSV', async ({
 	page,
 }) => {
 	await page.goto('/');
 	await dropFile(page, SUITE_FILE, readFileSync(`suites/${SUITE_FILE}`, 'utf8'));
+	// Not offered for an endpoint, with the reason.
+	await page.getByRole('radio', { name: 'Endpoint' }).check();
+	const option = page.getByLabel(/Word-boundary probabilities/);
+	await expect(option).toBeDisabled();
+	await expect(option).toHaveAccessibleDescription(/Endpoints return the probabilities/);
+	await page.getByRole('radio', { name: 'Bundled' }).check();
+	await expect(option).toBeEnabled();
 	await page.getByLabel('Bundled model (works offline)').selectOption(TINY);
 	await page.getByRole('button', { name: 'Run suite' }).click();
 	await expect(page.getByTestId('results-status')).toContainText(`Done: ${ITEM_COUNT}`, {
