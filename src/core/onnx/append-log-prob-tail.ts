@@ -23,12 +23,19 @@ import {
 export const TARGETS_INPUT_NAME = 'benchtop_targets';
 /** Name of the single output [B,S,1] float32: log p(target | prefix) in nats. */
 export const LOG_PROBS_OUTPUT_NAME = 'benchtop_log_probs';
-/** Name of the added int64 input [K] with `wordBoundaries`: the ids of the tokens that start a
- * word (`findWordStartTokens`). A run that does not fetch the boundary output may feed any one
- * valid id (`[0]`): the output's cost then shrinks to a [B,S,1] gather. */
-export const WORD_START_IDS_INPUT_NAME = 'benchtop_word_start_ids';
-/** Name of the output [B,S,1] float32 with `wordBoundaries`: log Σ_{v ∈ word-start ids}
- * p(v | prefix) in nats, the log-probability that the token after each position starts a word. */
+/** Name of the added float32 input [V,1] with `wordBoundaries`: 1 for the vocabulary ids that
+ * start a word (`findWordStartTokens`), 0 for the others; V is the logits' width. */
+export const WORD_START_MASK_INPUT_NAME = 'benchtop_word_start_mask';
+/**
+ * Name of the added int64 input [P] with `wordBoundaries`: the positions (0…S−1) whose boundary
+ * log-prob is computed. A runtime runs every node whether or not its output is fetched, so a run
+ * that does not want the boundaries feeds `[0]`: the boundary nodes then cost one position per
+ * row (not measurable), where all S positions cost a few percent of the forward pass.
+ */
+export const BOUNDARY_POSITIONS_INPUT_NAME = 'benchtop_boundary_positions';
+/** Name of the output [B,P,1] float32 with `wordBoundaries`: at each position fed in
+ * {@link BOUNDARY_POSITIONS_INPUT_NAME}, log Σ_{v starts a word} p(v | prefix) in nats, the
+ * log-probability that the next token starts a word. */
 export const BOUNDARY_LOG_PROBS_OUTPUT_NAME = 'benchtop_boundary_log_probs';
 
 /**
@@ -45,6 +52,8 @@ export type AppendLogProbTailResult =
 			readonly opsetVersion: number;
 			/** ONNX elem type of the logits (1 float32, 10 float16, 16 bfloat16). */
 			readonly logitsElemType: number;
+			/** V, the logits' last dimension, when the graph declares it as a number. */
+			readonly logitsWidth?: number;
 			/** Graph outputs dropped (logits, and present.* unless kept): they no longer leave
 			 * the runtime. */
 			readonly removedOutputs: readonly string[];
@@ -89,6 +98,7 @@ const ELEM_FLOAT = 1;
 const ELEM_INT64 = 7;
 
 const LOGITS = 'logits';
+const SEQUENCE_AXIS = 1;
 const VOCAB_AXIS = 2;
 const AXES_INITIALIZER = 'benchtop_vocab_axis';
 const PREFIX = 'benchtop_';
@@ -159,10 +169,15 @@ function int64Initializer(name: string, values: readonly number[]): Uint8Array {
 	]);
 }
 
-/** Name and elem type of a ValueInfoProto payload. */
-function readValueInfo(bytes: Uint8Array, field: WireField): { name: string; elemType: number } {
+/** Name, elem type and dims (a number, or undefined for a named or missing dim) of a
+ * ValueInfoProto payload. */
+function readValueInfo(
+	bytes: Uint8Array,
+	field: WireField,
+): { name: string; elemType: number; dims: (number | undefined)[] } {
 	let name = '';
 	let elemType = 0;
+	const dims: (number | undefined)[] = [];
 	for (const f of readFields(bytes, field.valueStart, field.valueEnd)) {
 		if (f.field === VALUE_INFO_NAME && f.wireType === WIRE_LEN) name = readString(bytes, f);
 		if (f.field === VALUE_INFO_TYPE && f.wireType === WIRE_LEN) {
@@ -170,11 +185,19 @@ function readValueInfo(bytes: Uint8Array, field: WireField): { name: string; ele
 				if (t.field !== TYPE_TENSOR || t.wireType !== WIRE_LEN) continue;
 				for (const e of readFields(bytes, t.valueStart, t.valueEnd)) {
 					if (e.field === TENSOR_TYPE_ELEM && e.wireType === WIRE_VARINT) elemType = e.varint;
+					if (e.field !== TENSOR_TYPE_SHAPE || e.wireType !== WIRE_LEN) continue;
+					for (const d of readFields(bytes, e.valueStart, e.valueEnd)) {
+						if (d.field !== SHAPE_DIM || d.wireType !== WIRE_LEN) continue;
+						const value = readFields(bytes, d.valueStart, d.valueEnd).find(
+							(v) => v.field === DIM_VALUE && v.wireType === WIRE_VARINT,
+						);
+						dims.push(value?.varint);
+					}
 				}
 			}
 		}
 	}
-	return { name, elemType };
+	return { name, elemType, dims };
 }
 
 function readOpsetVersion(
@@ -209,6 +232,7 @@ function buildTail(
 		x = `${PREFIX}logits_f32`;
 	}
 	const gatherAxis = [intAttribute('axis', VOCAB_AXIS)];
+	const positionsAxis = [intAttribute('axis', SEQUENCE_AXIS)];
 	const reduce = (
 		opType: string,
 		input: string,
@@ -236,23 +260,25 @@ function buildTail(
 			),
 		);
 		if (wordBoundaries) {
-			// log Σ_W p = LogSumExp over the word-start columns of the log-softmax.
+			// Σ_W p = exp(log-softmax) · mask at the asked positions (a GEMV; a Gather of the
+			// word-start columns and a ReduceLogSumExp measured 8× slower on the CPU).
 			nodes.push(
 				node(
 					'Gather',
-					[`${PREFIX}log_softmax`, WORD_START_IDS_INPUT_NAME],
-					`${PREFIX}word_start_log_probs`,
-					gatherAxis,
+					[`${PREFIX}log_softmax`, BOUNDARY_POSITIONS_INPUT_NAME],
+					`${PREFIX}boundary_rows`,
+					positionsAxis,
 				),
 			);
+			nodes.push(node('Exp', [`${PREFIX}boundary_rows`], `${PREFIX}boundary_probs`));
 			nodes.push(
-				reduce(
-					'ReduceLogSumExp',
-					`${PREFIX}word_start_log_probs`,
-					BOUNDARY_LOG_PROBS_OUTPUT_NAME,
-					18,
+				node(
+					'MatMul',
+					[`${PREFIX}boundary_probs`, WORD_START_MASK_INPUT_NAME],
+					`${PREFIX}word_start_prob`,
 				),
 			);
+			nodes.push(node('Log', [`${PREFIX}word_start_prob`], BOUNDARY_LOG_PROBS_OUTPUT_NAME));
 		}
 		return { nodes, initializers };
 	}
@@ -271,21 +297,36 @@ function buildTail(
 	);
 	nodes.push(node('Sub', [`${PREFIX}target_shifted`, `${PREFIX}log_sum`], LOG_PROBS_OUTPUT_NAME));
 	if (wordBoundaries) {
-		// log Σ_W exp(shifted) − log Σ exp(shifted), from the exponentials already computed.
+		// log(exp(shifted) · mask) − log Σ exp(shifted) at the asked positions, from the
+		// exponentials already computed.
 		nodes.push(
 			node(
 				'Gather',
-				[`${PREFIX}exp`, WORD_START_IDS_INPUT_NAME],
-				`${PREFIX}word_start_exp`,
-				gatherAxis,
+				[`${PREFIX}exp`, BOUNDARY_POSITIONS_INPUT_NAME],
+				`${PREFIX}boundary_rows`,
+				positionsAxis,
 			),
 		);
-		nodes.push(reduce('ReduceSum', `${PREFIX}word_start_exp`, `${PREFIX}word_start_sum`, 13));
+		nodes.push(
+			node(
+				'MatMul',
+				[`${PREFIX}boundary_rows`, WORD_START_MASK_INPUT_NAME],
+				`${PREFIX}word_start_sum`,
+			),
+		);
 		nodes.push(node('Log', [`${PREFIX}word_start_sum`], `${PREFIX}log_word_start_sum`));
 		nodes.push(
 			node(
+				'Gather',
+				[`${PREFIX}log_sum`, BOUNDARY_POSITIONS_INPUT_NAME],
+				`${PREFIX}boundary_log_sum`,
+				positionsAxis,
+			),
+		);
+		nodes.push(
+			node(
 				'Sub',
-				[`${PREFIX}log_word_start_sum`, `${PREFIX}log_sum`],
+				[`${PREFIX}log_word_start_sum`, `${PREFIX}boundary_log_sum`],
 				BOUNDARY_LOG_PROBS_OUTPUT_NAME,
 			),
 		);
@@ -304,8 +345,9 @@ export interface AppendLogProbTailOptions {
 	 */
 	readonly keepCacheOutputs?: boolean;
 	/**
-	 * Also add the word-start ids input and the boundary log-prob output (see
-	 * {@link BOUNDARY_LOG_PROBS_OUTPUT_NAME}), for the beginning-of-word correction. Default false.
+	 * Also add the word-start mask and boundary positions inputs and the boundary log-prob output
+	 * (see {@link BOUNDARY_LOG_PROBS_OUTPUT_NAME}), for the beginning-of-word correction. Default
+	 * false.
 	 */
 	readonly wordBoundaries?: boolean;
 }
@@ -339,20 +381,28 @@ export function appendLogProbTail(
 	const keptOutputs: string[] = [];
 	const keptFields = new Set<WireField>();
 	let logitsElemType: number | undefined;
+	let logitsWidth: number | undefined;
 	for (const f of graphFields) {
 		const inputName = f.field === GRAPH_INPUT ? readValueInfo(model, f).name : undefined;
-		if (inputName === TARGETS_INPUT_NAME || inputName === WORD_START_IDS_INPUT_NAME) {
+		if (
+			inputName === TARGETS_INPUT_NAME ||
+			inputName === WORD_START_MASK_INPUT_NAME ||
+			inputName === BOUNDARY_POSITIONS_INPUT_NAME
+		) {
 			return { ok: false, reason: `the graph already has an input named ${inputName}` };
 		}
 		if (f.field !== GRAPH_OUTPUT) continue;
-		const { name, elemType } = readValueInfo(model, f);
+		const { name, elemType, dims } = readValueInfo(model, f);
 		if (options.keepCacheOutputs === true && name.startsWith(CACHE_OUTPUT_PREFIX)) {
 			keptOutputs.push(name);
 			keptFields.add(f);
 			continue;
 		}
 		removedOutputs.push(name);
-		if (name === LOGITS) logitsElemType = elemType;
+		if (name === LOGITS) {
+			logitsElemType = elemType;
+			logitsWidth = dims.length === 3 ? dims[2] : undefined;
+		}
 	}
 	if (logitsElemType === undefined) {
 		return { ok: false, reason: "the graph has no output named 'logits' (not a causal LM export)" };
@@ -376,10 +426,14 @@ export function appendLogProbTail(
 		]),
 		...(wordBoundaries
 			? [
-					valueInfo(GRAPH_INPUT, WORD_START_IDS_INPUT_NAME, ELEM_INT64, ['word_start_count']),
+					valueInfo(GRAPH_INPUT, WORD_START_MASK_INPUT_NAME, ELEM_FLOAT, [
+						logitsWidth ?? 'vocab_size',
+						1,
+					]),
+					valueInfo(GRAPH_INPUT, BOUNDARY_POSITIONS_INPUT_NAME, ELEM_INT64, ['boundary_positions']),
 					valueInfo(GRAPH_OUTPUT, BOUNDARY_LOG_PROBS_OUTPUT_NAME, ELEM_FLOAT, [
 						'batch_size',
-						'sequence_length',
+						'boundary_positions',
 						1,
 					]),
 				]
@@ -398,6 +452,7 @@ export function appendLogProbTail(
 		bytes: concatBytes(parts),
 		opsetVersion,
 		logitsElemType,
+		...(logitsWidth !== undefined ? { logitsWidth } : {}),
 		removedOutputs,
 		keptOutputs,
 	};

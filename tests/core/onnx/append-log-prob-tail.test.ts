@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
 	appendLogProbTail,
 	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+	BOUNDARY_POSITIONS_INPUT_NAME,
 	LOG_PROBS_OUTPUT_NAME,
 	TARGETS_INPUT_NAME,
-	WORD_START_IDS_INPUT_NAME,
+	WORD_START_MASK_INPUT_NAME,
 } from '../../../src/core/onnx/append-log-prob-tail';
 import {
 	concatBytes,
@@ -17,8 +18,21 @@ import {
 } from '../../../src/core/onnx/protobuf-wire';
 
 // A hand-made ModelProto: Identity(x) → logits, plus a present.0.key output. Field numbers of onnx.proto.
-function valueInfo(field: number, name: string, elemType: number): Uint8Array {
-	const tensorType = encodeMessageField(1, [encodeVarintField(1, elemType)]);
+function valueInfo(
+	field: number,
+	name: string,
+	elemType: number,
+	dims: readonly (string | number)[] = [],
+): Uint8Array {
+	const shape = dims.map((d) =>
+		encodeMessageField(1, [
+			typeof d === 'number' ? encodeVarintField(1, d) : encodeStringField(2, d),
+		]),
+	);
+	const tensorType = encodeMessageField(1, [
+		encodeVarintField(1, elemType),
+		...(dims.length > 0 ? [encodeMessageField(2, shape)] : []),
+	]);
 	return encodeMessageField(field, [
 		encodeStringField(1, name),
 		encodeMessageField(2, [tensorType]),
@@ -29,6 +43,7 @@ function makeModel(
 	opset: number,
 	logitsElemType = 1,
 	outputs = ['logits', 'present.0.key'],
+	logitsDims: readonly (string | number)[] = [],
 ): Uint8Array {
 	const graph = encodeMessageField(7, [
 		encodeMessageField(1, [
@@ -38,7 +53,9 @@ function makeModel(
 		]),
 		encodeStringField(2, 'g'),
 		valueInfo(11, 'x', logitsElemType),
-		...outputs.map((name) => valueInfo(12, name, logitsElemType)),
+		...outputs.map((name) =>
+			valueInfo(12, name, logitsElemType, name === 'logits' ? logitsDims : []),
+		),
 	]);
 	return concatBytes([
 		encodeVarintField(1, 8),
@@ -171,7 +188,7 @@ describe('appendLogProbTail', () => {
 		},
 	);
 
-	it('wordBoundaries, log-softmax: word-start columns gathered and log-sum-exp reduced into a second output', () => {
+	it('wordBoundaries, log-softmax: the asked rows exponentiated, times the word-start mask, logged into a second output', () => {
 		const result = appendLogProbTail(makeModel(17), 'log-softmax', { wordBoundaries: true });
 		if (!result.ok) throw new Error(result.reason);
 		const view = viewGraph(result.bytes);
@@ -180,38 +197,59 @@ describe('appendLogProbTail', () => {
 			'LogSoftmax',
 			'GatherElements',
 			'Gather',
-			'ReduceLogSumExp',
+			'Exp',
+			'MatMul',
+			'Log',
 		]);
-		expect(view.inputs).toEqual(['x', TARGETS_INPUT_NAME, WORD_START_IDS_INPUT_NAME]);
+		expect(view.inputs).toEqual([
+			'x',
+			TARGETS_INPUT_NAME,
+			WORD_START_MASK_INPUT_NAME,
+			BOUNDARY_POSITIONS_INPUT_NAME,
+		]);
 		expect(view.outputs).toEqual([LOG_PROBS_OUTPUT_NAME, BOUNDARY_LOG_PROBS_OUTPUT_NAME]);
-		expect(view.nodes[3]?.inputs).toEqual(['benchtop_log_softmax', WORD_START_IDS_INPUT_NAME]);
-		expect(view.nodes[4]?.attributes).toEqual(['axes', 'keepdims']);
+		expect(view.nodes[3]?.inputs).toEqual(['benchtop_log_softmax', BOUNDARY_POSITIONS_INPUT_NAME]);
+		expect(view.nodes[5]?.inputs).toEqual(['benchtop_boundary_probs', WORD_START_MASK_INPUT_NAME]);
 	});
 
 	it.each([17, 18])(
-		'wordBoundaries, decomposed at opset %d: the word-start exponentials summed over the total',
+		'wordBoundaries, decomposed at opset %d: the asked rows of the exponentials, times the mask, over their total',
 		(opset) => {
 			const result = appendLogProbTail(makeModel(opset), 'decomposed', { wordBoundaries: true });
 			if (!result.ok) throw new Error(result.reason);
 			const view = viewGraph(result.bytes);
-			expect(view.opTypes.slice(8)).toEqual(['Gather', 'ReduceSum', 'Log', 'Sub']);
-			expect(view.nodes[8]?.inputs).toEqual(['benchtop_exp', WORD_START_IDS_INPUT_NAME]);
+			expect(view.opTypes.slice(8)).toEqual(['Gather', 'MatMul', 'Log', 'Gather', 'Sub']);
+			expect(view.nodes[8]?.inputs).toEqual(['benchtop_exp', BOUNDARY_POSITIONS_INPUT_NAME]);
+			expect(view.nodes[11]?.inputs).toEqual(['benchtop_log_sum', BOUNDARY_POSITIONS_INPUT_NAME]);
 			expect(view.nodes.at(-1)?.inputs).toEqual([
 				'benchtop_log_word_start_sum',
-				'benchtop_log_sum',
+				'benchtop_boundary_log_sum',
 			]);
 			expect(view.outputs).toEqual([LOG_PROBS_OUTPUT_NAME, BOUNDARY_LOG_PROBS_OUTPUT_NAME]);
 			expect(view.initializers).toEqual(['benchtop_vocab_axis']);
 		},
 	);
 
-	it('refuses a graph that already has the word-start ids input', () => {
-		const result = appendLogProbTail(makeModelWithInput(WORD_START_IDS_INPUT_NAME), 'log-softmax', {
-			wordBoundaries: true,
-		});
-		expect(result.ok).toBe(false);
-		if (!result.ok) expect(result.reason).toMatch(WORD_START_IDS_INPUT_NAME);
+	it.each<[string, (string | number)[], number | undefined]>([
+		['a numeric vocab dim', ['batch_size', 'sequence_length', 50257], 50257],
+		['a named vocab dim', ['batch_size', 'sequence_length', 'vocab'], undefined],
+		['no shape', [], undefined],
+	])('logitsWidth: the logits output with %s', (_label, dims, width) => {
+		const result = appendLogProbTail(makeModel(17, 1, ['logits'], dims), 'log-softmax');
+		if (!result.ok) throw new Error(result.reason);
+		expect(result.logitsWidth).toBe(width);
 	});
+
+	it.each([WORD_START_MASK_INPUT_NAME, BOUNDARY_POSITIONS_INPUT_NAME, TARGETS_INPUT_NAME])(
+		'refuses a graph that already has an input named %s',
+		(name) => {
+			const result = appendLogProbTail(makeModelWithInput(name), 'log-softmax', {
+				wordBoundaries: true,
+			});
+			expect(result.ok).toBe(false);
+			if (!result.ok) expect(result.reason).toMatch(name);
+		},
+	);
 
 	it('casts float16 logits to float32 first', () => {
 		const result = appendLogProbTail(makeModel(17, 10), 'log-softmax');
