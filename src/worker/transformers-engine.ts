@@ -19,8 +19,9 @@ import {
 	appendLogProbTail,
 	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
 	LOG_PROBS_OUTPUT_NAME,
+	BOUNDARY_POSITIONS_INPUT_NAME,
 	TARGETS_INPUT_NAME,
-	WORD_START_IDS_INPUT_NAME,
+	WORD_START_MASK_INPUT_NAME,
 	type LogProbTailVariant,
 } from '../core/onnx/append-log-prob-tail';
 import {
@@ -146,8 +147,9 @@ interface LoadedModel {
 	cacheOutputs: readonly string[];
 	/** The tokens that start a word (`findWordStartTokens`), for word-boundary requests. */
 	readonly wordStarts: WordStartTokens;
-	/** Their ids, as the graph's word-start ids input takes them (empty without a marker). */
-	readonly wordStartIds: BigInt64Array;
+	/** [V] (the logits' width): 1 for those tokens, 0 for the others (all 0 without a marker),
+	 * as the graph's word-start mask input takes it. */
+	readonly wordStartMask: Float32Array;
 	/** The graph takes the word-start ids and returns the boundary log-probs. */
 	hasWordBoundaries: boolean;
 	hasPositionIds: boolean;
@@ -320,16 +322,16 @@ function requireWordBoundaries(model: LoadedModel): void {
 	const fix = 'score it without the beginning-of-word correction';
 	if (!model.wordStarts.ok)
 		throw new UnsupportedModelError(`${what}: ${model.wordStarts.reason}; ${fix}.`);
-	if (!model.hasWordBoundaries || model.wordStartIds.length === 0) {
+	if (!model.hasWordBoundaries || model.wordStarts.ids.length === 0) {
 		throw new UnsupportedModelError(
 			`${what}: ${model.hasWordBoundaries ? 'no token starts a word' : 'its scoring graph has no boundary output'}; ${fix}.`,
 		);
 	}
 }
 
-/** The word-start ids a run feeds: all of them when it fetches the boundary output, else one
- * (any valid id: the unfetched output then costs a [B,S,1] gather). */
-const UNUSED_WORD_START_IDS = BigInt64Array.of(0n);
+/** The boundary positions a run feeds when it does not fetch the boundary output: one, so the
+ * boundary nodes (which run whether fetched or not) cost one position per row. */
+const ONE_BOUNDARY_POSITION = BigInt64Array.of(0n);
 
 /** Why shared-prefix reuse cannot run on `model` (plain batches then), or undefined if it can. */
 function prefixReuseUnavailableReason(model: LoadedModel): string | undefined {
@@ -406,6 +408,8 @@ export class TransformersEngine implements InferenceEngine {
 	#deviceLostListening = false;
 	/** The last fetch that failed without a response during the current load. */
 	#networkFailure: string | undefined;
+	/** The logits' width (V) each scoring session's graph declares, when it declares a number. */
+	readonly #logitsWidths = new WeakMap<OrtSession, number>();
 	/** Plain (unfused) models for generation by modelKey: the scoring graph returns no logits. */
 	readonly #generators = new Map<string, Promise<PreTrainedModel>>();
 	#generateChain: Promise<unknown> = Promise.resolve();
@@ -751,6 +755,7 @@ export class TransformersEngine implements InferenceEngine {
 		const originalCreate = sessionClass.create;
 		const variant: LogProbTailVariant = backend === 'webgpu' ? 'decomposed' : 'log-softmax';
 		const runtime = this.#runtime;
+		const logitsWidths = this.#logitsWidths;
 		let created: OrtSession | undefined;
 		// NOTE: transformers.js creates sessions through the InferenceSession class it shares with
 		// us; during this load its `create` adds the log-prob tail and our session options.
@@ -770,6 +775,7 @@ export class TransformersEngine implements InferenceEngine {
 				...rest,
 				...runtime.sessionOptions(backend),
 			});
+			if (fused.logitsWidth !== undefined) logitsWidths.set(created, fused.logitsWidth);
 			return created;
 		};
 		try {
@@ -813,7 +819,10 @@ export class TransformersEngine implements InferenceEngine {
 			internals.model_max_length ??
 			2048;
 		const io = this.#sessionInputs(created.session, config, spec);
-		const wordStarts = this.#wordStarts(internals, idToToken, vocabSize);
+		const logitsWidth = this.#logitsWidths.get(created.session) ?? vocabSize;
+		const wordStarts = this.#wordStarts(internals, idToToken, logitsWidth);
+		const wordStartMask = new Float32Array(logitsWidth);
+		if (wordStarts.ok) for (const id of wordStarts.ids) wordStartMask[id] = 1;
 		const info: ModelInfo = {
 			modelKey,
 			spec: { ...spec, backend },
@@ -846,7 +855,7 @@ export class TransformersEngine implements InferenceEngine {
 			maxPositions,
 			config,
 			wordStarts,
-			wordStartIds: BigInt64Array.from(wordStarts.ok ? wordStarts.ids : [], BigInt),
+			wordStartMask,
 			...io,
 		};
 	}
@@ -907,7 +916,8 @@ export class TransformersEngine implements InferenceEngine {
 			'input_ids',
 			'attention_mask',
 			TARGETS_INPUT_NAME,
-			WORD_START_IDS_INPUT_NAME,
+			WORD_START_MASK_INPUT_NAME,
+			BOUNDARY_POSITIONS_INPUT_NAME,
 			'position_ids',
 			'num_logits_to_keep',
 			'use_cache_branch',
@@ -950,7 +960,8 @@ export class TransformersEngine implements InferenceEngine {
 			hasLogitsToKeep: session.inputNames.includes('num_logits_to_keep'),
 			hasCacheBranch: session.inputNames.includes('use_cache_branch'),
 			hasWordBoundaries:
-				session.inputNames.includes(WORD_START_IDS_INPUT_NAME) &&
+				session.inputNames.includes(WORD_START_MASK_INPUT_NAME) &&
+				session.inputNames.includes(BOUNDARY_POSITIONS_INPUT_NAME) &&
 				session.outputNames.includes(BOUNDARY_LOG_PROBS_OUTPUT_NAME),
 		};
 	}
@@ -1269,8 +1280,12 @@ export class TransformersEngine implements InferenceEngine {
 			[TARGETS_INPUT_NAME]: new Tensor('int64', inputs.targets, [b, s, 1]),
 		};
 		if (model.hasWordBoundaries) {
-			const ids = wordBoundaries ? model.wordStartIds : UNUSED_WORD_START_IDS;
-			feeds[WORD_START_IDS_INPUT_NAME] = new Tensor('int64', ids, [ids.length]);
+			const mask = model.wordStartMask;
+			feeds[WORD_START_MASK_INPUT_NAME] = new Tensor('float32', mask, [mask.length, 1]);
+			const positions = wordBoundaries
+				? BigInt64Array.from({ length: s }, (_, t) => BigInt(t))
+				: ONE_BOUNDARY_POSITION;
+			feeds[BOUNDARY_POSITIONS_INPUT_NAME] = new Tensor('int64', positions, [positions.length]);
 		}
 		if (model.hasPositionIds)
 			feeds['position_ids'] = new Tensor('int64', inputs.positionIds, [b, s]);
