@@ -408,6 +408,9 @@ export class TransformersEngine implements InferenceEngine {
 	#deviceLostListening = false;
 	/** The last fetch that failed without a response during the current load. */
 	#networkFailure: string | undefined;
+	/** Set while a bundled model's files download: byte progress read from the responses. */
+	#fetchProgress:
+		((url: string, loaded: number, total: number | undefined, done: boolean) => void) | undefined;
 	/** The logits' width (V) each scoring session's graph declares, when it declares a number. */
 	readonly #logitsWidths = new WeakMap<OrtSession, number>();
 	/** Plain (unfused) models for generation by modelKey: the scoring graph returns no logits. */
@@ -423,13 +426,19 @@ export class TransformersEngine implements InferenceEngine {
 		// (browser-inference.md §1.8 pitfall 1) and a second copy of every model in the HTTP cache.
 		// A request that fails outright is remembered: it tells "offline" apart from "no such file".
 		env.fetch = async (url: string | URL, init?: RequestInit) => {
+			let response: Response;
 			try {
-				return await fetch(url, web ? { ...init, cache: 'no-store' } : init);
+				response = await fetch(url, web ? { ...init, cache: 'no-store' } : init);
 			} catch (error) {
 				this.#networkFailure = messageOf(error);
 				throw error;
 			}
+			const report = this.#fetchProgress;
+			return report ? countedResponse(response, String(url), report) : response;
 		};
+		// onnxruntime fetches its own wasm (the app's service worker keeps it for offline use):
+		// transformers.js's copy in Cache Storage would be a second download of 27 MB.
+		if (web) env.useWasmCache = false;
 	}
 
 	async loadModel(params: LoadModelParams, options: LoadModelOptions = {}): Promise<ModelInfo> {
@@ -629,9 +638,6 @@ export class TransformersEngine implements InferenceEngine {
 		const started = now();
 		const { spec } = params;
 		this.#networkFailure = undefined;
-		// The runtime starts (in the browser: onnxruntime's wasm downloads and compiles) while
-		// the model's files download.
-		void this.#runtime.warmUp?.();
 		let backend = spec.backend;
 		let fallbackReason = await this.#runtime.unavailableReason(backend);
 		if (fallbackReason !== undefined) {
@@ -649,17 +655,35 @@ export class TransformersEngine implements InferenceEngine {
 				modelId,
 				common,
 			)) as unknown as ModelConfigLike;
-			const tokenizer = await AutoTokenizer.from_pretrained(modelId, common);
-			let created: { model: PreTrainedModel; session: OrtSession };
-			try {
-				created = await this.#createModel(modelId, spec, backend, common);
-			} catch (error) {
-				if (backend !== 'webgpu') throw error;
-				fallbackReason = `WebGPU could not run this model (${messageOf(error)})`;
-				backend = this.#runtime.fallbackBackend;
-				this.#log('warn', `${spec.id}: ${fallbackReason}; running on ${backend}.`);
-				created = await this.#createModel(modelId, spec, backend, common);
-			}
+			// The model downloads while the tokenizer loads; then the runtime starts (in the browser:
+			// onnxruntime's wasm downloads and compiles) while the model is still downloading.
+			const modelOptions = this.#modelLoadOptions(spec, modelId, common);
+			const createModel = async (): Promise<{ model: PreTrainedModel; session: OrtSession }> => {
+				try {
+					return await this.#createModel(modelId, spec, backend, modelOptions);
+				} catch (error) {
+					if (backend !== 'webgpu') throw error;
+					fallbackReason = `WebGPU could not run this model (${messageOf(error)})`;
+					backend = this.#runtime.fallbackBackend;
+					this.#log('warn', `${spec.id}: ${fallbackReason}; running on ${backend}.`);
+					return await this.#createModel(modelId, spec, backend, modelOptions);
+				}
+			};
+			const modelLoad = createModel().finally(() => {
+				this.#fetchProgress = undefined;
+			});
+			const tokenizerLoad = AutoTokenizer.from_pretrained(modelId, common);
+			void tokenizerLoad.then(
+				() => this.#runtime.warmUp?.(),
+				() => undefined,
+			);
+			// Both settle before the load goes on (or fails): a load left running would still
+			// hold transformers.js's global `env` when the next load sets it.
+			const [tokenizerResult, modelResult] = await Promise.allSettled([tokenizerLoad, modelLoad]);
+			if (tokenizerResult.status === 'rejected') throw tokenizerResult.reason;
+			if (modelResult.status === 'rejected') throw modelResult.reason;
+			const tokenizer = tokenizerResult.value;
+			const created = modelResult.value;
 			const loaded = this.#describe(
 				spec,
 				modelKey,
@@ -742,6 +766,36 @@ export class TransformersEngine implements InferenceEngine {
 				return localId;
 			}
 		}
+	}
+
+	/**
+	 * The model's `from_pretrained` options. A bundled model gets no progress callback: with one,
+	 * transformers.js first asks every file's size with a GET that, for a same-origin path, downloads
+	 * the whole file (a second copy of the weights); the bytes are counted from the responses instead.
+	 */
+	#modelLoadOptions(
+		spec: ModelSpec,
+		modelId: string,
+		common: {
+			readonly revision: string;
+			readonly progress_callback?: (info: Record<string, unknown>) => void;
+		},
+	): Record<string, unknown> {
+		const { progress_callback, ...rest } = common;
+		if (spec.source !== 'bundled' || !progress_callback) return common;
+		const prefix = `${this.#options.bundledModelsPath}${modelId}/`;
+		this.#fetchProgress = (url, loaded, total, done) => {
+			const path = new URL(url, 'http://x/').pathname;
+			const file = path.startsWith(prefix) ? path.slice(prefix.length) : path;
+			progress_callback({
+				status: done ? 'done' : 'progress',
+				name: modelId,
+				file,
+				loaded,
+				...(total !== undefined ? { total, progress: (loaded / total) * 100 } : {}),
+			});
+		};
+		return rest;
 	}
 
 	/** AutoModelForCausalLM with our session factory: the tail is fused into the ONNX bytes. */
@@ -1461,6 +1515,42 @@ export class TransformersEngine implements InferenceEngine {
 }
 
 /** transformers.js's ProgressInfo, reduced to the protocol's plain LoadProgress. */
+/** At most one progress report per this many bytes of a response. */
+const PROGRESS_STEP_BYTES = 1 << 20;
+
+/** `response` with its body counted as it is read: `report(url, bytesSoFar, contentLength,
+ * done)`, `done` once at the end of the body. */
+function countedResponse(
+	response: Response,
+	url: string,
+	report: (url: string, loaded: number, total: number | undefined, done: boolean) => void,
+): Response {
+	if (!response.ok || !response.body) return response;
+	const total = Number(response.headers.get('content-length')) || undefined;
+	let loaded = 0;
+	let reported = 0;
+	const counted = response.body.pipeThrough(
+		new TransformStream<Uint8Array, Uint8Array>({
+			transform(chunk, controller) {
+				loaded += chunk.byteLength;
+				if (loaded - reported >= PROGRESS_STEP_BYTES || loaded === total) {
+					reported = loaded;
+					report(url, loaded, total, false);
+				}
+				controller.enqueue(chunk);
+			},
+			flush() {
+				report(url, loaded, total, true);
+			},
+		}),
+	);
+	return new Response(counted, {
+		status: response.status,
+		statusText: response.statusText,
+		headers: response.headers,
+	});
+}
+
 function pickProgress(info: Record<string, unknown>): LoadProgress {
 	const pick = <T>(key: string, type: string): T | undefined =>
 		typeof info[key] === type ? (info[key] as T) : undefined;
