@@ -153,6 +153,10 @@ test('a run with word boundaries: corrected words in the drill-down and the TSV 
 	expect(sentence?.boundarySurprisalBits).not.toBeNull();
 	const boundarySurprisalBits = sentence?.boundarySurprisalBits ?? [];
 	expect(boundarySurprisalBits).toHaveLength(sentence?.tokens.length ?? -1);
+	// −log₂ of a probability: finite and not below 0 (to float rounding).
+	expect(boundarySurprisalBits.filter((bits) => !(Number.isFinite(bits) && bits > -1e-6))).toEqual(
+		[],
+	);
 	const corrected = sumSurprisalsToWords(sentence?.text ?? '', sentence?.tokens ?? [], {
 		boundarySurprisalBits,
 	});
