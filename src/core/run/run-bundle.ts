@@ -1,6 +1,8 @@
 /**
  * The JSON bundle of a whole run (record, suite text, every scored token), for export and import
  * on another machine. Writing and strict reading (untrusted input, located errors). No I/O here.
+ * Fields added later are optional (absent in older bundles, ignored by older readers), so they
+ * keep format version 1: `run.wordBoundaries`, a sentence's `boundarySurprisalsBits`.
  */
 import { sha256Hex } from '../hash/sha256';
 import {
@@ -40,6 +42,11 @@ interface SentenceJson {
 	text: string;
 	tokens: string[];
 	surprisalsBits: JsonBits[];
+	/**
+	 * Each token's `boundarySurprisalBits` (the beginning-of-word correction's boundary term),
+	 * `null` where a token has none; absent when no token has one (a run without word boundaries).
+	 */
+	boundarySurprisalsBits?: (JsonBits | null)[];
 	/** UTF-16 offsets, `null` where unknown. */
 	starts: (number | null)[];
 	ends: (number | null)[];
@@ -71,6 +78,7 @@ export function serializeRunBundle(bundle: RunBundle): string {
 						? { source: 'openai', model: run.model.model, baseUrl: run.model.baseUrl }
 						: run.model,
 				convention: run.convention,
+				...(run.wordBoundaries === undefined ? {} : { wordBoundaries: run.wordBoundaries }),
 				itemCount: run.itemCount,
 				appVersion: run.appVersion,
 				createdAt: run.createdAt,
@@ -98,11 +106,19 @@ function toJsonBits(bits: number): JsonBits {
 }
 
 function toSentenceJson(sentence: ScoredSentence): SentenceJson {
+	const hasBoundaries = sentence.tokens.some((t) => t.boundarySurprisalBits !== undefined);
 	return {
 		conditionName: sentence.conditionName,
 		text: sentence.text,
 		tokens: sentence.tokens.map((t) => t.token),
 		surprisalsBits: sentence.tokens.map((t) => toJsonBits(t.surprisalBits)),
+		...(hasBoundaries
+			? {
+					boundarySurprisalsBits: sentence.tokens.map((t) =>
+						t.boundarySurprisalBits === undefined ? null : toJsonBits(t.boundarySurprisalBits),
+					),
+				}
+			: {}),
 		starts: sentence.tokens.map((t) => t.start ?? null),
 		ends: sentence.tokens.map((t) => t.end ?? null),
 		special: sentence.tokens.flatMap((t, index) => (t.special ? [index] : [])),
@@ -166,6 +182,11 @@ function readOptionalString(value: Json, pointer: string): string | undefined {
 	return value === undefined ? undefined : readString(value, pointer);
 }
 
+function readOptionalBoolean(value: Json, pointer: string): boolean | undefined {
+	if (value !== undefined && typeof value !== 'boolean') fail(pointer, 'expected true or false');
+	return value;
+}
+
 function readBits(value: Json, pointer: string): number {
 	if (typeof value === 'number' && Number.isFinite(value)) return value;
 	if (value === 'NaN') return Number.NaN;
@@ -205,6 +226,7 @@ function readRun(value: Json, pointer: string): PortableRun {
 	const run = readObject(value, pointer);
 	const errorMessage = readOptionalString(run.errorMessage, `${pointer}/errorMessage`);
 	const fallbackReason = readOptionalString(run.fallbackReason, `${pointer}/fallbackReason`);
+	const wordBoundaries = readOptionalBoolean(run.wordBoundaries, `${pointer}/wordBoundaries`);
 	const suiteSha256 = readString(run.suiteSha256, `${pointer}/suiteSha256`);
 	if (!/^[0-9a-f]{64}$/.test(suiteSha256)) {
 		fail(`${pointer}/suiteSha256`, 'expected 64 lowercase hex digits');
@@ -214,6 +236,7 @@ function readRun(value: Json, pointer: string): PortableRun {
 		suiteSha256,
 		model: readModel(run.model, `${pointer}/model`),
 		convention: readOneOf(run.convention, `${pointer}/convention`, SURPRISAL_CONVENTIONS),
+		...(wordBoundaries === undefined ? {} : { wordBoundaries }),
 		itemCount: readInteger(run.itemCount, `${pointer}/itemCount`, 0),
 		appVersion: readString(run.appVersion, `${pointer}/appVersion`),
 		createdAt: readNumber(run.createdAt, `${pointer}/createdAt`),
@@ -232,12 +255,17 @@ function readSentence(value: Json, pointer: string): ScoredSentence {
 	const bits = readArray(sentence.surprisalsBits, `${pointer}/surprisalsBits`);
 	const starts = readArray(sentence.starts, `${pointer}/starts`);
 	const ends = readArray(sentence.ends, `${pointer}/ends`);
+	const boundaryBits =
+		sentence.boundarySurprisalsBits === undefined
+			? undefined
+			: readArray(sentence.boundarySurprisalsBits, `${pointer}/boundarySurprisalsBits`);
 	for (const [name, column] of [
 		['surprisalsBits', bits],
 		['starts', starts],
 		['ends', ends],
+		['boundarySurprisalsBits', boundaryBits],
 	] as const) {
-		if (column.length !== tokens.length) {
+		if (column !== undefined && column.length !== tokens.length) {
 			fail(`${pointer}/${name}`, `expected ${tokens.length} values, one per token`);
 		}
 	}
@@ -253,12 +281,18 @@ function readSentence(value: Json, pointer: string): ScoredSentence {
 		tokens: tokens.map((token, index): ScoredToken => {
 			const start = readOffset(starts[index], `${pointer}/starts/${index}`);
 			const end = readOffset(ends[index], `${pointer}/ends/${index}`);
+			const boundary = boundaryBits?.[index];
+			const boundarySurprisalBits =
+				boundary === undefined || boundary === null
+					? undefined
+					: readBits(boundary, `${pointer}/boundarySurprisalsBits/${index}`);
 			return {
 				token: readString(token, `${pointer}/tokens/${index}`),
 				surprisalBits: readBits(bits[index], `${pointer}/surprisalsBits/${index}`),
 				...(start === undefined ? {} : { start }),
 				...(end === undefined ? {} : { end }),
 				...(special.has(index) ? { special: true } : {}),
+				...(boundarySurprisalBits === undefined ? {} : { boundarySurprisalBits }),
 			};
 		}),
 	};

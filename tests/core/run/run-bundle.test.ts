@@ -5,6 +5,7 @@ import {
 	serializeRunBundle,
 	type RunBundle,
 } from '../../../src/core/run/run-bundle';
+import { hasWordBoundaries } from '../../../src/core/surprisal/word-boundary-correction';
 
 const SUITE_TEXT = '{"meta":{"name":"tiny"}}\n';
 
@@ -51,10 +52,56 @@ function bundle(): RunBundle {
 	};
 }
 
-function withRoot(mutate: (root: Record<string, unknown>) => void): string {
-	const root = JSON.parse(serializeRunBundle(bundle())) as Record<string, unknown>;
+/** A run scored with word boundaries: every text token has its boundary term. */
+function boundaryBundle(): RunBundle {
+	const original = bundle();
+	return {
+		...original,
+		run: { ...original.run, wordBoundaries: true },
+		items: [
+			{
+				itemNumber: 1,
+				sentences: [
+					{
+						conditionName: 'good',
+						text: 'The cat .',
+						tokens: [
+							{ token: 'The', surprisalBits: 0, start: 0, end: 3, boundarySurprisalBits: 0.25 },
+							{
+								token: 'Ġcat',
+								surprisalBits: 9.5,
+								start: 3,
+								end: 7,
+								boundarySurprisalBits: 0.1 + 0.2,
+							},
+							{
+								token: 'Ġ.',
+								surprisalBits: 3,
+								start: 7,
+								end: 9,
+								boundarySurprisalBits: Number.POSITIVE_INFINITY,
+							},
+						],
+					},
+				],
+			},
+		],
+	};
+}
+
+function withRoot(
+	mutate: (root: Record<string, unknown>) => void,
+	original: RunBundle = bundle(),
+): string {
+	const root = JSON.parse(serializeRunBundle(original)) as Record<string, unknown>;
 	mutate(root);
 	return JSON.stringify(root);
+}
+
+/** The first sentence of the first item of a bundle's JSON, to edit. */
+function firstSentence(root: Record<string, unknown>): Record<string, unknown> {
+	const items = root.items as { sentences: Record<string, unknown>[] }[];
+	return items[0]!.sentences[0]!;
 }
 
 describe('run bundle', () => {
@@ -96,6 +143,88 @@ describe('run bundle', () => {
 			],
 		};
 		expect(parseRunBundle(serializeRunBundle(noOffsets))).toEqual({ ok: true, bundle: noOffsets });
+	});
+
+	it("round-trips word boundaries: the run flag and every token's boundary value", () => {
+		const text = serializeRunBundle(boundaryBundle());
+		const written = JSON.parse(text) as Record<string, unknown>;
+		expect((written.run as Record<string, unknown>).wordBoundaries).toBe(true);
+		expect(firstSentence(written).boundarySurprisalsBits).toEqual([0.25, 0.1 + 0.2, 'Infinity']);
+		const result = parseRunBundle(text);
+		expect(result).toEqual({ ok: true, bundle: boundaryBundle() });
+		// The imported run offers the beginning-of-word correction again.
+		if (!result.ok) return;
+		expect(hasWordBoundaries(result.bundle.items.flatMap((item) => item.sentences))).toBe(true);
+	});
+
+	it('keeps a token without a boundary value as null between tokens that have one', () => {
+		const original = boundaryBundle();
+		const sentence = original.items[0]!.sentences[0]!;
+		const { boundarySurprisalBits: _dropped, ...bos } = sentence.tokens[0]!;
+		const mixed: RunBundle = {
+			...original,
+			items: [
+				{ itemNumber: 1, sentences: [{ ...sentence, tokens: [bos, ...sentence.tokens.slice(1)] }] },
+			],
+		};
+		const text = serializeRunBundle(mixed);
+		expect(
+			firstSentence(JSON.parse(text) as Record<string, unknown>).boundarySurprisalsBits,
+		).toEqual([null, 0.1 + 0.2, 'Infinity']);
+		expect(parseRunBundle(text)).toEqual({ ok: true, bundle: mixed });
+	});
+
+	it('writes no boundary fields for a run without word boundaries', () => {
+		const written = JSON.parse(serializeRunBundle(bundle())) as Record<string, unknown>;
+		expect(written.run).not.toHaveProperty('wordBoundaries');
+		expect(firstSentence(written)).not.toHaveProperty('boundarySurprisalsBits');
+	});
+
+	it('imports a bundle written before word boundaries existed', () => {
+		const suiteText = '{"meta":{"name":"old"}}';
+		const old = JSON.stringify({
+			format: 'benchtop-run',
+			formatVersion: 1,
+			run: {
+				suiteName: 'old',
+				suiteSha256: sha256Hex(suiteText),
+				model: { source: 'bundled', id: 'gpt2-en-small', dtype: 'fp32', backend: 'wasm' },
+				convention: 'reference',
+				itemCount: 1,
+				appVersion: '0.1.0',
+				createdAt: 1,
+				updatedAt: 2,
+				status: 'done',
+				scoringMs: 3,
+				tokenCount: 2,
+			},
+			suite: { text: suiteText },
+			items: [
+				{
+					itemNumber: 1,
+					sentences: [
+						{
+							conditionName: 'a',
+							text: 'A b',
+							tokens: ['A', 'Ġb'],
+							surprisalsBits: [0, 4.5],
+							starts: [0, 1],
+							ends: [1, 3],
+							special: [],
+						},
+					],
+				},
+			],
+		});
+		const result = parseRunBundle(old);
+		expect(result.ok).toBe(true);
+		if (!result.ok) return;
+		expect(result.bundle.run).not.toHaveProperty('wordBoundaries');
+		expect(result.bundle.items[0]!.sentences[0]!.tokens).toEqual([
+			{ token: 'A', surprisalBits: 0, start: 0, end: 1 },
+			{ token: 'Ġb', surprisalBits: 4.5, start: 1, end: 3 },
+		]);
+		expect(hasWordBoundaries(result.bundle.items[0]!.sentences)).toBe(false);
 	});
 
 	it.each<[string, string, string]>([
@@ -165,6 +294,32 @@ describe('run bundle', () => {
 			),
 			'/run/model/model',
 			'expected the model id',
+		],
+		[
+			withRoot((r) => ((r.run as Record<string, unknown>).wordBoundaries = 'yes')),
+			'/run/wordBoundaries',
+			'expected true or false',
+		],
+		[
+			withRoot((r) => (firstSentence(r).boundarySurprisalsBits = 0.5), boundaryBundle()),
+			'/items/0/sentences/0/boundarySurprisalsBits',
+			'expected an array',
+		],
+		[
+			withRoot(
+				(r) => (firstSentence(r).boundarySurprisalsBits as unknown[]).pop(),
+				boundaryBundle(),
+			),
+			'/items/0/sentences/0/boundarySurprisalsBits',
+			'expected 3 values, one per token',
+		],
+		[
+			withRoot(
+				(r) => ((firstSentence(r).boundarySurprisalsBits as unknown[])[1] = 'high'),
+				boundaryBundle(),
+			),
+			'/items/0/sentences/0/boundarySurprisalsBits/1',
+			'expected a surprisal in bits',
 		],
 	])('rejects bad input with its location (%#)', (text, pointer, message) => {
 		const result = parseRunBundle(text);
