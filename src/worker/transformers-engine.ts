@@ -420,6 +420,8 @@ export class TransformersEngine implements InferenceEngine {
 	#deviceLostListening = false;
 	/** The last fetch that failed without a response during the current load. */
 	#networkFailure: string | undefined;
+	/** transformers.js's own choice of caching downloads in Cache Storage (browsers: true). */
+	#browserCacheDefault = false;
 	/** Set while a bundled model's files download: byte progress read from the responses. */
 	#fetchProgress:
 		((url: string, loaded: number, total: number | undefined, done: boolean) => void) | undefined;
@@ -451,6 +453,7 @@ export class TransformersEngine implements InferenceEngine {
 		// onnxruntime fetches its own wasm (the app's service worker keeps it for offline use):
 		// transformers.js's copy in Cache Storage would be a second download of 27 MB.
 		if (web) env.useWasmCache = false;
+		this.#browserCacheDefault = env.useBrowserCache;
 	}
 
 	async loadModel(params: LoadModelParams, options: LoadModelOptions = {}): Promise<ModelInfo> {
@@ -738,8 +741,12 @@ export class TransformersEngine implements InferenceEngine {
 	#configureSource(params: LoadModelParams): string {
 		const { spec } = params;
 		env.useCustomCache = false;
+		env.useBrowserCache = this.#browserCacheDefault;
 		switch (spec.source) {
 			case 'bundled':
+				// Not copied into transformers.js's Cache Storage: the app's service worker precaches
+				// the bundled models (a second 42 MB copy, written before the session could start).
+				env.useBrowserCache = false;
 				env.localModelPath = this.#options.bundledModelsPath;
 				env.allowLocalModels = true;
 				env.allowRemoteModels = false;
