@@ -78,12 +78,18 @@ function readPayload(json: unknown): SharePayload {
 	if (!(SURPRISAL_CONVENTIONS as readonly string[]).includes(convention)) {
 		fail('/convention', `is not one of ${SURPRISAL_CONVENTIONS.join(', ')}`);
 	}
+	// Optional (links from before word boundaries lack it); false is the same as absent.
+	const wordBoundaries = body['wordBoundaries'];
+	if (wordBoundaries !== undefined && typeof wordBoundaries !== 'boolean') {
+		fail('/wordBoundaries', 'is not true or false');
+	}
 	return {
 		appVersion,
 		suite: readSuite(body['suite']),
 		suiteSha256,
 		model: readModel(body['model']),
 		convention: convention as SurprisalConvention,
+		...(wordBoundaries === true ? { wordBoundaries } : {}),
 		results: readResults(body['results']),
 	};
 }

@@ -1,6 +1,6 @@
 /**
- * Share links: a run's suite, model, convention, app version and result fingerprint packed into a
- * URL fragment (`#/share/1/<base64url>`), and read back with a typed error for every bad link.
+ * Share links: a run's suite, model, convention (and word-boundary option), app version and result
+ * fingerprint packed into a URL fragment (`#/share/1/<base64url>`), and read back with a typed error for every bad link.
  * Pure: it compresses with fflate (pure JS) and hashes with our SHA-256; it never fetches.
  *
  * Format 1, bytes before base64url:
@@ -47,6 +47,12 @@ export interface SharePayload {
 	 * endpoint is its model id and base URL, never a key. */
 	readonly model: RunModelSpec;
 	readonly convention: SurprisalConvention;
+	/**
+	 * The run asked for word-boundary values (`RunDraft.wordBoundaries`), so the reproduction asks
+	 * too; the values are not in the link. Present only when true: links made before it existed,
+	 * and runs without it, leave it out (an older app ignores it: same format 1).
+	 */
+	readonly wordBoundaries?: true;
 	readonly results: ResultFingerprint;
 }
 

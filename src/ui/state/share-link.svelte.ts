@@ -1,6 +1,7 @@
 /**
- * Share links in the app: builds the link of a stored run (suite, model, convention, app version,
- * result fingerprint) and copies it. Scoring and packing are the core's; this only reads storage.
+ * Share links in the app: builds the link of a stored run (suite, model, convention, word-boundary
+ * option, app version, result fingerprint) and copies it. Scoring and packing are the core's; this
+ * only reads storage.
  */
 import { describeError } from '../../core/messages/describe-error';
 import { buildResultFingerprint } from '../../core/share/result-fingerprint';
@@ -56,6 +57,7 @@ export class ShareLinkBuilder {
 				suiteSha256: run.suiteSha256,
 				model: run.model,
 				convention: run.convention,
+				...(run.wordBoundaries ? { wordBoundaries: true } : {}),
 				results: buildResultFingerprint(results),
 			});
 			if (!encoded.ok) {

@@ -98,7 +98,10 @@ export class ShareReproduction {
 		this.#acceptSuiteText(fetched.text);
 	}
 
-	/** Runs the link's suite with its model and convention, then compares with the fingerprint. */
+	/**
+	 * Runs the link's suite with its model, convention and word-boundary option (the boundary
+	 * values are computed again), then compares with the fingerprint.
+	 */
 	async reproduce(client: InferenceClientApi, models: ModelLoader): Promise<void> {
 		if (!this.decoded.ok || this.#suite === null || this.#suiteText === null) return;
 		if (this.#status === 'running') return;
@@ -118,6 +121,7 @@ export class ShareReproduction {
 				},
 				browserSpecOf(payload.model),
 				payload.convention,
+				payload.wordBoundaries ? { wordBoundaries: true } : {},
 			);
 			if (!run || run.status !== 'done') {
 				this.#status = 'failed';

@@ -69,6 +69,21 @@ describe('readSharePayload', () => {
 		});
 	});
 
+	it('keeps the word-boundary option when true; false and absent (older links) read as absent', () => {
+		const withBoundaries: SharePayload = { ...PAYLOAD, wordBoundaries: true };
+		expect(checkSharePayload(withBoundaries)).toBeNull();
+		expect(readSharePayload(JSON.parse(JSON.stringify(withBoundaries)))).toEqual({
+			ok: true,
+			value: withBoundaries,
+		});
+		expect(readSharePayload({ ...PAYLOAD, wordBoundaries: false })).toEqual({
+			ok: true,
+			value: PAYLOAD,
+		});
+		const read = readSharePayload(JSON.parse(JSON.stringify(PAYLOAD)));
+		expect(read.ok && read.value).not.toHaveProperty('wordBoundaries');
+	});
+
 	it('unknown fields are dropped', () => {
 		const read = readSharePayload({
 			...PAYLOAD,
@@ -84,6 +99,8 @@ describe('readSharePayload', () => {
 		[['appVersion'], '0.1 beta', '/appVersion', 'is not a version like 0.1.0'],
 		[['suiteSha256'], 'ABC', '/suiteSha256', 'is not 64 lowercase hex digits'],
 		[['convention'], 'eos', '/convention', 'is not one of reference, bos, bos+eos'],
+		[['wordBoundaries'], 'yes', '/wordBoundaries', 'is not true or false'],
+		[['wordBoundaries'], 1, '/wordBoundaries', 'is not true or false'],
 		[['suite', 'kind'], 'file', '/suite/kind', "is neither 'inline' nor 'url'"],
 		[['suite'], { kind: 'url', url: 'javascript:alert(1)' }, '/suite/url', 'is not an http(s) URL'],
 		[['model', 'source'], 'disk', '/model/source', 'is not one of bundled, hub, local'],

@@ -57,6 +57,16 @@ describe('encodeShareLink → decodeShareLink', () => {
 		expect(decodeShareLink(encoded.fragment)).toEqual({ ok: true, payload, notes: [] });
 	});
 
+	it('carries the word-boundary option; a link without it (older links) reads without it', () => {
+		const payload: SharePayload = { ...makePayload(), wordBoundaries: true };
+		const decoded = decodeShareLink(encodeOrFail(payload).fragment);
+		expect(decoded).toEqual({ ok: true, payload, notes: [] });
+		// A body written as format 1 was before the option existed: no field at all.
+		const { wordBoundaries: _option, ...older } = payload;
+		const olderDecoded = decodeShareLink(packShareFragment(JSON.stringify(older)));
+		expect(olderDecoded).toEqual({ ok: true, payload: makePayload(), notes: [] });
+	});
+
 	it('reads a full URL, a #hash and a bare fragment alike', () => {
 		const payload = { ...makePayload(), model: HUB_MODEL, convention: 'bos+eos' as const };
 		const { fragment } = encodeOrFail(payload);

@@ -5,7 +5,7 @@ import { compareFingerprint } from '../../../src/core/share/compare-fingerprint'
 import { decodeShareLink } from '../../../src/core/share/share-link';
 import { parseSuite } from '../../../src/core/suite/parse-suite';
 import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';
-import { RunSession } from '../../../src/ui/state/run-session.svelte';
+import { RunSession, type RunStartOptions } from '../../../src/ui/state/run-session.svelte';
 import { ShareLinkBuilder } from '../../../src/ui/state/share-link.svelte';
 import { loadStoredRun } from '../../../src/ui/stored-run';
 import { FakeEngine } from '../../../src/worker/fake-engine';
@@ -32,7 +32,7 @@ function suiteText(items: number, padding = ''): string {
 
 const SPEC = { source: 'bundled', id: 'gpt2-random-tiny', dtype: 'fp32', backend: 'wasm' } as const;
 
-async function storeRun(text: string): Promise<number> {
+async function storeRun(text: string, options: RunStartOptions = {}): Promise<number> {
 	const client = createInThreadClient(new FakeEngine());
 	const session = new RunSession({ client, models: new ModelCatalog(client), appVersion: '0.1.0' });
 	const parsed = parseSuite(text);
@@ -41,6 +41,7 @@ async function storeRun(text: string): Promise<number> {
 		{ suiteText: text, suite: parsed.suite, origin: 'paste', sourceName: 'test' },
 		SPEC,
 		'reference',
+		options,
 	);
 	if (!run || run.status !== 'done') throw new Error(`fixture run failed: ${session.message}`);
 	return run.id;
@@ -64,6 +65,7 @@ describe('ShareLinkBuilder', () => {
 		expect(decoded.payload.suite).toEqual({ kind: 'inline', text });
 		expect(decoded.payload.model).toEqual(SPEC);
 		expect(decoded.payload.results.itemNumbers).toEqual([1, 2, 3, 4]);
+		expect(decoded.payload).not.toHaveProperty('wordBoundaries');
 
 		const { results } = await loadStoredRun(runId);
 		expect(results.outcomes).toHaveLength(4);
@@ -71,6 +73,13 @@ describe('ShareLinkBuilder', () => {
 		expect(comparison.reproduced).toBe(true);
 		expect(comparison.identicalOutcomes).toBe(4);
 		expect(comparison.maxRegionDifferenceBits).toBe(0);
+	});
+
+	it('carries the word-boundary option of a run scored with it', async () => {
+		const runId = await storeRun(suiteText(2), { wordBoundaries: true });
+		const link = await new ShareLinkBuilder().build(runId, 'https://example.org/');
+		const decoded = decodeShareLink(link!.url);
+		expect(decoded.ok && decoded.payload.wordBoundaries).toBe(true);
 	});
 
 	it('offers the JSON bundle when the run is too large for a URL', async () => {

@@ -6,6 +6,8 @@ import { sha256Hex } from '../../../src/core/hash/sha256';
 import { buildResultFingerprint } from '../../../src/core/share/result-fingerprint';
 import { encodeShareLink, type SharePayload } from '../../../src/core/share/share-link';
 import { parseSuite } from '../../../src/core/suite/parse-suite';
+import { listItemResults } from '../../../src/storage/results-repository';
+import { getRun } from '../../../src/storage/runs-repository';
 import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';
 import { RunSession } from '../../../src/ui/state/run-session.svelte';
 import { ShareReproduction, browserSpecOf } from '../../../src/ui/state/share-reproduction.svelte';
@@ -79,6 +81,25 @@ describe('ShareReproduction', () => {
 			settingDifferences: [],
 		});
 		expect(reproduction.runId).not.toBeNull();
+	});
+
+	it.each([
+		[true, 'asks for word boundaries when the link carries the option'],
+		[false, 'does not ask for them for a link without it (older links)'],
+	])('word boundaries %s: %s', async (wordBoundaries) => {
+		const fragment = await linkOfFakeRun((p) => (wordBoundaries ? { ...p, wordBoundaries } : p));
+		const reproduction = new ShareReproduction(fragment, '0.1.0');
+		const { client, models } = fakeAccess();
+		await reproduction.reproduce(client, models);
+		expect(reproduction.status).toBe('compared');
+		expect(reproduction.comparison?.reproduced).toBe(true);
+		const run = await getRun(reproduction.runId!);
+		expect(run?.wordBoundaries === true).toBe(wordBoundaries);
+		const items = await listItemResults(reproduction.runId!);
+		const tokens = items.flatMap((item) => item.sentences.flatMap((s) => s.tokens));
+		expect(tokens.length).toBeGreaterThan(0);
+		expect(tokens.every((t) => t.boundarySurprisalBits !== undefined)).toBe(wordBoundaries);
+		expect(tokens.some((t) => t.boundarySurprisalBits !== undefined)).toBe(wordBoundaries);
 	});
 
 	it('names the setting that differs (the link says WebGPU, this run is WASM)', async () => {
