@@ -23,6 +23,8 @@ test('build a suite by typing and pasting, add a prediction, export, run', async
 	// The model the editor's "Run this suite" will use: the tiny bundled one.
 	await page.goto('/');
 	await page.getByLabel('Bundled model (works offline)').selectOption('gpt2-random-tiny');
+	// The Run page's word-boundary option holds for the editor's run too.
+	await page.getByTestId('word-boundaries').check();
 	await page.getByRole('link', { name: 'Editor' }).click();
 	await expect(page.getByRole('heading', { name: 'Suite editor' })).toBeVisible();
 	// On a phone the page itself does not scroll sideways: the grid scrolls inside its box.
@@ -126,7 +128,28 @@ test('build a suite by typing and pasting, add a prediction, export, run', async
 	const progress = page.getByRole('region', { name: 'Run progress' });
 	await expect(progress.getByText('2 / 2 items')).toBeVisible({ timeout: 120_000 });
 	await expect(progress.getByRole('status')).toHaveText('Done');
+	// It was scored with word boundaries, as the Run page's option asked.
+	const runId = Number(/#\/results\/(\d+)$/.exec(page.url())?.[1]);
+	expect(await storedWordBoundaries(page, runId)).toBe(true);
 });
+
+/** `wordBoundaries` of a run record as the app's IndexedDB holds it (read raw). */
+async function storedWordBoundaries(page: Page, runId: number): Promise<unknown> {
+	return page.evaluate(async (runId) => {
+		const db = await new Promise<IDBDatabase>((resolve, reject) => {
+			const request = indexedDB.open('benchtop');
+			request.onsuccess = () => resolve(request.result);
+			request.onerror = () => reject(request.error);
+		});
+		const run = await new Promise<{ wordBoundaries?: boolean } | undefined>((resolve, reject) => {
+			const request = db.transaction('runs').objectStore('runs').get(runId);
+			request.onsuccess = () => resolve(request.result);
+			request.onerror = () => reject(request.error);
+		});
+		db.close();
+		return run?.wordBoundaries;
+	}, runId);
+}
 
 test('a truncated paste opens in the editor with its error, is fixed there and runs', async ({
 	page,
@@ -188,6 +211,9 @@ test('a truncated paste opens in the editor with its error, is fixed there and r
 	const progress = page.getByRole('region', { name: 'Run progress' });
 	await expect(progress.getByText('2 / 2 items')).toBeVisible({ timeout: 120_000 });
 	await expect(progress.getByRole('status')).toHaveText('Done');
+	// The word-boundary option was left off: the run is recorded without it.
+	const runId = Number(/#\/results\/(\d+)$/.exec(page.url())?.[1]);
+	expect(await storedWordBoundaries(page, runId)).toBeUndefined();
 });
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
