@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import { buildSuiteSentences } from '../../src/core/suite/build-sentences';
 import { parseSuite } from '../../src/core/suite/parse-suite';
 import type { EngineHarness } from '../../src/worker/engine-harness';
+import { createNodeEngine } from '../../src/worker/node-engine';
 
 interface GoldenSentence {
 	readonly id: number;
@@ -197,4 +198,71 @@ test('shared-prefix reuse in Chromium (WASM, fp32): golden parity (≤ 1e-3 bits
 	);
 	expect(goldenDifference).toBeLessThanOrEqual(TOLERANCE_BITS);
 	expect(plainDifference).toBeLessThanOrEqual(1e-4);
+});
+
+test('word boundaries in Chromium (WASM, fp32): as in Node (≤ 1e-3 bits), plain and reused batches alike and surprisals unchanged (≤ 1e-4 bits)', async ({
+	page,
+}) => {
+	const url = new URL('../fixtures/golden/surprisals-gpt2-en-small.json', import.meta.url);
+	const golden = JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
+	// Each golden sentence after a sibling sharing its first half, so most borrow a cache.
+	const texts = golden.sentences.flatMap((s) => {
+		const words = s.text.split(' ');
+		return [`${words.slice(0, Math.ceil(words.length / 2)).join(' ')} zebra crossing`, s.text];
+	});
+	await page.goto('/harness/engine.html');
+	await expect(page.locator('#status')).toHaveText('ready');
+	const runs = await page.evaluate(async (texts) => {
+		const harness = window.benchtopEngine as EngineHarness;
+		const info = await harness.load({
+			source: 'bundled',
+			id: 'gpt2-en-small',
+			dtype: 'fp32',
+			backend: 'wasm',
+		});
+		const without = await harness.score(info.modelKey, texts, 'bos');
+		const reused = await harness.score(info.modelKey, texts, 'bos', undefined, true, true);
+		const plain = await harness.score(info.modelKey, texts, 'bos', undefined, false, true);
+		return { without, reused, plain };
+	}, texts);
+	const engine = createNodeEngine({ threads: 2 });
+	const { modelKey } = await engine.loadModel({
+		spec: { source: 'bundled', id: 'gpt2-en-small', dtype: 'fp32', backend: 'node-cpu' },
+	});
+	const node = await engine.scoreTexts({
+		modelKey,
+		texts,
+		convention: 'bos',
+		wordBoundaries: true,
+	});
+	await engine.disposeModel(modelKey);
+	expect(runs.reused.prefixReuse).toEqual({ used: true });
+	const maxDifference = (
+		a: typeof node.texts,
+		b: typeof node.texts,
+		field: 'surprisalBits' | 'boundarySurprisalBits',
+	): number => {
+		let max = 0;
+		a.forEach((text, i) => {
+			const tokens = b[i]?.tokens ?? [];
+			expect(tokens.map((t) => t.token)).toEqual(text.tokens.map((t) => t.token));
+			text.tokens.forEach((t, k) => {
+				max = Math.max(max, Math.abs((t[field] ?? NaN) - (tokens[k]?.[field] ?? NaN)));
+			});
+		});
+		return max;
+	};
+	const vsNode = maxDifference(node.texts, runs.reused.texts, 'boundarySurprisalBits');
+	const plainVsReused = maxDifference(runs.plain.texts, runs.reused.texts, 'boundarySurprisalBits');
+	const surprisals = maxDifference(runs.without.texts, runs.reused.texts, 'surprisalBits');
+	console.log(
+		`Chromium WASM word boundaries: vs Node max |Δ| = ${vsNode} bits; plain vs reused ` +
+			`${plainVsReused}; surprisals with vs without the flag ${surprisals}`,
+	);
+	// Chromium's WASM kernels against Node's CPU ones: the golden parity tolerance (measured ~7e-5).
+	expect(vsNode).toBeLessThanOrEqual(TOLERANCE_BITS);
+	// The flag feeds each text's last token too, so batches take other shapes; WASM's numbers
+	// depend on the shape within the batch-invariance tolerance (measured ~3e-5; exactly 0 in Node).
+	expect(plainVsReused).toBeLessThanOrEqual(1e-4);
+	expect(surprisals).toBeLessThanOrEqual(1e-4);
 });
