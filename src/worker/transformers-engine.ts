@@ -40,6 +40,7 @@ import {
 import {
 	buildContinuationInputs,
 	continuationLength,
+	extraTargetSlots,
 	joinBoundarySurprisals,
 	joinSurprisals,
 	planPrefixReuse,
@@ -1233,12 +1234,31 @@ export class TransformersEngine implements InferenceEngine {
 			const caches = new Map<number, PrefixCache>();
 			const bitsOf = new Map<number, Float64Array>();
 			const boundaryBitsOf = new Map<number, Float64Array>();
+			/** A child's first own token, scored by its parent as an extra target (bits). */
+			const firstBitsOf = new Map<number, number>();
 			const feedsLast = run.wordBoundaries ? { feedsLast: true } : {};
 			for (const wave of waves) {
 				const rows: ContinuationRow[] = wave.map((sequenceIndex) => {
-					const past = plan.links[sequenceIndex]?.reusedPositions ?? 0;
+					const link = plan.links[sequenceIndex];
+					const past = link?.reusedPositions ?? 0;
 					const ids = sequences[sequenceIndex] ?? [];
-					return { sequenceIndex, pastLength: past, ids: ids.slice(past), ...feedsLast };
+					const extras = plan.extraTargets[sequenceIndex] ?? [];
+					return {
+						sequenceIndex,
+						pastLength: past,
+						ids: ids.slice(past),
+						...feedsLast,
+						...(link?.scoredByParent ? { scoredByParent: true } : {}),
+						...(extras.length > 0
+							? {
+									extraTargets: extras.map(({ position, tokenId, child }) => ({
+										at: position - past,
+										tokenId,
+										child,
+									})),
+								}
+							: {}),
+					};
 				});
 				// A sequence its parent covers entirely (a duplicate, a prefix) runs nothing.
 				const covered = rows.filter((row) => continuationLength(row) === 0);
@@ -1248,7 +1268,15 @@ export class TransformersEngine implements InferenceEngine {
 						const link = plan.links[index];
 						const parentBits = link ? bitsOf.get(link.parent) : undefined;
 						const length = sequences[index]?.length ?? 0;
-						const bits = joinSurprisals(length, pastLength, parentBits, none, 0);
+						const bits = joinSurprisals(
+							length,
+							pastLength,
+							parentBits,
+							none,
+							0,
+							1,
+							firstBitsOf.get(index),
+						);
 						if (!run.wordBoundaries) return run.finish(index, bits);
 						// Every position's distribution is the parent's (its tokens through the last).
 						const parentBoundary = link ? boundaryBitsOf.get(link.parent) : undefined;
@@ -1296,7 +1324,13 @@ export class TransformersEngine implements InferenceEngine {
 						keeps ? model.cacheOutputs : [],
 						run.wordBoundaries,
 					);
-					const { batchSize: b, sequenceLength: s } = inputs;
+					const { batchSize: b, sequenceLength: s, targetsPerPosition: k } = inputs;
+					batchRows.forEach((row, r) => {
+						for (const extra of extraTargetSlots(row)) {
+							const logProb = out.logProbs[(r * s + extra.at) * k + extra.slot] as number;
+							firstBitsOf.set(extra.child, -logProb / Math.LN2);
+						}
+					});
 					const batch = batchRows.map((row, r) => {
 						const index = row.sequenceIndex;
 						const link = plan.links[index];
@@ -1306,6 +1340,8 @@ export class TransformersEngine implements InferenceEngine {
 							link ? bitsOf.get(link.parent) : undefined,
 							out.logProbs,
 							r * s,
+							k,
+							firstBitsOf.get(index),
 						);
 						const boundary = out.boundaryLogProbs
 							? joinBoundarySurprisals(
@@ -1342,7 +1378,8 @@ export class TransformersEngine implements InferenceEngine {
 			| 'attentionMask'
 			| 'positionIds'
 			| 'targets'
-		>,
+		> &
+			Partial<Pick<ContinuationInputs, 'targetsPerPosition'>>,
 		wordBoundaries: boolean,
 	): Record<string, OrtTensor> {
 		const { Tensor } = this.#runtime;
@@ -1350,7 +1387,11 @@ export class TransformersEngine implements InferenceEngine {
 		const feeds: Record<string, OrtTensor> = {
 			input_ids: new Tensor('int64', inputs.inputIds, [b, s]),
 			attention_mask: new Tensor('int64', inputs.attentionMask, [b, p + s]),
-			[TARGETS_INPUT_NAME]: new Tensor('int64', inputs.targets, [b, s, 1]),
+			[TARGETS_INPUT_NAME]: new Tensor('int64', inputs.targets, [
+				b,
+				s,
+				inputs.targetsPerPosition ?? 1,
+			]),
 		};
 		if (model.hasWordBoundaries) {
 			const mask = model.wordStartMask;

@@ -18,10 +18,11 @@ import {
 	type WireField,
 } from './protobuf-wire';
 
-/** Name of the added int64 input [B,S,1]: at position t, the id of the token at t+1 (any valid
- * id, e.g. 0, where nothing is scored). */
+/** Name of the added int64 input [B,S,K]: at position t, the ids whose log-probabilities are
+ * wanted (the token at t+1, and with shared-prefix reuse other sequences' tokens there); any
+ * valid id, e.g. 0, where nothing is scored. */
 export const TARGETS_INPUT_NAME = 'benchtop_targets';
-/** Name of the single output [B,S,1] float32: log p(target | prefix) in nats. */
+/** Name of the output [B,S,K] float32: log p(target | prefix) in nats, per target. */
 export const LOG_PROBS_OUTPUT_NAME = 'benchtop_log_probs';
 /** Name of the added float32 input [V,1] with `wordBoundaries`: 1 for the vocabulary ids that
  * start a word (`findWordStartTokens`), 0 for the others; V is the logits' width. */
@@ -418,11 +419,15 @@ export function appendLogProbTail(
 		...kept,
 		...nodes,
 		...initializers,
-		valueInfo(GRAPH_INPUT, TARGETS_INPUT_NAME, ELEM_INT64, ['batch_size', 'sequence_length', 1]),
+		valueInfo(GRAPH_INPUT, TARGETS_INPUT_NAME, ELEM_INT64, [
+			'batch_size',
+			'sequence_length',
+			'targets_per_position',
+		]),
 		valueInfo(GRAPH_OUTPUT, LOG_PROBS_OUTPUT_NAME, ELEM_FLOAT, [
 			'batch_size',
 			'sequence_length',
-			1,
+			'targets_per_position',
 		]),
 		...(wordBoundaries
 			? [

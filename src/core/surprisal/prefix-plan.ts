@@ -2,9 +2,11 @@
  * Shared-prefix reuse for scoring: a causal LM's surprisal of a token depends only on the tokens
  * before it, so when a sequence begins like an earlier one (the conditions of a SyntaxGym item),
  * the earlier sequence's key/value cache covers the shared positions and only the continuation
- * runs. This module plans that reuse (which sequence borrows from which, in which order, what each
- * parent keeps) and builds the continuation batches' inputs (past lengths padded and masked,
- * explicit positions). A sequence's last token is fed only when a row asks for it (`feedsLast`:
+ * runs. The first token where they differ is scored by the earlier sequence at its position
+ * before it (an extra target beside its own next token), so the whole shared prefix is borrowed.
+ * This module plans that reuse (which sequence borrows from which, in which order, what each
+ * parent keeps and scores for its children) and builds the continuation batches' inputs (past
+ * lengths padded and masked, explicit positions, K targets per position). A sequence's last token is fed only when a row asks for it (`feedsLast`:
  * its distribution gives the word-boundary probability after the text); otherwise its logits would
  * predict nothing and no child needs its cache. Pure arrays; running the model and holding caches
  * is the worker's.
@@ -27,9 +29,27 @@ export interface PrefixReuseOptions {
 /** A sequence that borrows the first `reusedPositions` positions of `parent`'s cache. */
 export interface PrefixLink {
 	readonly parent: number;
-	/** P: cached positions taken from the parent (its shared prefix but the last shared token,
-	 * whose logits must be recomputed to score the first differing token). P ≥ 1. */
+	/**
+	 * P: cached positions taken from the parent: the whole shared prefix c, but at most L − 1
+	 * (the sequence's own length less one) and L_parent − 1 (the parent does not feed its last
+	 * token). P ≥ 1.
+	 */
 	readonly reusedPositions: number;
+	/**
+	 * The sequence's token P differs from the parent's (P = c): the parent scores it at its
+	 * position P − 1, as an extra target beside its own (see `PrefixPlan.extraTargets`). False
+	 * when the sequence's token P is the parent's own, already scored.
+	 */
+	readonly scoredByParent: boolean;
+}
+
+/** A token a parent scores for a child at one of its positions (beside its own next token). */
+export interface ExtraTarget {
+	/** The parent's position whose distribution predicts the child's token (absolute). */
+	readonly position: number;
+	readonly tokenId: number;
+	/** The child sequence's index. */
+	readonly child: number;
 }
 
 export interface PrefixPlan {
@@ -37,6 +57,8 @@ export interface PrefixPlan {
 	readonly links: readonly (PrefixLink | null)[];
 	/** Per sequence: how many leading positions of its cache children need (0: keep none). */
 	readonly keepPositions: readonly number[];
+	/** Per sequence: the children's tokens it scores beside its own (empty for most). */
+	readonly extraTargets: readonly (readonly ExtraTarget[])[];
 	/**
 	 * Rounds in input order; each round is a list of waves, each wave the sequences (indices)
 	 * whose parents ran in an earlier wave of the round. Wave 0 holds the round's roots.
@@ -75,7 +97,11 @@ export function planPrefixReuse(
 	}
 	const links: (PrefixLink | null)[] = sequences.map(() => null);
 	const keepPositions: number[] = sequences.map(() => 0);
+	const extraTargets: ExtraTarget[][] = sequences.map(() => []);
 	const depth: number[] = sequences.map(() => 0);
+	/** Sequences that may run nothing (their last token scored by the parent, the rest borrowed):
+	 * they hold no cache, so no later sequence borrows from them. */
+	const runsNothing: boolean[] = sequences.map(() => false);
 	const rounds: number[][][] = [];
 	let tokens = 0;
 	let positionsToRun = 0;
@@ -93,14 +119,26 @@ export function planPrefixReuse(
 			let shared = 0;
 			for (const id of ids) {
 				const next = node.children.get(id);
-				if (!next) break;
+				if (!next || runsNothing[next.owner] === true) break;
 				node = next;
 				shared++;
 			}
-			const reused = Math.min(shared, ids.length) - 1;
+			const parentLength = node === root ? 0 : (sequences[node.owner]?.length ?? 0);
+			const reused = Math.min(shared, ids.length - 1, parentLength - 1);
 			if (node !== root && reused >= minReused) {
-				links[index] = { parent: node.owner, reusedPositions: reused };
+				// The first sequence through the deepest shared node ran that node's position
+				// itself (it had no earlier sequence to borrow it from), so it can score ours.
+				const scoredByParent = reused === shared;
+				links[index] = { parent: node.owner, reusedPositions: reused, scoredByParent };
+				if (scoredByParent) {
+					extraTargets[node.owner]?.push({
+						position: reused - 1,
+						tokenId: ids[reused] as number,
+						child: index,
+					});
+				}
 				keepPositions[node.owner] = Math.max(keepPositions[node.owner] ?? 0, reused);
+				runsNothing[index] = scoredByParent && reused === ids.length - 1;
 				depth[index] = (depth[node.owner] ?? 0) + 1;
 				positionsToRun += ids.length - 1 - reused;
 			} else {
@@ -117,7 +155,7 @@ export function planPrefixReuse(
 		}
 		if (waves.length > 0) rounds.push(waves);
 	}
-	return { links, keepPositions, rounds, tokens, positionsToRun };
+	return { links, keepPositions, extraTargets, rounds, tokens, positionsToRun };
 }
 
 /** One row of a continuation batch: the tokens after the reused positions. */
@@ -135,14 +173,47 @@ export interface ContinuationRow {
 	 * the parent ran that position. Default false.
 	 */
 	readonly feedsLast?: boolean;
+	/** The row's first id is not the parent's token there (`PrefixLink.scoredByParent`): with
+	 * `feedsLast`, a row with one id left then feeds it (the parent never ran that token). */
+	readonly scoredByParent?: boolean;
+	/** Children's tokens this row scores beside its own: `at` is the row's position (0-based,
+	 * after the past) whose distribution predicts `tokenId`. */
+	readonly extraTargets?: readonly RowExtraTarget[];
+}
+
+/** An extra target of a row (see `ContinuationRow.extraTargets`). */
+export interface RowExtraTarget {
+	readonly at: number;
+	readonly tokenId: number;
+	readonly child: number;
 }
 
 /** Positions a row feeds to the model: its ids but the last, or with `feedsLast` all of them
- * (none when a past covers all but the last). */
+ * (none when a past covers all but the last and the last is the parent's token). */
 export function continuationLength(row: ContinuationRow): number {
 	const { ids, pastLength, feedsLast } = row;
 	if (feedsLast !== true) return Math.max(0, ids.length - 1);
-	return pastLength > 0 && ids.length <= 1 ? 0 : ids.length;
+	return pastLength > 0 && ids.length <= 1 && row.scoredByParent !== true ? 0 : ids.length;
+}
+
+/**
+ * Where each extra target of `row` sits in the targets tensor's last axis: slot 0 is the row's
+ * own next token, extras at the same position take slots 1, 2, … in order.
+ */
+export function extraTargetSlots(
+	row: ContinuationRow,
+): {
+	readonly at: number;
+	readonly slot: number;
+	readonly tokenId: number;
+	readonly child: number;
+}[] {
+	const used = new Map<number, number>();
+	return (row.extraTargets ?? []).map((extra) => {
+		const slot = (used.get(extra.at) ?? 0) + 1;
+		used.set(extra.at, slot);
+		return { ...extra, slot };
+	});
 }
 
 /** The tensors of one continuation forward pass (past caches are filled by the worker). */
@@ -162,7 +233,10 @@ export interface ContinuationInputs {
 	readonly attentionMask: BigInt64Array;
 	/** `[B, S]` int64: P_b + t (padding continues the count; real tokens never attend to it). */
 	readonly positionIds: BigInt64Array;
-	/** `[B, S, 1]` int64: the next token's id, 0 on padding (and on a fed last token). */
+	/** K: targets per position (1 + the most extra targets at one position of a row). */
+	readonly targetsPerPosition: number;
+	/** `[B, S, K]` int64: slot 0 the next token's id (0 on padding and on a fed last token),
+	 * slots 1… the rows' extra targets (`extraTargetSlots`), 0 where unused. */
 	readonly targets: BigInt64Array;
 }
 
@@ -185,7 +259,9 @@ export function buildContinuationInputs(
 	const inputIds = new BigInt64Array(batchSize * sequenceLength).fill(BigInt(padTokenId));
 	const attentionMask = new BigInt64Array(batchSize * width);
 	const positionIds = new BigInt64Array(batchSize * sequenceLength);
-	const targets = new BigInt64Array(batchSize * sequenceLength);
+	const slots = rows.map(extraTargetSlots);
+	const targetsPerPosition = 1 + Math.max(0, ...slots.flat().map((extra) => extra.slot));
+	const targets = new BigInt64Array(batchSize * sequenceLength * targetsPerPosition);
 	const lengths = new Int32Array(batchSize);
 	let tokenCount = 0;
 	rows.forEach((row, b) => {
@@ -207,7 +283,15 @@ export function buildContinuationInputs(
 		for (let t = 0; t < length; t++) {
 			inputIds[base + t] = BigInt(ids[t] ?? padTokenId);
 			attentionMask[b * width + pastLength + t] = 1n;
-			targets[base + t] = BigInt(ids[t + 1] ?? 0);
+			targets[(base + t) * targetsPerPosition] = BigInt(ids[t + 1] ?? 0);
+		}
+		for (const extra of slots[b] ?? []) {
+			if (extra.at < 0 || extra.at >= length) {
+				throw new BenchtopError(
+					`Sequence ${row.sequenceIndex} cannot score a token at position ${extra.at} of ${length}.`,
+				);
+			}
+			targets[(base + extra.at) * targetsPerPosition + extra.slot] = BigInt(extra.tokenId);
 		}
 	});
 	return {
@@ -219,14 +303,18 @@ export function buildContinuationInputs(
 		inputIds,
 		attentionMask,
 		positionIds,
+		targetsPerPosition,
 		targets,
 	};
 }
 
 /**
- * A sequence's surprisals (bits, position 0 gets 0) from its parent's (the first P + 1 positions
- * are the parent's: same tokens, same left context) and its continuation's log-probs in nats
- * (`logProbs[rowOffset + t]` = log p(token P + t + 1); nothing is read when P + 1 = length).
+ * A sequence's surprisals (bits, position 0 gets 0) from its parent's and its continuation's
+ * log-probs in nats. Positions 0…P − 1 are the parent's (same tokens, same left context);
+ * position P is `firstBits` when the parent scored the sequence's own token there as an extra
+ * target (`PrefixLink.scoredByParent`), else the parent's too; position p > P reads
+ * `logProbs[(rowOffset + p − P − 1) · stride]` (= log p(token p); stride K: the targets per
+ * position, slot 0). Nothing is read from `logProbs` when P + 1 = length.
  */
 export function joinSurprisals(
 	length: number,
@@ -234,18 +322,23 @@ export function joinSurprisals(
 	parentBits: Float64Array | undefined,
 	logProbs: Float32Array | Float64Array,
 	rowOffset: number,
+	stride = 1,
+	firstBits?: number,
 ): Float64Array {
 	const bits = new Float64Array(length);
 	if (reusedPositions > 0) {
-		if (!parentBits || parentBits.length <= reusedPositions) {
+		const needed = firstBits === undefined ? reusedPositions + 1 : reusedPositions;
+		if (!parentBits || parentBits.length < needed) {
 			throw new BenchtopError(
-				`The parent's surprisals (${parentBits?.length ?? 0}) do not cover ${reusedPositions + 1} positions.`,
+				`The parent's surprisals (${parentBits?.length ?? 0}) do not cover ${needed} positions.`,
 			);
 		}
-		bits.set(parentBits.subarray(0, reusedPositions + 1));
+		bits.set(parentBits.subarray(0, reusedPositions));
+		if (reusedPositions < length)
+			bits[reusedPositions] = firstBits ?? (parentBits[reusedPositions] as number);
 	}
 	for (let p = reusedPositions + 1; p < length; p++) {
-		bits[p] = -(logProbs[rowOffset + p - reusedPositions - 1] as number) / Math.LN2;
+		bits[p] = -(logProbs[(rowOffset + p - reusedPositions - 1) * stride] as number) / Math.LN2;
 	}
 	return bits;
 }

@@ -3,6 +3,7 @@ import { BenchtopError } from '../../../src/core/errors';
 import {
 	buildContinuationInputs,
 	continuationLength,
+	extraTargetSlots,
 	joinBoundarySurprisals,
 	joinSurprisals,
 	planPrefixReuse,
@@ -15,45 +16,52 @@ const A = [1, 2, 3, 4, 5];
 describe('planPrefixReuse', () => {
 	const cases: [string, number[][], PrefixReuseOptions, PrefixPlan][] = [
 		[
-			// B shares 3 tokens with A: it reuses A's first 2 positions (the third is fed again
-			// so its logits score B's 4th token); C shares only 1 token and runs whole.
-			'a sibling borrows its shared prefix but one; a short share runs whole',
+			// B shares 3 tokens with A: it reuses A's first 3 positions, and A scores B's 4th
+			// token (9) at its position 2 beside its own (4); C shares only 1 token and runs whole.
+			'a sibling borrows its whole shared prefix, the parent scores its first own token',
 			[A, [1, 2, 3, 9, 9], [1, 7]],
 			{},
 			{
-				links: [null, { parent: 0, reusedPositions: 2 }, null],
-				keepPositions: [2, 0, 0],
+				links: [null, { parent: 0, reusedPositions: 3, scoredByParent: true }, null],
+				keepPositions: [3, 0, 0],
+				extraTargets: [[{ position: 2, tokenId: 9, child: 1 }], [], []],
 				rounds: [[[0, 2], [1]]],
 				tokens: 12,
-				positionsToRun: 4 + 2 + 1,
+				positionsToRun: 4 + 1 + 1,
 			},
 		],
 		[
-			'minReusedPositions 3: the sibling runs whole',
+			'minReusedPositions 4: the sibling runs whole',
 			[A, [1, 2, 3, 9, 9]],
-			{ minReusedPositions: 3 },
+			{ minReusedPositions: 4 },
 			{
 				links: [null, null],
 				keepPositions: [0, 0],
+				extraTargets: [[], []],
 				rounds: [[[0, 1]]],
 				tokens: 10,
 				positionsToRun: 8,
 			},
 		],
 		[
+			// Its tokens are all A's: nothing for A to score for it.
 			'a prefix of an earlier sequence runs nothing',
 			[A, [1, 2, 3]],
 			{},
 			{
-				links: [null, { parent: 0, reusedPositions: 2 }],
+				links: [null, { parent: 0, reusedPositions: 2, scoredByParent: false }],
 				keepPositions: [2, 0],
+				extraTargets: [[], []],
 				rounds: [[[0], [1]]],
 				tokens: 8,
 				positionsToRun: 4,
 			},
 		],
 		[
-			'a chain: the longest share wins, a wave per link',
+			// The second differs from the first in its last token only: the first scores it and
+			// it runs nothing, so it holds no cache; the third, which continues it, borrows from
+			// the first (whose position 4 also scores the third's 7).
+			'a sequence that runs nothing lends no cache',
 			[
 				[1, 2, 3, 4, 5, 6],
 				[1, 2, 3, 4, 5, 7],
@@ -61,11 +69,45 @@ describe('planPrefixReuse', () => {
 			],
 			{},
 			{
-				links: [null, { parent: 0, reusedPositions: 4 }, { parent: 1, reusedPositions: 5 }],
-				keepPositions: [4, 5, 0],
-				rounds: [[[0], [1], [2]]],
+				links: [
+					null,
+					{ parent: 0, reusedPositions: 5, scoredByParent: true },
+					{ parent: 0, reusedPositions: 5, scoredByParent: true },
+				],
+				keepPositions: [5, 0, 0],
+				extraTargets: [
+					[
+						{ position: 4, tokenId: 7, child: 1 },
+						{ position: 4, tokenId: 7, child: 2 },
+					],
+					[],
+					[],
+				],
+				rounds: [[[0], [1, 2]]],
 				tokens: 19,
-				positionsToRun: 5 + 1 + 1,
+				positionsToRun: 5 + 0 + 1,
+			},
+		],
+		[
+			// The third continues the second past the first's end: a wave per link.
+			'a chain: the longest share wins',
+			[
+				[1, 2, 3, 4],
+				[1, 2, 3, 4, 5, 6],
+				[1, 2, 3, 4, 5, 6, 7, 8],
+			],
+			{},
+			{
+				links: [
+					null,
+					{ parent: 0, reusedPositions: 3, scoredByParent: false },
+					{ parent: 1, reusedPositions: 5, scoredByParent: false },
+				],
+				keepPositions: [3, 5, 0],
+				extraTargets: [[], [], []],
+				rounds: [[[0], [1], [2]]],
+				tokens: 18,
+				positionsToRun: 3 + 2 + 2,
 			},
 		],
 		[
@@ -73,8 +115,9 @@ describe('planPrefixReuse', () => {
 			[A, A, A],
 			{ maxSequencesPerRound: 2 },
 			{
-				links: [null, { parent: 0, reusedPositions: 4 }, null],
+				links: [null, { parent: 0, reusedPositions: 4, scoredByParent: false }, null],
 				keepPositions: [4, 0, 0],
+				extraTargets: [[], [], []],
 				rounds: [[[0], [1]], [[2]]],
 				tokens: 15,
 				positionsToRun: 4 + 0 + 4,
@@ -87,6 +130,7 @@ describe('planPrefixReuse', () => {
 			{
 				links: [null, null],
 				keepPositions: [0, 0],
+				extraTargets: [[], []],
 				rounds: [[[1]]],
 				tokens: 5,
 				positionsToRun: 4,
@@ -124,6 +168,12 @@ describe('continuationLength', () => {
 		expect(continuationLength({ sequenceIndex: 0, pastLength, ids, feedsLast: true })).toBe(
 			expected,
 		);
+	});
+
+	it('feedsLast: a last id its parent only scored (not ran) is fed', () => {
+		const row = { sequenceIndex: 0, pastLength: 2, ids: [5], scoredByParent: true };
+		expect(continuationLength({ ...row, feedsLast: true })).toBe(1);
+		expect(continuationLength(row)).toBe(0);
 	});
 });
 
@@ -172,6 +222,47 @@ describe('buildContinuationInputs', () => {
 		expect([...plain.targets]).toEqual([2n, 3n, 6n, 0n]);
 	});
 
+	it('extra targets take slots 1… at their positions; K is 1 + the most at one position', () => {
+		const withExtras = {
+			sequenceIndex: 0,
+			pastLength: 0,
+			ids: [1, 2, 3],
+			extraTargets: [
+				{ at: 1, tokenId: 7, child: 4 },
+				{ at: 1, tokenId: 8, child: 5 },
+				{ at: 0, tokenId: 9, child: 6 },
+			],
+		};
+		const inputs = buildContinuationInputs(
+			[withExtras, { sequenceIndex: 1, pastLength: 2, ids: [5, 6] }],
+			0,
+		);
+		expect(inputs.targetsPerPosition).toBe(3);
+		// [B=2, S=2, K=3]: row 0 position 0 (2, 9, –), position 1 (3, 7, 8); row 1 (6, –, –), pad.
+		expect([...inputs.targets]).toEqual([2n, 9n, 0n, 3n, 7n, 8n, 6n, 0n, 0n, 0n, 0n, 0n]);
+		expect(extraTargetSlots(withExtras).map((e) => [e.child, e.at, e.slot])).toEqual([
+			[4, 1, 1],
+			[5, 1, 2],
+			[6, 0, 1],
+		]);
+	});
+
+	it('an extra target outside the fed positions is a BenchtopError', () => {
+		expect(() =>
+			buildContinuationInputs(
+				[
+					{
+						sequenceIndex: 0,
+						pastLength: 0,
+						ids: [1, 2, 3],
+						extraTargets: [{ at: 2, tokenId: 7, child: 1 }],
+					},
+				],
+				0,
+			),
+		).toThrow(BenchtopError);
+	});
+
 	it('throws BenchtopError for a row with nothing to feed', () => {
 		expect(() =>
 			buildContinuationInputs([{ sequenceIndex: 3, pastLength: 2, ids: [4] }], 0),
@@ -203,6 +294,18 @@ describe('joinSurprisals', () => {
 		);
 		expect(bits).toHaveLength(expected.length);
 		expected.forEach((value, p) => expect(bits[p]).toBeCloseTo(value, 12));
+	});
+
+	it('firstBits (scored by the parent) stands at position P; slot 0 of each stride is read', () => {
+		// P = 2: positions 0, 1 from the parent, 2 from firstBits, 3 and 4 from the log-probs of
+		// positions 1 and 2 of the row (offset 1, stride K = 2).
+		const logProbs = Float64Array.from([9, 9, -3 * LN2, 9, -4 * LN2, 9]);
+		const bits = joinSurprisals(5, 2, Float64Array.from([0, 1, 8]), logProbs, 1, 2, 6);
+		expect([...bits].map((b) => Math.round(b * 1e9) / 1e9)).toEqual([0, 1, 6, 3, 4]);
+		// A covered row whose last token the parent scored: only P positions of the parent needed.
+		expect([
+			...joinSurprisals(3, 2, Float64Array.from([0, 1]), new Float64Array(0), 0, 1, 5),
+		]).toEqual([0, 1, 5]);
 	});
 
 	it('throws BenchtopError when the parent does not cover the reused positions', () => {
