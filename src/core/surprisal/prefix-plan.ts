@@ -200,9 +200,7 @@ export function continuationLength(row: ContinuationRow): number {
  * Where each extra target of `row` sits in the targets tensor's last axis: slot 0 is the row's
  * own next token, extras at the same position take slots 1, 2, … in order.
  */
-export function extraTargetSlots(
-	row: ContinuationRow,
-): {
+export function extraTargetSlots(row: ContinuationRow): {
 	readonly at: number;
 	readonly slot: number;
 	readonly tokenId: number;
