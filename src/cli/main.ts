@@ -24,7 +24,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 	},
 	surprisals: {
 		summary:
-			'surprisals <sentences.txt> [--words] [--model ...] [--convention ...]: lm-zoo surprisal TSV (per word with --words)',
+			'surprisals <sentences.txt> [--words [--bow]] [--model ...] [--convention ...]: lm-zoo surprisal TSV (per word with --words; beginning-of-word corrected with --bow)',
 		load: async () => (await import('./commands/surprisals')).surprisalsCommand,
 	},
 	'import-pairs': {

@@ -74,7 +74,7 @@ export class EndpointInferenceClient implements InferenceClientApi {
 		this.#handlers = {
 			loadModel: (params, callOptions) => this.#load(params.spec, callOptions?.signal),
 			scoreTexts: (params, callOptions) =>
-				this.#score(params.texts, params.convention, callOptions),
+				this.#score(params.texts, params.convention, callOptions, params.wordBoundaries === true),
 			tokenize: async (params, callOptions) => {
 				const [scored] = await this.#scoreBatch([params.text], 0, params.convention, callOptions);
 				const tokens = (scored?.tokens ?? []).map((t) => ({ ...t, surprisalBits: Number.NaN }));
@@ -159,15 +159,18 @@ export class EndpointInferenceClient implements InferenceClientApi {
 		first: number,
 		convention: Calls['scoreTexts']['params']['convention'],
 		options: CallOptions | undefined,
+		wordBoundaries = false,
 	): Promise<ScoredText[]> {
 		const signal = this.#signal(options);
 		throwIfAborted(signal);
 		try {
+			// Asked for word boundaries, the endpoint scorer refuses (an endpoint cannot give them).
 			const scored = await scoreTextsViaEndpoint(this.client, texts, {
 				model: this.spec.model,
 				convention,
 				batchSize: texts.length,
 				signal,
+				...(wordBoundaries ? { wordBoundaries } : {}),
 			});
 			return scored.map((text) => ({ ...text, index: text.index + first }));
 		} catch (error) {
@@ -180,6 +183,7 @@ export class EndpointInferenceClient implements InferenceClientApi {
 		texts: readonly string[],
 		convention: Calls['scoreTexts']['params']['convention'],
 		options: CallOptions | undefined,
+		wordBoundaries: boolean,
 	): Promise<Calls['scoreTexts']['result']> {
 		const started = performance.now();
 		const all: ScoredText[] = [];
@@ -194,6 +198,7 @@ export class EndpointInferenceClient implements InferenceClientApi {
 					first,
 					convention,
 					options,
+					wordBoundaries,
 				);
 				all.push(...batch);
 				for (const text of batch) tokenCount += text.tokens.length;

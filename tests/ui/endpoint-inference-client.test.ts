@@ -88,6 +88,19 @@ describe('EndpointInferenceClient over serve', () => {
 		expect(progress.at(-1)?.done).toBe(TEXTS.length);
 	});
 
+	it('a request for word boundaries is refused, with the reason', async () => {
+		const endpoint = client(3);
+		const { modelKey } = await endpoint.call('loadModel', { spec: RECORDED });
+		await expect(
+			endpoint.call('scoreTexts', {
+				modelKey,
+				texts: TEXTS,
+				convention: 'bos',
+				wordBoundaries: true,
+			}),
+		).rejects.toThrow(/cannot give word-boundary probabilities/);
+	});
+
 	it('tokenizes with offsets and no surprisals', async () => {
 		const endpoint = client();
 		const { modelKey } = await endpoint.call('loadModel', { spec: RECORDED });
