@@ -834,6 +834,9 @@ export class TransformersEngine implements InferenceEngine {
 		// NOTE: transformers.js creates sessions through the InferenceSession class it shares with
 		// us; during this load its `create` adds the log-prob tail and our session options.
 		sessionClass.create = async (source: OrtModelSource, options?: Record<string, unknown>) => {
+			// onnxruntime-web starts its wasm once: a second start while the warm-up's is under way
+			// fails ("multiple calls to 'initWasm()'"), so the model's session waits for it.
+			await runtime.warmUp?.();
 			const bytes = typeof source === 'string' ? await runtime.readModelFile(source) : source;
 			const fused = appendLogProbTail(bytes, variant, {
 				keepCacheOutputs: true,

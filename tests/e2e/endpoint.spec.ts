@@ -1,5 +1,6 @@
 // The app talks to a real OpenAI-compatible server: our own `serve` over the bundled
-// gpt2-random-tiny, started by this test on a free port and stopped after. Endpoint model →
+// gpt2-en-small (the tiny model generates 40 tokens within a frame or two, too fast to see the
+// stream arrive in pieces), started by this test on a free port and stopped after. Endpoint model →
 // Test connection → Try it streams a completion from the server; a bundled suite runs through
 // the endpoint (echo prompt logprobs) and shows its results.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,7 +9,7 @@ import { expect, test } from '@playwright/test';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-const MODEL_ID = 'gpt2-random-tiny';
+const MODEL_ID = 'gpt2-en-small';
 const APP_ORIGIN = `http://127.0.0.1:${process.env.BENCHTOP_E2E_PORT ?? 4173}`;
 
 let server: ChildProcess | undefined;
