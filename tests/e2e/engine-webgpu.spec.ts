@@ -4,6 +4,8 @@
 // no adapter is available; without one, the engine must fall back to WASM and say why.
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
+import { buildSuiteSentences } from '../../src/core/suite/build-sentences';
+import { parseSuite } from '../../src/core/suite/parse-suite';
 import type { EngineHarness } from '../../src/worker/engine-harness';
 
 interface GoldenSentence {
@@ -66,4 +68,52 @@ test('WebGPU (or the WASM fallback, said so) matches the golden surprisals of gp
 	});
 	console.log(`gpt2-random-tiny on ${result.info.spec.backend}: max |Δ| = ${maxDifference} bits`);
 	expect(maxDifference).toBeLessThanOrEqual(1e-3);
+});
+
+test('WebGPU: shared-prefix reuse gives every token of a bundled suite as plain batches (≤ 1e-4 bits)', async ({
+	page,
+}) => {
+	test.setTimeout(300_000);
+	const parsed = parseSuite(await readFile('suites/subject-verb-agreement-pp.json', 'utf8'));
+	if (!parsed.ok) throw new Error('the bundled suite does not parse');
+	const texts = buildSuiteSentences(parsed.suite).map((sentence) => sentence.text);
+	await page.goto('/harness/engine.html');
+	await expect(page.locator('#status')).toHaveText('ready');
+	const result = await page.evaluate(async (sentences) => {
+		const gpu = (navigator as { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+		const adapter = gpu ? await gpu.requestAdapter().catch(() => null) : null;
+		if (!adapter) return null;
+		const harness = window.benchtopEngine as EngineHarness;
+		const info = await harness.load({
+			source: 'bundled',
+			id: 'gpt2-random-tiny',
+			dtype: 'fp32',
+			backend: 'webgpu',
+		});
+		const plain = await harness.score(info.modelKey, sentences, 'bos', undefined, false);
+		const reused = await harness.score(info.modelKey, sentences, 'bos', undefined, true);
+		return { backend: info.spec.backend, plain, reused };
+	}, texts);
+	test.skip(result === null, 'no WebGPU adapter in this browser');
+	if (result === null) return;
+	expect(result.backend).toBe('webgpu');
+	expect(result.reused.prefixReuse?.used).toBe(true);
+	let maxDifference = 0;
+	result.plain.texts.forEach((text, i) => {
+		const other = result.reused.texts[i]?.tokens ?? [];
+		expect(other.map((t) => t.token)).toEqual(text.tokens.map((t) => t.token));
+		text.tokens.forEach((token, k) => {
+			maxDifference = Math.max(
+				maxDifference,
+				Math.abs(token.surprisalBits - (other[k]?.surprisalBits ?? NaN)),
+			);
+		});
+	});
+	console.log(
+		`WebGPU prefix reuse vs plain, ${texts.length} sentences: max |Δ| = ${maxDifference} bits; positions ${result.reused.positionsComputed} vs ${result.plain.positionsComputed}`,
+	);
+	expect(result.reused.positionsComputed ?? Infinity).toBeLessThan(
+		result.plain.positionsComputed ?? 0,
+	);
+	expect(maxDifference).toBeLessThanOrEqual(1e-4);
 });
