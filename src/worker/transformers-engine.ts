@@ -277,23 +277,6 @@ function exactBuckets(maxPositions: number): number[] {
 	return Array.from({ length: maxPositions }, (_, i) => i + 1);
 }
 
-/** Resolves after pending tasks (incoming messages) have run: a macrotask, not a microtask. */
-function yieldToEventLoop(): Promise<void> {
-	// Node: setImmediate (setTimeout waits at least 1 ms). Browsers: a message task, since timers
-	// nested five deep are clamped to 4 ms, which every batch of a long run would wait.
-	const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown })
-		.setImmediate;
-	if (immediate) return new Promise((resolve) => immediate(resolve));
-	return new Promise((resolve) => {
-		const channel = new MessageChannel();
-		channel.port1.onmessage = () => {
-			channel.port1.close();
-			resolve();
-		};
-		channel.port2.postMessage(null);
-	});
-}
-
 /** Elapsed milliseconds on a monotonic clock. */
 function now(): number {
 	return globalThis.performance?.now() ?? Date.now();
@@ -1173,7 +1156,7 @@ export class TransformersEngine implements InferenceEngine {
 		let logProbs = new Float64Array(0);
 		for (const [n, group] of groups.entries()) {
 			// A cancel arrives as a message: let the worker's event loop deliver it before the next batch.
-			if (n > 0) await yieldToEventLoop();
+			if (n > 0) await nextMacrotask();
 			throwIfCancelled(run.signal);
 			const inputs = buildBatchInputs(group, sequences, model.padTokenId);
 			const { Tensor } = this.#runtime;
@@ -1296,7 +1279,7 @@ export class TransformersEngine implements InferenceEngine {
 					rows,
 					model.maxPositions,
 				)) {
-					if (batches++ > 0) await yieldToEventLoop();
+					if (batches++ > 0) await nextMacrotask();
 					throwIfCancelled(run.signal);
 					const batchRows = group.sequenceIndices.map((i) => rows[i] as ContinuationRow);
 					const longestPast = Math.max(...batchRows.map((row) => row.pastLength));

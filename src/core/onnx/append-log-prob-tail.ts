@@ -17,6 +17,32 @@ import {
 	WIRE_VARINT,
 	type WireField,
 } from './protobuf-wire';
+import {
+	MODEL_GRAPH,
+	MODEL_OPSET_IMPORT,
+	OPSET_DOMAIN,
+	OPSET_VERSION,
+	GRAPH_INITIALIZER,
+	GRAPH_INPUT,
+	GRAPH_OUTPUT,
+	VALUE_INFO_NAME,
+	VALUE_INFO_TYPE,
+	TYPE_TENSOR,
+	TENSOR_TYPE_ELEM,
+	TENSOR_TYPE_SHAPE,
+	SHAPE_DIM,
+	DIM_VALUE,
+	TENSOR_DIMS,
+	TENSOR_DATA_TYPE,
+	TENSOR_NAME,
+	TENSOR_RAW_DATA,
+	ELEM_FLOAT,
+	ELEM_INT64,
+	intAttribute,
+	intsAttribute,
+	node,
+	valueInfo,
+} from './onnx-proto';
 
 /** Name of the added int64 input [B,S,K]: at position t, the ids whose log-probabilities are
  * wanted (the token at t+1, and with shared-prefix reuse other sequences' tokens there); any
@@ -63,100 +89,11 @@ export type AppendLogProbTailResult =
 	  }
 	| { readonly ok: false; readonly reason: string };
 
-// ONNX field numbers (onnx.proto3).
-const MODEL_GRAPH = 7;
-const MODEL_OPSET_IMPORT = 8;
-const OPSET_DOMAIN = 1;
-const OPSET_VERSION = 2;
-const GRAPH_NODE = 1;
-const GRAPH_INITIALIZER = 5;
-const GRAPH_INPUT = 11;
-const GRAPH_OUTPUT = 12;
-const VALUE_INFO_NAME = 1;
-const VALUE_INFO_TYPE = 2;
-const TYPE_TENSOR = 1;
-const TENSOR_TYPE_ELEM = 1;
-const TENSOR_TYPE_SHAPE = 2;
-const SHAPE_DIM = 1;
-const DIM_VALUE = 1;
-const DIM_PARAM = 2;
-const NODE_INPUT = 1;
-const NODE_OUTPUT = 2;
-const NODE_NAME = 3;
-const NODE_OP_TYPE = 4;
-const NODE_ATTRIBUTE = 5;
-const ATTR_NAME = 1;
-const ATTR_I = 3;
-const ATTR_INTS = 8;
-const ATTR_TYPE = 20;
-const ATTR_TYPE_INT = 2;
-const ATTR_TYPE_INTS = 7;
-const TENSOR_DIMS = 1;
-const TENSOR_DATA_TYPE = 2;
-const TENSOR_NAME = 8;
-const TENSOR_RAW_DATA = 9;
-const ELEM_FLOAT = 1;
-const ELEM_INT64 = 7;
-
 const LOGITS = 'logits';
 const SEQUENCE_AXIS = 1;
 const VOCAB_AXIS = 2;
 const AXES_INITIALIZER = 'benchtop_vocab_axis';
 const PREFIX = 'benchtop_';
-
-type Attribute = Uint8Array;
-
-function intAttribute(name: string, value: number): Attribute {
-	return encodeMessageField(NODE_ATTRIBUTE, [
-		encodeStringField(ATTR_NAME, name),
-		encodeVarintField(ATTR_I, value),
-		encodeVarintField(ATTR_TYPE, ATTR_TYPE_INT),
-	]);
-}
-
-function intsAttribute(name: string, values: readonly number[]): Attribute {
-	return encodeMessageField(NODE_ATTRIBUTE, [
-		encodeStringField(ATTR_NAME, name),
-		...values.map((v) => encodeVarintField(ATTR_INTS, v)),
-		encodeVarintField(ATTR_TYPE, ATTR_TYPE_INTS),
-	]);
-}
-
-function node(
-	opType: string,
-	inputs: readonly string[],
-	output: string,
-	attributes: readonly Attribute[] = [],
-): Uint8Array {
-	return encodeMessageField(GRAPH_NODE, [
-		...inputs.map((name) => encodeStringField(NODE_INPUT, name)),
-		encodeStringField(NODE_OUTPUT, output),
-		encodeStringField(NODE_NAME, `${output}_node`),
-		encodeStringField(NODE_OP_TYPE, opType),
-		...attributes,
-	]);
-}
-
-function valueInfo(
-	field: number,
-	name: string,
-	elemType: number,
-	dims: readonly (string | number)[],
-): Uint8Array {
-	const shape = dims.map((d) =>
-		encodeMessageField(SHAPE_DIM, [
-			typeof d === 'number' ? encodeVarintField(DIM_VALUE, d) : encodeStringField(DIM_PARAM, d),
-		]),
-	);
-	const tensorType = encodeMessageField(TYPE_TENSOR, [
-		encodeVarintField(TENSOR_TYPE_ELEM, elemType),
-		encodeMessageField(TENSOR_TYPE_SHAPE, shape),
-	]);
-	return encodeMessageField(field, [
-		encodeStringField(VALUE_INFO_NAME, name),
-		encodeMessageField(VALUE_INFO_TYPE, [tensorType]),
-	]);
-}
 
 function int64Initializer(name: string, values: readonly number[]): Uint8Array {
 	const raw = new Uint8Array(values.length * 8);

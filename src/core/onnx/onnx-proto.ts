@@ -1,0 +1,93 @@
+/**
+ * ONNX protobuf field numbers (onnx.proto3) and encoders for the few messages Benchtop writes
+ * (nodes, attributes, value infos), on the wire helpers. Pure.
+ */
+import { encodeMessageField, encodeStringField, encodeVarintField } from './protobuf-wire';
+
+export const MODEL_GRAPH = 7;
+export const MODEL_OPSET_IMPORT = 8;
+export const OPSET_DOMAIN = 1;
+export const OPSET_VERSION = 2;
+export const GRAPH_NODE = 1;
+export const GRAPH_INITIALIZER = 5;
+export const GRAPH_INPUT = 11;
+export const GRAPH_OUTPUT = 12;
+export const VALUE_INFO_NAME = 1;
+export const VALUE_INFO_TYPE = 2;
+export const TYPE_TENSOR = 1;
+export const TENSOR_TYPE_ELEM = 1;
+export const TENSOR_TYPE_SHAPE = 2;
+export const SHAPE_DIM = 1;
+export const DIM_VALUE = 1;
+export const DIM_PARAM = 2;
+export const NODE_INPUT = 1;
+export const NODE_OUTPUT = 2;
+export const NODE_NAME = 3;
+export const NODE_OP_TYPE = 4;
+export const NODE_ATTRIBUTE = 5;
+export const ATTR_NAME = 1;
+export const ATTR_I = 3;
+export const ATTR_INTS = 8;
+export const ATTR_TYPE = 20;
+export const ATTR_TYPE_INT = 2;
+export const ATTR_TYPE_INTS = 7;
+export const TENSOR_DIMS = 1;
+export const TENSOR_DATA_TYPE = 2;
+export const TENSOR_NAME = 8;
+export const TENSOR_RAW_DATA = 9;
+export const ELEM_FLOAT = 1;
+export const ELEM_INT64 = 7;
+
+export type Attribute = Uint8Array;
+
+export function intAttribute(name: string, value: number): Attribute {
+	return encodeMessageField(NODE_ATTRIBUTE, [
+		encodeStringField(ATTR_NAME, name),
+		encodeVarintField(ATTR_I, value),
+		encodeVarintField(ATTR_TYPE, ATTR_TYPE_INT),
+	]);
+}
+
+export function intsAttribute(name: string, values: readonly number[]): Attribute {
+	return encodeMessageField(NODE_ATTRIBUTE, [
+		encodeStringField(ATTR_NAME, name),
+		...values.map((v) => encodeVarintField(ATTR_INTS, v)),
+		encodeVarintField(ATTR_TYPE, ATTR_TYPE_INTS),
+	]);
+}
+
+export function node(
+	opType: string,
+	inputs: readonly string[],
+	output: string,
+	attributes: readonly Attribute[] = [],
+): Uint8Array {
+	return encodeMessageField(GRAPH_NODE, [
+		...inputs.map((name) => encodeStringField(NODE_INPUT, name)),
+		encodeStringField(NODE_OUTPUT, output),
+		encodeStringField(NODE_NAME, `${output}_node`),
+		encodeStringField(NODE_OP_TYPE, opType),
+		...attributes,
+	]);
+}
+
+export function valueInfo(
+	field: number,
+	name: string,
+	elemType: number,
+	dims: readonly (string | number)[],
+): Uint8Array {
+	const shape = dims.map((d) =>
+		encodeMessageField(SHAPE_DIM, [
+			typeof d === 'number' ? encodeVarintField(DIM_VALUE, d) : encodeStringField(DIM_PARAM, d),
+		]),
+	);
+	const tensorType = encodeMessageField(TYPE_TENSOR, [
+		encodeVarintField(TENSOR_TYPE_ELEM, elemType),
+		encodeMessageField(TENSOR_TYPE_SHAPE, shape),
+	]);
+	return encodeMessageField(field, [
+		encodeStringField(VALUE_INFO_NAME, name),
+		encodeMessageField(VALUE_INFO_TYPE, [tensorType]),
+	]);
+}
