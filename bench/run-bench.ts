@@ -2,8 +2,10 @@
  * `npm run bench`: scoring speed of the real engine in Node (onnxruntime-node CPU) and in Chromium
  * (the built app's worker, WASM; WebGPU when an adapter exists), per model and batch size, in
  * plain batches (no shared-prefix reuse, so the figures stay comparable over time); the wall time
- * to score the 34 SyntaxGym suites as the app does (prefix reuse on) in Chromium WASM and in Node,
- * with the positions computed; and the app's open → first result time with the default model.
+ * to score the 34 SyntaxGym suites as the app does (prefix reuse on, one request per suite) in
+ * Chromium WASM and in Node, with the positions computed, and again in one request for all 34 (as
+ * `run a.json b.json ...` scores them); and the app's open → first result time with the default
+ * model.
  * The last stdout line is one JSON object.
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
  * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34-node,suites34-wasm,app,
@@ -211,8 +213,16 @@ async function benchBrowserGeneration(
 	};
 }
 
-/** The 34 suites in Node as the CLI runs them (parse, score with prefix reuse, evaluate). */
-async function suites34Node(jsons: readonly string[], threads: number): Promise<SuitesFigure> {
+/**
+ * The 34 suites in Node as the CLI runs them (parse, score with prefix reuse, evaluate): one
+ * scoring request per suite (`run a.json`, once per suite), or with `pooled` one for all
+ * (`run a.json b.json ...`).
+ */
+async function suites34Node(
+	jsons: readonly string[],
+	threads: number,
+	pooled: boolean,
+): Promise<SuitesFigure> {
 	const engine = createNodeEngine({ threads });
 	const { modelKey } = await engine.loadModel({ spec: spec(HEADLINE_MODEL, 'node-cpu') });
 	const runOnce = async (): Promise<SuitesFigure> => {
@@ -220,17 +230,28 @@ async function suites34Node(jsons: readonly string[], threads: number): Promise<
 		let tokens = 0;
 		let tokensComputed = 0;
 		let sentences = 0;
-		for (const json of jsons) {
+		const suites = jsons.flatMap((json) => {
 			const parsed = parseSuite(json);
-			if (!parsed.ok) continue;
-			const texts = buildSuiteSentences(parsed.suite).map((s) => s.text);
-			const result = await engine.scoreTexts({ modelKey, texts, convention: SUITES34_CONVENTION });
-			scoreSuite(
-				parsed.suite,
-				result.texts.map((t) => t.tokens),
-				{ alignment: 'offsets' },
-			);
-			sentences += texts.length;
+			return parsed.ok ? [parsed.suite] : [];
+		});
+		for (const batch of pooled ? [suites] : suites.map((suite) => [suite])) {
+			const textsOf = batch.map((suite) => buildSuiteSentences(suite).map((s) => s.text));
+			const result = await engine.scoreTexts({
+				modelKey,
+				texts: textsOf.flat(),
+				convention: SUITES34_CONVENTION,
+			});
+			let offset = 0;
+			batch.forEach((suite, index) => {
+				const count = textsOf[index]?.length ?? 0;
+				scoreSuite(
+					suite,
+					result.texts.slice(offset, offset + count).map((t) => t.tokens),
+					{ alignment: 'offsets' },
+				);
+				offset += count;
+				sentences += count;
+			});
 			tokens += result.tokenCount;
 			tokensComputed += result.positionsComputed ?? result.tokenCount;
 		}
@@ -320,8 +341,11 @@ async function main(): Promise<void> {
 	if (wantSuites && suites === undefined)
 		log(`suites34: ${SUITES34_DIR.pathname} is absent; skipped`);
 	const suitesNode =
-		suites && PARTS.has('suites34-node') ? await suites34Node(suites, threads) : undefined;
+		suites && PARTS.has('suites34-node') ? await suites34Node(suites, threads, false) : undefined;
 	if (suitesNode) logSuites('node', suitesNode);
+	const suitesNodePooled =
+		suites && PARTS.has('suites34-node') ? await suites34Node(suites, threads, true) : undefined;
+	if (suitesNodePooled) logSuites('node, one request', suitesNodePooled);
 	const generation: GenerationBench | undefined = PARTS.has('generate')
 		? await benchGeneration(threads)
 		: undefined;
@@ -364,22 +388,33 @@ async function main(): Promise<void> {
 			browserParts && environment.webgpuAdapter ? await benchBrowser(page, texts, 'webgpu') : [];
 
 		let suitesRun: (SuitesFigure & { readonly failed: SuitesRun['failed'] }) | undefined;
+		let suitesRunPooled: SuitesFigure | undefined;
 		if (suites !== undefined && PARTS.has('suites34-wasm')) {
 			const { modelKey } = await page.evaluate(
 				(s) => (window.benchtopEngine as EngineHarness).load(s),
 				spec(HEADLINE_MODEL, 'wasm'),
 			);
-			suitesRun = await medianRun(async () => {
-				const run = await page.evaluate(
-					({ key, jsons, convention }) =>
-						(window.benchtopEngine as EngineHarness).runSuites(key, jsons, convention),
-					{ key: modelKey, jsons: suites, convention: SUITES34_CONVENTION },
-				);
-				// A harness without the count (an older build) computed every token.
-				return { ...run, tokensComputed: run.tokensComputed ?? run.tokens };
-			});
+			const runSuites = (pooled: boolean) =>
+				medianRun(async () => {
+					const run = await page.evaluate(
+						({ key, jsons, convention, pooled }) =>
+							(window.benchtopEngine as EngineHarness).runSuites(
+								key,
+								jsons,
+								convention,
+								undefined,
+								pooled,
+							),
+						{ key: modelKey, jsons: suites, convention: SUITES34_CONVENTION, pooled },
+					);
+					// A harness without the count (an older build) computed every token.
+					return { ...run, tokensComputed: run.tokensComputed ?? run.tokens };
+				});
+			suitesRun = await runSuites(false);
 			logSuites('chromium wasm', suitesRun);
 			if (suitesRun.failed.length > 0) log(`suites34 failed: ${JSON.stringify(suitesRun.failed)}`);
+			suitesRunPooled = await runSuites(true);
+			logSuites('chromium wasm, one request', suitesRunPooled);
 		}
 
 		const generateWasm = PARTS.has('generate') ? await benchBrowserGeneration(page) : undefined;
@@ -407,6 +442,13 @@ async function main(): Promise<void> {
 				? round(suitesRun.tokensComputed / suitesRun.tokens, 3)
 				: null,
 			suites34_node_wall_s: suitesNode ? round(suitesNode.wallMs / 1000, 2) : null,
+			// The same 34 suites scored in one request (`run a.json b.json ...`): sentences of
+			// different suites share prefixes too.
+			suites34_pooled_wall_s: suitesRunPooled ? round(suitesRunPooled.wallMs / 1000, 2) : null,
+			suites34_pooled_tokens_computed: suitesRunPooled?.tokensComputed ?? null,
+			suites34_node_pooled_wall_s: suitesNodePooled
+				? round(suitesNodePooled.wallMs / 1000, 2)
+				: null,
 			app_open_to_first_result_ms: medianBy(appFirstResult, (ms) => ms) ?? null,
 			generate_tokens_per_s_node: generation?.generate_tokens_per_s_node ?? null,
 			generate_tokens_per_s_serve: generation?.generate_tokens_per_s_serve ?? null,
@@ -420,6 +462,8 @@ async function main(): Promise<void> {
 				webgpu,
 				suites34_wall_ms: suitesRun?.runsMs ?? [],
 				suites34_node_wall_ms: suitesNode?.runsMs ?? [],
+				suites34_pooled_wall_ms: suitesRunPooled?.runsMs ?? [],
+				suites34_node_pooled_wall_ms: suitesNodePooled?.runsMs ?? [],
 				app_open_to_first_result_ms: appFirstResult,
 			},
 		};

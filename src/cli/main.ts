@@ -33,7 +33,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 		load: async () => (await import('./commands/import-pairs')).importPairsCommand,
 	},
 	run: {
-		summary: 'run <suite.json> [--model ...] [--convention ...]: score a suite with a model',
+		summary: 'run <suite.json>... [--model ...] [--convention ...]: score suites with a model',
 		load: async () => (await import('./commands/run')).runCommand,
 	},
 	generate: {

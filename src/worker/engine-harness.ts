@@ -6,6 +6,7 @@ import type { ModelSpec, SurprisalConvention } from '../core/model/model-spec';
 import { scoreSuite } from '../core/scoring/score-suite';
 import { buildSuiteSentences } from '../core/suite/build-sentences';
 import { parseSuite } from '../core/suite/parse-suite';
+import type { Suite } from '../core/suite/types';
 import { createInferenceClient } from './inference-client';
 import type {
 	CachedModel,
@@ -36,11 +37,14 @@ export interface EngineHarness {
 	 * Parses, scores (one request per suite) and evaluates every suite as the app does; `wallMs`
 	 * covers all of it, from the first parse to the last prediction.
 	 */
+	/** Parses, scores and evaluates suites: one scoring request per suite, or with `pooled` one
+	 * for all of them (as the CLI's `run a.json b.json ...`). */
 	runSuites(
 		modelKey: string,
 		suiteJsons: readonly string[],
 		convention: SurprisalConvention,
 		prefixReuse?: boolean,
+		pooled?: boolean,
 	): Promise<SuitesRun>;
 	/** Starts scoring and cancels (AbortSignal → `cancel` message) after `batches` progress
 	 * events; resolves with the error's name and the progress events seen in all. */
@@ -102,38 +106,49 @@ window.benchtopEngine = {
 		});
 		return { ...result, wallMs: performance.now() - started };
 	},
-	async runSuites(modelKey, suiteJsons, convention, prefixReuse) {
+	async runSuites(modelKey, suiteJsons, convention, prefixReuse, pooled) {
 		const started = performance.now();
 		let sentences = 0;
 		let tokens = 0;
 		let tokensComputed = 0;
 		const suites: { name: string; items: number }[] = [];
 		const failed: { index: number; message: string }[] = [];
+		const parsedSuites: Suite[] = [];
 		for (const [index, json] of suiteJsons.entries()) {
 			const parsed = parseSuite(json);
-			if (!parsed.ok) {
+			if (parsed.ok) parsedSuites.push(parsed.suite);
+			else {
 				const message = parsed.diagnostics.find((d) => d.severity === 'error')?.message ?? '';
 				failed.push({ index, message });
-				continue;
 			}
-			const { suite } = parsed;
-			const texts = buildSuiteSentences(suite).map((sentence) => sentence.text);
+		}
+		const score = async (batch: readonly Suite[]) => {
+			const textsOf = batch.map((suite) =>
+				buildSuiteSentences(suite).map((sentence) => sentence.text),
+			);
 			const result = await client.call('scoreTexts', {
 				modelKey,
-				texts,
+				texts: textsOf.flat(),
 				convention,
 				...(prefixReuse !== undefined ? { prefixReuse } : {}),
 			});
-			const score = scoreSuite(
-				suite,
-				result.texts.map((text) => text.tokens),
-				{ alignment: 'offsets' },
-			);
-			sentences += texts.length;
 			tokens += result.tokenCount;
 			tokensComputed += result.positionsComputed ?? result.tokenCount;
-			suites.push({ name: suite.meta.name, items: score.items.length });
-		}
+			let offset = 0;
+			batch.forEach((suite, index) => {
+				const count = textsOf[index]?.length ?? 0;
+				const scored = scoreSuite(
+					suite,
+					result.texts.slice(offset, offset + count).map((text) => text.tokens),
+					{ alignment: 'offsets' },
+				);
+				offset += count;
+				sentences += count;
+				suites.push({ name: suite.meta.name, items: scored.items.length });
+			});
+		};
+		if (pooled) await score(parsedSuites);
+		else for (const suite of parsedSuites) await score([suite]);
 		return {
 			wallMs: performance.now() - started,
 			sentences,

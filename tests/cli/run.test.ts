@@ -56,6 +56,38 @@ describe('run command', () => {
 		},
 	);
 
+	it('several suites: scored in one request, one table (suites in argument order), a summary each', async () => {
+		const otherPath = 'suites/filler-gap-object.json';
+		const otherText = await readFile(new URL(`../../${otherPath}`, import.meta.url), 'utf8');
+		const files = { 'a.json': suiteText, 'b.json': otherText };
+		const both = await runCliCommand(runCommand, ['a.json', 'b.json', ...TINY], files);
+		const a = await runCliCommand(runCommand, ['a.json', ...TINY], files);
+		const b = await runCliCommand(runCommand, ['b.json', ...TINY], files);
+		expect([both.exitCode, a.exitCode, b.exitCode]).toEqual([0, 0, 0]);
+		const [header, ...rowsA] = a.stdout.trimEnd().split('\n');
+		const [, ...rowsB] = b.stdout.trimEnd().split('\n');
+		// Pooling changes which sentence lends a prefix its cache, not the results.
+		expect(both.stdout).toBe(`${[header, ...rowsA, ...rowsB].join('\n')}\n`);
+		expect(both.stderr.match(/^scored \d+ sentences/gm)).toHaveLength(1);
+		const sentences = (text: string) => Number(/^scored (\d+) sentences/m.exec(text)?.[1]);
+		expect(sentences(both.stderr)).toBe(sentences(a.stderr) + sentences(b.stderr));
+		const summaries = [...both.stderr.matchAll(/^suite (.+): \d+ of \d+ items evaluated$/gm)];
+		expect(summaries.map((m) => m[1])).toEqual([
+			/^suite (.+):/m.exec(a.stderr)?.[1],
+			/^suite (.+):/m.exec(b.stderr)?.[1],
+		]);
+	});
+
+	it('a bad suite among several stops the run before any model is loaded', async () => {
+		const run = await runCliCommand(runCommand, ['a.json', 'b.json', ...TINY], {
+			'a.json': suiteText,
+			'b.json': '{ "meta": ',
+		});
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toMatch(/b\.json:1:/);
+		expect(run.stderr).not.toMatch(/scored/);
+	});
+
 	it('a suite that does not parse is an input error (exit 2), before any model is loaded', async () => {
 		const run = await runCliCommand(runCommand, ['suite.json', ...TINY], {
 			'suite.json': '{ "meta": ',
@@ -70,6 +102,6 @@ describe('run command', () => {
 			'suite.json': suiteText,
 		});
 		expect(run.exitCode).toBe(2);
-		expect(run.stderr).toMatch(/usage: run <suite\.json>/);
+		expect(run.stderr).toMatch(/usage: run <suite\.json>\.\.\./);
 	});
 });

@@ -97,6 +97,43 @@ describe.each([
 	});
 });
 
+describe('prefix reuse across suites (one request for all, as `run a.json b.json` sends)', () => {
+	it('gives each suite’s own surprisals and result TSV, computing no more positions', async () => {
+		const spec: ModelSpec = {
+			source: 'bundled',
+			id: 'gpt2-en-small',
+			dtype: 'fp32',
+			backend: 'node-cpu',
+		};
+		const { modelKey } = await engine.loadModel({ spec });
+		const textsOf = suites.map((suite) => buildSuiteSentences(suite).map((s) => s.text));
+		const pooled = await engine.scoreTexts({ modelKey, texts: textsOf.flat(), convention: 'bos' });
+		let offset = 0;
+		let worst = 0;
+		let separatePositions = 0;
+		for (const [index, suite] of suites.entries()) {
+			const texts = textsOf[index] ?? [];
+			const alone = await engine.scoreTexts({ modelKey, texts, convention: 'bos' });
+			const slice: ScoreTextsResult = {
+				...pooled,
+				texts: pooled.texts.slice(offset, offset + texts.length),
+			};
+			offset += texts.length;
+			worst = Math.max(worst, maxDifferenceBits(alone, slice));
+			separatePositions += alone.positionsComputed ?? NaN;
+			if (!NEAR_TIES.includes(suite.meta.name))
+				expect(resultsTsv(suite, slice)).toBe(resultsTsv(suite, alone));
+		}
+		expect(worst).toBeLessThanOrEqual(1e-4);
+		expect(pooled.positionsComputed).toBeLessThanOrEqual(separatePositions);
+		console.info(
+			`prefix reuse across ${suites.length} suites: max |Δ| ${worst.toExponential(2)} bits, ` +
+				`${pooled.positionsComputed} positions in one request, ${separatePositions} suite by suite`,
+		);
+		await engine.disposeModel(modelKey);
+	});
+});
+
 describe('prefix reuse fallback', () => {
 	it('q8 runs plain batches and says why', async () => {
 		const spec: ModelSpec = {

@@ -1,8 +1,8 @@
 /**
- * `run <suite.json> [--model ...] [--convention ...]`: scores a suite's sentences with a model in
+ * `run <suite.json>... [--model ...] [--convention ...]`: scores suites' sentences with a model in
  * Node and prints the prediction results TSV (as `evaluate`), accuracies on stderr.
  */
-import { writeResultsTsv } from '../../core/formats/results-tsv';
+import { writeSuitesResultsTsv } from '../../core/formats/results-tsv';
 import { scoreSuite } from '../../core/scoring/score-suite';
 import { buildSuiteSentences } from '../../core/suite/build-sentences';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
@@ -16,39 +16,50 @@ import {
 	scoreTextsInNode,
 } from './surprisals';
 
-export const RUN_USAGE = `usage: run <suite.json> ${MODEL_OPTIONS_USAGE} [--strict]`;
+export const RUN_USAGE = `usage: run <suite.json>... ${MODEL_OPTIONS_USAGE} [--strict]`;
 
 /**
  * Sentences are built from the regions as syntaxgym-core does, scored with the engine's character
  * offsets, and tokens are assigned to regions by those offsets (the reference's HF path).
+ * Several suites are all read before the model loads (a bad one stops the run), then scored in
+ * one request: a prefix that sentences of different suites share is computed once. One results
+ * table, suites in argument order; an accuracy summary per suite.
  */
 export const runCommand: CliCommand = async (args, io) => {
 	const { positionals, values } = parseCommandArgs(args, RUN_USAGE, {
 		...MODEL_OPTIONS,
 		strict: { type: 'boolean' },
 	});
-	const [suitePath] = positionals;
-	if (suitePath === undefined || positionals.length > 1) {
-		throw new CliInputError(`expected one suite file.\n${RUN_USAGE}`);
+	if (positionals.length === 0) {
+		throw new CliInputError(`expected a suite file.\n${RUN_USAGE}`);
 	}
 	const request = await readModelRequest(values, RUN_USAGE);
-	const suite = await readSuiteFile(
-		suitePath,
-		io,
-		values.strict === true ? { mode: 'strict' } : {},
-	);
-	const sentences = buildSuiteSentences(suite);
+	const suites = [];
+	for (const path of positionals) {
+		suites.push(await readSuiteFile(path, io, values.strict === true ? { mode: 'strict' } : {}));
+	}
+	const sentences = suites.map((suite) => buildSuiteSentences(suite));
 	const scored = await scoreTextsInNode(
 		request,
-		sentences.map((sentence) => sentence.text),
+		sentences.flat().map((sentence) => sentence.text),
 		io,
 	);
-	const score = scoreSuite(
-		suite,
-		scored.texts.map((text) => text.tokens),
-		{ alignment: 'offsets' },
+	let offset = 0;
+	const results = suites.map((suite, index) => {
+		const count = sentences[index]?.length ?? 0;
+		const tokens = scored.texts.slice(offset, offset + count).map((text) => text.tokens);
+		offset += count;
+		return { suite, score: scoreSuite(suite, tokens, { alignment: 'offsets' }) };
+	});
+	io.stdout(
+		writeSuitesResultsTsv(
+			results.map(({ suite, score }) => ({
+				suiteName: suite.meta.name,
+				outcomes: score.outcomes,
+				metrics: suite.meta.metrics,
+			})),
+		),
 	);
-	io.stdout(writeResultsTsv(suite.meta.name, score.outcomes, suite.meta.metrics));
-	io.stderr(formatAccuracySummary(suite, score));
+	for (const { suite, score } of results) io.stderr(formatAccuracySummary(suite, score));
 	return EXIT_OK;
 };

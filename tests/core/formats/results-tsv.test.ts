@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeResultsTsv } from '../../../src/core/formats/results-tsv';
+import { writeResultsTsv, writeSuitesResultsTsv } from '../../../src/core/formats/results-tsv';
 import type { PredictionOutcome } from '../../../src/core/scoring/types';
 
 function outcome(
@@ -44,5 +44,45 @@ describe('writeResultsTsv', () => {
 
 	it('no outcomes: just the header', () => {
 		expect(writeResultsTsv('s', [], ['sum'])).toBe('suite\tprediction_id\titem_number\tresult\n');
+	});
+});
+
+describe('writeSuitesResultsTsv', () => {
+	const one = [outcome(1, 0, 'sum', true), outcome(2, 0, 'sum', false)];
+	const two = [outcome(1, 0, 'sum', false), outcome(1, 0, 'max', true)];
+
+	it('one suite: exactly writeResultsTsv', () => {
+		expect(writeSuitesResultsTsv([{ suiteName: 'a', outcomes: one, metrics: ['sum'] }])).toBe(
+			writeResultsTsv('a', one, ['sum']),
+		);
+	});
+
+	it('one header, suites in order; single-metric suites share the plain table', () => {
+		expect(
+			writeSuitesResultsTsv([
+				{ suiteName: 'a', outcomes: one, metrics: ['sum'] },
+				{ suiteName: 'b', outcomes: one.slice(0, 1), metrics: ['sum'] },
+			]),
+		).toBe(
+			'suite\tprediction_id\titem_number\tresult\n' +
+				'a\t0\t1\tTrue\n' +
+				'a\t0\t2\tFalse\n' +
+				'b\t0\t1\tTrue\n',
+		);
+	});
+
+	it('a multi-metric suite puts the metric column on every row; each suite grouped by metric', () => {
+		expect(
+			writeSuitesResultsTsv([
+				{ suiteName: 'a', outcomes: one, metrics: ['sum'] },
+				{ suiteName: 'b', outcomes: two, metrics: ['max', 'sum'] },
+			]),
+		).toBe(
+			'suite\tprediction_id\titem_number\tresult\tmetric\n' +
+				'a\t0\t1\tTrue\tsum\n' +
+				'a\t0\t2\tFalse\tsum\n' +
+				'b\t0\t1\tTrue\tmax\n' +
+				'b\t0\t1\tFalse\tsum\n',
+		);
 	});
 });
