@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { build, preview } from 'vite';
 import type { ModelSpec, SurprisalConvention } from '../src/core/model/model-spec';
-import { scoreSuite } from '../src/core/scoring/score-suite';
+import { scoreSuites } from '../src/core/scoring/score-suite';
 import { buildSuiteSentences } from '../src/core/suite/build-sentences';
 import { parseSuite } from '../src/core/suite/parse-suite';
 import type { EngineHarness, SuitesRun } from '../src/worker/engine-harness';
@@ -235,23 +235,17 @@ async function suites34Node(
 			return parsed.ok ? [parsed.suite] : [];
 		});
 		for (const batch of pooled ? [suites] : suites.map((suite) => [suite])) {
-			const textsOf = batch.map((suite) => buildSuiteSentences(suite).map((s) => s.text));
 			const result = await engine.scoreTexts({
 				modelKey,
-				texts: textsOf.flat(),
+				texts: batch.flatMap((suite) => buildSuiteSentences(suite).map((s) => s.text)),
 				convention: SUITES34_CONVENTION,
 			});
-			let offset = 0;
-			batch.forEach((suite, index) => {
-				const count = textsOf[index]?.length ?? 0;
-				scoreSuite(
-					suite,
-					result.texts.slice(offset, offset + count).map((t) => t.tokens),
-					{ alignment: 'offsets' },
-				);
-				offset += count;
-				sentences += count;
-			});
+			scoreSuites(
+				batch,
+				result.texts.map((t) => t.tokens),
+				{ alignment: 'offsets' },
+			);
+			sentences += result.texts.length;
 			tokens += result.tokenCount;
 			tokensComputed += result.positionsComputed ?? result.tokenCount;
 		}

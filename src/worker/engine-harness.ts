@@ -3,7 +3,7 @@
  * from the app): exposes `window.benchtopEngine`, which drives the real inference worker.
  */
 import type { ModelSpec, SurprisalConvention } from '../core/model/model-spec';
-import { scoreSuite } from '../core/scoring/score-suite';
+import { scoreSuites } from '../core/scoring/score-suite';
 import { buildSuiteSentences } from '../core/suite/build-sentences';
 import { parseSuite } from '../core/suite/parse-suite';
 import type { Suite } from '../core/suite/types';
@@ -34,11 +34,10 @@ export interface EngineHarness {
 		wordBoundaries?: boolean,
 	): Promise<ScoreTextsResult & { readonly wallMs: number }>;
 	/**
-	 * Parses, scores (one request per suite) and evaluates every suite as the app does; `wallMs`
+	 * Parses, scores and evaluates every suite: one scoring request per suite, as the app runs
+	 * them, or with `pooled` one request for all (as the CLI's `run a.json b.json ...`); `wallMs`
 	 * covers all of it, from the first parse to the last prediction.
 	 */
-	/** Parses, scores and evaluates suites: one scoring request per suite, or with `pooled` one
-	 * for all of them (as the CLI's `run a.json b.json ...`). */
 	runSuites(
 		modelKey: string,
 		suiteJsons: readonly string[],
@@ -123,29 +122,22 @@ window.benchtopEngine = {
 			}
 		}
 		const score = async (batch: readonly Suite[]) => {
-			const textsOf = batch.map((suite) =>
-				buildSuiteSentences(suite).map((sentence) => sentence.text),
-			);
 			const result = await client.call('scoreTexts', {
 				modelKey,
-				texts: textsOf.flat(),
+				texts: batch.flatMap((suite) => buildSuiteSentences(suite).map((s) => s.text)),
 				convention,
 				...(prefixReuse !== undefined ? { prefixReuse } : {}),
 			});
 			tokens += result.tokenCount;
 			tokensComputed += result.positionsComputed ?? result.tokenCount;
-			let offset = 0;
-			batch.forEach((suite, index) => {
-				const count = textsOf[index]?.length ?? 0;
-				const scored = scoreSuite(
-					suite,
-					result.texts.slice(offset, offset + count).map((text) => text.tokens),
-					{ alignment: 'offsets' },
-				);
-				offset += count;
-				sentences += count;
-				suites.push({ name: suite.meta.name, items: scored.items.length });
-			});
+			const scored = scoreSuites(
+				batch,
+				result.texts.map((text) => text.tokens),
+				{ alignment: 'offsets' },
+			);
+			sentences += result.texts.length;
+			for (const { suite, score } of scored)
+				suites.push({ name: suite.meta.name, items: score.items.length });
 		};
 		if (pooled) await score(parsedSuites);
 		else for (const suite of parsedSuites) await score([suite]);

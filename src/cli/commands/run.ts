@@ -3,7 +3,7 @@
  * Node and prints the prediction results TSV (as `evaluate`), accuracies on stderr.
  */
 import { writeSuitesResultsTsv } from '../../core/formats/results-tsv';
-import { scoreSuite } from '../../core/scoring/score-suite';
+import { scoreSuites } from '../../core/scoring/score-suite';
 import { buildSuiteSentences } from '../../core/suite/build-sentences';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';
@@ -38,19 +38,16 @@ export const runCommand: CliCommand = async (args, io) => {
 	for (const path of positionals) {
 		suites.push(await readSuiteFile(path, io, values.strict === true ? { mode: 'strict' } : {}));
 	}
-	const sentences = suites.map((suite) => buildSuiteSentences(suite));
 	const scored = await scoreTextsInNode(
 		request,
-		sentences.flat().map((sentence) => sentence.text),
+		suites.flatMap((suite) => buildSuiteSentences(suite).map((sentence) => sentence.text)),
 		io,
 	);
-	let offset = 0;
-	const results = suites.map((suite, index) => {
-		const count = sentences[index]?.length ?? 0;
-		const tokens = scored.texts.slice(offset, offset + count).map((text) => text.tokens);
-		offset += count;
-		return { suite, score: scoreSuite(suite, tokens, { alignment: 'offsets' }) };
-	});
+	const results = scoreSuites(
+		suites,
+		scored.texts.map((text) => text.tokens),
+		{ alignment: 'offsets' },
+	);
 	io.stdout(
 		writeSuitesResultsTsv(
 			results.map(({ suite, score }) => ({

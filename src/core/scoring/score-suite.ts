@@ -91,7 +91,7 @@ export function scoreSuite(
 	tokensBySentence: readonly (readonly ScoredToken[])[],
 	options: ScoreOptions = {},
 ): SuiteScore {
-	const expected = suite.items.reduce((count, item) => count + item.conditions.length, 0);
+	const expected = sentenceCount(suite);
 	if (tokensBySentence.length !== expected) {
 		throw new AlignmentError(
 			`${tokensBySentence.length} sentences of tokens were given but the suite has ${expected} ` +
@@ -110,6 +110,40 @@ export function scoreSuite(
 		return scoreItem(suite, item, tokensByCondition, options, first);
 	});
 	return assembleSuiteScore(suite, items);
+}
+
+/**
+ * Scores several suites from one list of sentences' tokens: each suite's sentences in suite order,
+ * suites one after another (how `run a.json b.json ...` sends them in one scoring request).
+ * Returns each suite with its score, in the given order.
+ * @throws AlignmentError when the sentence count differs or a sentence does not align.
+ */
+export function scoreSuites(
+	suites: readonly Suite[],
+	tokensBySentence: readonly (readonly ScoredToken[])[],
+	options: ScoreOptions = {},
+): { readonly suite: Suite; readonly score: SuiteScore }[] {
+	const expected = suites.reduce((count, suite) => count + sentenceCount(suite), 0);
+	if (tokensBySentence.length !== expected) {
+		throw new AlignmentError(
+			`${tokensBySentence.length} sentences of tokens were given but the suites have ` +
+				`${expected} (one per item and condition).`,
+			{},
+		);
+	}
+	let offset = 0;
+	return suites.map((suite) => {
+		const count = sentenceCount(suite);
+		offset += count;
+		return {
+			suite,
+			score: scoreSuite(suite, tokensBySentence.slice(offset - count, offset), options),
+		};
+	});
+}
+
+function sentenceCount(suite: Suite): number {
+	return suite.items.reduce((count, item) => count + item.conditions.length, 0);
 }
 
 /** Puts item scores (all of a suite's items, or those finished so far) together with a summary. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { assembleSuiteScore, scoreItem, scoreSuite } from '../../../src/core/scoring/score-suite';
+import {
+	assembleSuiteScore,
+	scoreItem,
+	scoreSuite,
+	scoreSuites,
+} from '../../../src/core/scoring/score-suite';
 import { AlignmentError } from '../../../src/core/errors';
 import type { ScoredToken } from '../../../src/core/scoring/types';
 import { loadMiniSuite } from './mini-suite';
@@ -111,6 +116,28 @@ describe('scoreSuite', () => {
 		const suite = loadMiniSuite();
 		expect(() => scoreSuite(suite, sentences)).toThrow(AlignmentError);
 		expect(() => scoreSuite(suite, sentences)).toThrow(message);
+	});
+});
+
+describe('scoreSuites (several suites from one list of sentences)', () => {
+	it('gives each suite the score of its own sentences, in order', () => {
+		const sum = loadMiniSuite('sum');
+		const max = loadMiniSuite('max');
+		const doubled = SENTENCES.map((sentence) =>
+			sentence.map((token) => ({ ...token, surprisalBits: 2 * token.surprisalBits })),
+		);
+		const scored = scoreSuites([sum, max], [...SENTENCES, ...doubled]);
+		expect(scored.map((s) => s.suite)).toEqual([sum, max]);
+		expect(scored[0]?.score).toEqual(scoreSuite(sum, SENTENCES));
+		expect(scored[1]?.score).toEqual(scoreSuite(max, doubled));
+		expect(scored[1]?.score).not.toEqual(scoreSuite(max, SENTENCES));
+	});
+
+	it('a sentence count that is not the suites’ total is an AlignmentError', () => {
+		const suite = loadMiniSuite();
+		expect(() => scoreSuites([suite, suite], SENTENCES)).toThrow(AlignmentError);
+		expect(() => scoreSuites([suite, suite], SENTENCES)).toThrow(/4 sentences .* have 8/);
+		expect(scoreSuites([], [])).toEqual([]);
 	});
 });
 
