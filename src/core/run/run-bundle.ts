@@ -21,6 +21,7 @@ import {
 	type RunStatus,
 	type ScoredSentence,
 } from './run-types';
+import { parseJsonText } from './task-run-json';
 
 export const RUN_BUNDLE_FORMAT = 'benchtop-run';
 export const RUN_BUNDLE_FORMAT_VERSION = 1;
@@ -321,16 +322,9 @@ function readItems(value: Json, pointer: string): ItemResult[] {
  * of the offending value; the suite text must match the run's SHA-256.
  */
 export function parseRunBundle(text: string): ParseRunBundleResult {
-	let json: Json;
-	try {
-		json = JSON.parse(text);
-	} catch (error) {
-		return {
-			ok: false,
-			pointer: '',
-			message: `not JSON (${error instanceof Error ? error.message : String(error)})`,
-		};
-	}
+	const parsed = parseJsonText(text);
+	if (!parsed.ok) return parsed;
+	const json = parsed.json as Json;
 	try {
 		const root = readObject(json, '');
 		if (root.format !== RUN_BUNDLE_FORMAT) {

@@ -1,7 +1,8 @@
 /**
  * What the Evals and Memory run bundles and share links read alike: the valibot schemas of model
  * specs, generation parameters and run statuses, a model spec stripped to its declared fields, and
- * the reading of a versioned bundle (JSON, `format`, schema) with a JSON pointer on every refusal.
+ * the reading of a versioned bundle (JSON, `format`, schema) with a JSON pointer on every refusal;
+ * the suite run bundle reads its JSON text here too.
  */
 import * as v from 'valibot';
 import type { TextModelSpec } from '../model/model-spec';
@@ -62,6 +63,23 @@ export type ReadBundleResult<T> =
 	| { readonly ok: true; readonly bundle: T }
 	| { readonly ok: false; readonly message: string; readonly pointer: string };
 
+/** Parses untrusted text as JSON; a syntax error is refused at the root pointer. */
+export function parseJsonText(
+	text: string,
+):
+	| { readonly ok: true; readonly json: unknown }
+	| { readonly ok: false; readonly message: string; readonly pointer: '' } {
+	try {
+		return { ok: true, json: JSON.parse(text) as unknown };
+	} catch (error) {
+		return {
+			ok: false,
+			pointer: '',
+			message: `not JSON (${error instanceof Error ? error.message : String(error)})`,
+		};
+	}
+}
+
 /**
  * Reads a versioned bundle from untrusted text: a JSON object whose `format` is `format` (a newer
  * version of the same family is named as such), then the schema. `what` names the bundle in
@@ -74,16 +92,9 @@ export function readVersionedBundle<T>(
 	what: string,
 	schema: v.GenericSchema,
 ): ReadBundleResult<T> {
-	let json: unknown;
-	try {
-		json = JSON.parse(text);
-	} catch (error) {
-		return {
-			ok: false,
-			pointer: '',
-			message: `not JSON (${error instanceof Error ? error.message : String(error)})`,
-		};
-	}
+	const parsed = parseJsonText(text);
+	if (!parsed.ok) return parsed;
+	const { json } = parsed;
 	if (typeof json !== 'object' || json === null || Array.isArray(json)) {
 		return { ok: false, pointer: '', message: `expected a JSON object (${what})` };
 	}
