@@ -17,10 +17,23 @@ interface GoldenSentence {
 
 const TOLERANCE_BITS = 1e-3;
 
+async function readGolden(id: string): Promise<{ sentences: GoldenSentence[] }> {
+	const url = new URL(`../fixtures/golden/surprisals-${id}.json`, import.meta.url);
+	return JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
+}
+
+/** Each golden sentence right after a sibling sharing its first half (by words), so most borrow a
+ * cache: sentence i is at 2i + 1. */
+function withSiblings(sentences: readonly GoldenSentence[]): string[] {
+	return sentences.flatMap((s) => {
+		const words = s.text.split(' ');
+		return [`${words.slice(0, Math.ceil(words.length / 2)).join(' ')} zebra crossing`, s.text];
+	});
+}
+
 for (const id of ['gpt2-en-small', 'gpt2-random-tiny']) {
 	test(`golden parity in Chromium (WASM, fp32, bos): ${id}, all 60 sentences`, async ({ page }) => {
-		const url = new URL(`../fixtures/golden/surprisals-${id}.json`, import.meta.url);
-		const golden = JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
+		const golden = await readGolden(id);
 		expect(golden.sentences).toHaveLength(60);
 		// Bundled models and the self-hosted ORT wasm: no request leaves the app's origin.
 		const requests: string[] = [];
@@ -88,8 +101,7 @@ for (const id of ['gpt2-en-small', 'gpt2-random-tiny']) {
 test('batch invariance in Chromium (WASM, fp32): gpt2-en-small alone vs batched, ≤ 1e-4 bits', async ({
 	page,
 }) => {
-	const url = new URL('../fixtures/golden/surprisals-gpt2-en-small.json', import.meta.url);
-	const golden = JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
+	const golden = await readGolden('gpt2-en-small');
 	await page.goto('/harness/engine.html');
 	await expect(page.locator('#status')).toHaveText('ready');
 	const runs = await page.evaluate(
@@ -129,13 +141,8 @@ test('batch invariance in Chromium (WASM, fp32): gpt2-en-small alone vs batched,
 test('shared-prefix reuse in Chromium (WASM, fp32): golden parity (≤ 1e-3 bits), and every token of the bundled suites as in plain batches (≤ 1e-4 bits)', async ({
 	page,
 }) => {
-	const url = new URL('../fixtures/golden/surprisals-gpt2-en-small.json', import.meta.url);
-	const golden = JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
-	// Each golden sentence right after a sibling sharing its first half (by words).
-	const withSiblings = golden.sentences.flatMap((s) => {
-		const words = s.text.split(' ');
-		return [`${words.slice(0, Math.ceil(words.length / 2)).join(' ')} zebra crossing`, s.text];
-	});
+	const golden = await readGolden('gpt2-en-small');
+	const siblings = withSiblings(golden.sentences);
 	const suiteTexts: string[] = [];
 	const suitesDir = new URL('../../suites/', import.meta.url);
 	for (const file of (await readdir(suitesDir)).filter((f) => f.endsWith('.json')).sort()) {
@@ -148,7 +155,7 @@ test('shared-prefix reuse in Chromium (WASM, fp32): golden parity (≤ 1e-3 bits
 	await page.goto('/harness/engine.html');
 	await expect(page.locator('#status')).toHaveText('ready');
 	const runs = await page.evaluate(
-		async ({ withSiblings, suiteTexts }) => {
+		async ({ siblings, suiteTexts }) => {
 			const harness = window.benchtopEngine as EngineHarness;
 			const info = await harness.load({
 				source: 'bundled',
@@ -156,12 +163,12 @@ test('shared-prefix reuse in Chromium (WASM, fp32): golden parity (≤ 1e-3 bits
 				dtype: 'fp32',
 				backend: 'wasm',
 			});
-			const golden = await harness.score(info.modelKey, withSiblings, 'bos');
+			const golden = await harness.score(info.modelKey, siblings, 'bos');
 			const reused = await harness.score(info.modelKey, suiteTexts, 'bos');
 			const plain = await harness.score(info.modelKey, suiteTexts, 'bos', undefined, false);
 			return { golden, reused, plain };
 		},
-		{ withSiblings, suiteTexts },
+		{ siblings, suiteTexts },
 	);
 	expect(runs.golden.prefixReuse).toEqual({ used: true });
 	expect(runs.golden.positionsComputed).toBeLessThan(0.9 * runs.golden.tokenCount);
@@ -203,13 +210,8 @@ test('shared-prefix reuse in Chromium (WASM, fp32): golden parity (≤ 1e-3 bits
 test('word boundaries in Chromium (WASM, fp32): as in Node (≤ 1e-3 bits), plain and reused batches alike and surprisals unchanged (≤ 1e-4 bits)', async ({
 	page,
 }) => {
-	const url = new URL('../fixtures/golden/surprisals-gpt2-en-small.json', import.meta.url);
-	const golden = JSON.parse(await readFile(url, 'utf8')) as { sentences: GoldenSentence[] };
-	// Each golden sentence after a sibling sharing its first half, so most borrow a cache.
-	const texts = golden.sentences.flatMap((s) => {
-		const words = s.text.split(' ');
-		return [`${words.slice(0, Math.ceil(words.length / 2)).join(' ')} zebra crossing`, s.text];
-	});
+	const golden = await readGolden('gpt2-en-small');
+	const texts = withSiblings(golden.sentences);
 	await page.goto('/harness/engine.html');
 	await expect(page.locator('#status')).toHaveText('ready');
 	const runs = await page.evaluate(async (texts) => {
