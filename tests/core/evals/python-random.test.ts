@@ -4,7 +4,6 @@ import {
 	PythonRandom,
 	sampleRandom,
 	seedIntFromText,
-	sha512,
 	shuffledSampleIndices,
 } from '../../../src/core/evals/python-random';
 
@@ -59,23 +58,5 @@ describe('sample order (C13)', () => {
 	it('max_samples keeps the first N after shuffling: 5 samples, max 2 → [3, 1]', () => {
 		expect(shuffledSampleIndices(5, 2)).toEqual([3, 1]);
 		expect(shuffledSampleIndices(0)).toEqual([]);
-	});
-});
-
-describe('sha512', () => {
-	it('FIPS 180-4 test vector "abc"', () => {
-		const hex = Array.from(sha512(new Uint8Array([0x61, 0x62, 0x63])), (b) =>
-			b.toString(16).padStart(2, '0'),
-		).join('');
-		expect(hex).toBe(
-			'ddaf35a193617abacc417349ae204131' +
-				'12e6fa4e89a97ea20a9eeee64b55d39a' +
-				'2192992a274fc1a836ba3c23a3feebbd' +
-				'454d4423643ce80e2a9ac94fa54ca49f',
-		);
-	});
-
-	it('a 200-byte message spans two blocks', () => {
-		expect(seedIntFromText('x'.repeat(200)) > 0n).toBe(true);
 	});
 });

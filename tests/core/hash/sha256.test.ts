@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex, sha256HexOfBytes } from '../../../src/core/hash/sha256';
+import { sha256Hex, sha256HexOfBytes, sha512 } from '../../../src/core/hash/sha256';
 
 describe('sha256Hex', () => {
 	// FIPS 180-4 / NIST example vectors, plus multi-block and non-ASCII inputs.
@@ -30,5 +30,29 @@ describe('sha256Hex', () => {
 describe('sha256HexOfBytes', () => {
 	it('agrees with sha256HexOfBytes on raw bytes', () => {
 		expect(sha256HexOfBytes(new Uint8Array([0x61, 0x62, 0x63]))).toBe(sha256Hex('abc'));
+	});
+});
+
+describe('sha512', () => {
+	it('FIPS 180-4 test vector "abc"', () => {
+		const hex = Array.from(sha512(new Uint8Array([0x61, 0x62, 0x63])), (b) =>
+			b.toString(16).padStart(2, '0'),
+		).join('');
+		expect(hex).toBe(
+			'ddaf35a193617abacc417349ae204131' +
+				'12e6fa4e89a97ea20a9eeee64b55d39a' +
+				'2192992a274fc1a836ba3c23a3feebbd' +
+				'454d4423643ce80e2a9ac94fa54ca49f',
+		);
+	});
+
+	it('a 200-byte message spans two blocks', () => {
+		// Expected: Python's hashlib.sha512(b'x' * 200).hexdigest().
+		const hex = Array.from(sha512(new TextEncoder().encode('x'.repeat(200))), (b) =>
+			b.toString(16).padStart(2, '0'),
+		).join('');
+		expect(hex).toBe(
+			'ef978e23dc520404ae16fd17bde9ee5945610d671551d6863a5ffbc99433fc726726e51f989b886191be9325b8f8b03b1a63fe3e5eff23d126c2f41f07d2bf87',
+		);
 	});
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ServerSentEventParser } from '../../../src/core/model/server-sent-events';
+import {
+	EventStreamTooLargeError,
+	ServerSentEventParser,
+} from '../../../src/core/model/server-sent-events';
 
 function parseAll(chunks: readonly string[]): string[] {
 	const parser = new ServerSentEventParser();
@@ -25,5 +28,22 @@ describe('ServerSentEventParser', () => {
 		{ name: 'blank lines only', chunks: ['\n\n\n'], events: [] },
 	])('$name', ({ chunks, events }) => {
 		expect(parseAll(chunks)).toEqual(events);
+	});
+});
+
+describe('ServerSentEventParser caps', () => {
+	it('refuses a stream whose pending event grows past the cap', () => {
+		const parser = new ServerSentEventParser(1024);
+		expect(() => {
+			for (let i = 0; i < 100; i += 1) parser.feed(`data: ${'x'.repeat(100)}\n`);
+		}).toThrow(EventStreamTooLargeError);
+	});
+
+	it('keeps events under the cap', () => {
+		const parser = new ServerSentEventParser(1024);
+		const events: string[] = [];
+		for (let i = 0; i < 100; i += 1) events.push(...parser.feed(`data: ${i}\n\n`));
+		expect(events).toHaveLength(100);
+		expect(events[99]).toBe('99');
 	});
 });
