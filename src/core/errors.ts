@@ -3,7 +3,23 @@
  * location it knows (JSON pointer, formula column, sentence/token, file line). Errors cross the
  * worker boundary as `{ name, message }` and are rebuilt by name.
  */
-import type { Diagnostic } from './suite/types';
+/** One problem found in a suite (or in a formula inside it), located and with a fix hint. */
+export interface Diagnostic {
+	readonly severity: 'error' | 'warning';
+	/** Stable kebab-case identifier, e.g. `region-number-mismatch`, for tests and docs. */
+	readonly code: string;
+	/** What is wrong, in one sentence. */
+	readonly message: string;
+	/** How to fix it, in one sentence. */
+	readonly hint: string;
+	/** RFC 6901 JSON pointer to the offending value, e.g. `/items/3/conditions/1/regions/2/content`. */
+	readonly pointer: string;
+	/** 1-based line and column of that value in the JSON text, where the text is known. */
+	readonly line?: number;
+	readonly column?: number;
+	/** 1-based column inside the formula string, for formula problems. */
+	readonly formulaColumn?: number;
+}
 
 export class BenchtopError extends Error {
 	override name = 'BenchtopError';

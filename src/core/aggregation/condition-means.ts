@@ -3,7 +3,7 @@
  * region charts. Pure; takes region values, knows nothing of models or storage.
  */
 import type { MetricName } from '../suite/types';
-import type { RegionValue } from '../scoring/types';
+import type { RegionValue } from './region-value';
 import { studentTQuantile } from './student-t';
 
 /** The mean of one region of one condition over items, under one metric (bits). */

@@ -3,7 +3,7 @@
  * `sum`/`max`/`min` and numpy `mean`/`median`/`ptp` over a region's token surprisals. Pure math.
  */
 import type { MetricName } from '../suite/types';
-import type { MetricValue } from '../scoring/types';
+import type { MetricValue } from './region-value';
 
 /** A region metric: the function plus the facts about it (lm-eval's `@register_metric` idea). */
 export interface MetricDefinition {

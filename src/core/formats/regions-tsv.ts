@@ -3,7 +3,7 @@
  * `evaluate --regions` (our table, syntaxgym-core's `metric_value` column, brain-score totals).
  */
 import { METRIC_NAMES, type MetricName } from '../suite/types';
-import type { MetricValue, RegionValue } from '../scoring/types';
+import type { MetricValue, RegionValue, RegionValueRow } from '../scoring/types';
 import { formatPythonFloat, parsePythonFloat } from './python-float';
 import { createInputFormatError, formatTsvField, readTsvTable } from './tsv-table';
 
@@ -43,18 +43,6 @@ export function writeRegionsTsv(
 		);
 	}
 	return `${lines.join('\n')}\n`;
-}
-
-/** One region's values read from a table. */
-export interface RegionValueRow {
-	/** 1-based line of the (first) row for this region. */
-	readonly line: number;
-	readonly itemNumber: number;
-	readonly conditionName: string;
-	readonly regionNumber: number;
-	/** The `content` column, when the table has one (used to check the table fits the suite). */
-	readonly content?: string;
-	readonly values: Readonly<Partial<Record<MetricName, MetricValue>>>;
 }
 
 export interface ReadRegionsTsvOptions {

@@ -4,44 +4,26 @@
  * HTML escaping over `{reply, vars, step: {<id>: {reply}}}`. Score = score / max_score. Pure.
  */
 import Mustache from 'mustache';
-import type { ChatMessage, GenerationParams } from '../model/generation';
-import { sanitizeAndParseJson } from './sanitize-json';
-import type { DynamicProgram, DynamicStep, JudgeSpec, LtmWait, RuleCheck } from './types';
-import { advanceRestaurant, startRestaurant, type RestaurantState } from './restaurant';
+import type { ChatMessage } from '../model/generation';
+import type { DynamicProgram, DynamicStep, JudgeSpec, RuleCheck } from './types';
+import {
+	isYes,
+	JUDGE_PARAMS,
+	parseJudgeAnswer,
+	valueAtKey,
+	type DynamicMove,
+	type DynamicState,
+} from './dynamic-state';
+import { advanceRestaurant, startRestaurant } from './restaurant';
 
-/** Where a dynamic test stands; stored in the run state. */
-export interface DynamicState {
-	readonly queue: DynamicStep[];
-	readonly vars: Record<string, string>;
-	readonly stepReplies: Record<string, string>;
-	lastReply: string;
-	/** The id of the `say` waiting for its reply. */
-	awaitingId: string | null;
-	score: number;
-	readonly reasons: string[];
-	stopped: boolean;
-	/** Counts `pick` draws (the seed of the next one). */
-	picks: number;
-	/** The judge's answer to the pending judge step (set by the scheduler, consumed by the step). */
-	judgeReply?: string | null;
-	/** Judge calls made so far by this test (the next call's index). */
-	judgeCalls?: number;
-	/** The procedural state of a built-in (Restaurant). */
-	builtIn?: RestaurantState;
-}
-
-/** Upstream `ask_llm`: temperature 0 and at most 256 tokens. */
-export const JUDGE_PARAMS: GenerationParams = { temperature: 0, max_tokens: 256 };
-
-export type DynamicMove =
-	| { readonly type: 'send'; readonly text: string; readonly isQuestion: boolean }
-	| { readonly type: 'wait'; readonly wait: LtmWait }
-	| {
-			readonly type: 'judge';
-			readonly messages: readonly ChatMessage[];
-			readonly params: GenerationParams;
-	  }
-	| { readonly type: 'end' };
+export {
+	isYes,
+	JUDGE_PARAMS,
+	parseJudgeAnswer,
+	valueAtKey,
+	type DynamicMove,
+	type DynamicState,
+} from './dynamic-state';
 
 /** Whether steps (branches included) ask the judge. */
 export function stepsUseJudge(steps: readonly DynamicStep[]): boolean {
@@ -67,38 +49,6 @@ export function judgeMessages(spec: JudgeSpec, state: DynamicState): ChatMessage
 			: []),
 		{ role: 'user', content: renderTemplate(spec.user, state) },
 	];
-}
-
-/** The value at a dotted path (`order.0.item`) of parsed JSON; undefined when absent. */
-export function valueAtKey(root: unknown, key: string): unknown {
-	let value = root;
-	for (const part of key.split('.')) {
-		if (Array.isArray(value)) value = value[Number(part)];
-		else if (typeof value === 'object' && value !== null)
-			value = (value as Record<string, unknown>)[part];
-		else return undefined;
-	}
-	return value;
-}
-
-/** A judge's verdict value read as yes/no: true, "yes", "true" (any case) are yes. */
-export function isYes(value: unknown): boolean {
-	if (value === true) return true;
-	return typeof value === 'string' && ['yes', 'true'].includes(value.trim().toLowerCase());
-}
-
-/** Parses a judge answer (sanitised JSON); `{ok: false}` with the reason when it cannot. */
-export function parseJudgeAnswer(
-	reply: string,
-): { ok: true; value: unknown } | { ok: false; reason: string } {
-	try {
-		return { ok: true, value: sanitizeAndParseJson(reply) };
-	} catch (cause) {
-		return {
-			ok: false,
-			reason: `the judge's answer is not JSON (${cause instanceof Error ? cause.message : String(cause)})`,
-		};
-	}
 }
 
 /**

@@ -6,44 +6,23 @@
  * keeping the points earned. The state is plain JSON inside the dynamic test's state. Pure.
  */
 import type { ChatMessage } from '../model/generation';
-import type { DynamicMove, DynamicState } from './dynamic-test';
-import { isYes, JUDGE_PARAMS, parseJudgeAnswer, valueAtKey } from './dynamic-test';
+import {
+	isYes,
+	JUDGE_PARAMS,
+	parseJudgeAnswer,
+	valueAtKey,
+	type DynamicMove,
+	type DynamicState,
+	type RestaurantStage,
+	type RestaurantState,
+} from './dynamic-state';
+
+export type { RestaurantState };
 import { menuText, RESTAURANT_MENU, type MenuItem, type MenuSection } from './restaurant-menu';
 
 export const RESTAURANT_MAX_SCORE = 5;
 
 /** Where a Restaurant test stands. Dish and drink names are the menu's. */
-export interface RestaurantState {
-	stage: RestaurantStage;
-	/** The waiter's last message (the judge reads it with the reply). */
-	waiterSaid: string;
-	drinks: string[];
-	dishes: string[];
-	/** Every dish the guest has ordered, removed ones included. */
-	everOrdered: string[];
-	unavailable: string | null;
-	served: { ordered: string; brought: string } | null;
-}
-
-type RestaurantStage =
-	| 'intro'
-	| 'intro-wait'
-	| 'menu'
-	| 'drinks-role'
-	| 'drinks-order'
-	| 'food'
-	| 'food-order'
-	| 'confirm'
-	| 'confirm-wait'
-	| 'unavailable'
-	| 'replace-order'
-	| 'serve'
-	| 'noticed'
-	| 'apology'
-	| 'apology-wait'
-	| 'recall'
-	| 'recalls'
-	| 'done';
 
 const PREFIX = 'Waiter: ';
 

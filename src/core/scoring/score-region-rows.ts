@@ -3,12 +3,11 @@
  * outcomes and accuracies, for `evaluate --regions`. Pure; rows are checked against the suite.
  */
 import { FormulaEvaluationError } from '../errors';
-import type { RegionValueRow } from '../formats/regions-tsv';
 import { createInputFormatError } from '../formats/tsv-table';
 import type { Suite } from '../suite/types';
 import { evaluateItemPredictions } from './evaluate-predictions';
 import { assembleSuiteScore, type ItemScore, type SuiteScore } from './score-suite';
-import type { RegionValue } from './types';
+import type { RegionValue, RegionValueRow } from './types';
 
 export interface RegionRowsScore extends SuiteScore {
 	/** Items of the suite with no row at all: not evaluated (a table may cover only some items). */

@@ -2,6 +2,7 @@
  * Types of the scoring pipeline: token surprisals → region values → prediction outcomes.
  * Produced by core functions, stored by storage, shown by ui. Plain data.
  */
+import type { MetricValue } from '../aggregation/region-value';
 import type { MetricName } from '../suite/types';
 
 /**
@@ -24,21 +25,7 @@ export interface ScoredToken {
 	readonly boundarySurprisalBits?: number;
 }
 
-/** The value of one region under one metric; `null` = undefined (range/max/min of an empty region). */
-export type MetricValue = number | null;
-
-export interface RegionValue {
-	readonly itemNumber: number;
-	readonly conditionName: string;
-	readonly regionNumber: number;
-	readonly content: string;
-	/** The model tokens assigned to this region, in order. */
-	readonly tokens: readonly string[];
-	readonly surprisalsBits: readonly number[];
-	/** Tokens skipped as out-of-vocabulary (`<unk>` look-ahead of the heuristic alignment). */
-	readonly oovs: readonly string[];
-	readonly values: Readonly<Partial<Record<MetricName, MetricValue>>>;
-}
+export type { MetricValue, RegionValue } from '../aggregation/region-value';
 
 /** The outcome of one prediction on one item under one metric. */
 export interface PredictionOutcome {
@@ -49,4 +36,16 @@ export interface PredictionOutcome {
 	readonly value: number | boolean;
 	/** Python truthiness of `value`: the `True`/`False` of syntaxgym-core's result TSV. */
 	readonly result: boolean;
+}
+
+/** One region's values read from a table. */
+export interface RegionValueRow {
+	/** 1-based line of the (first) row for this region. */
+	readonly line: number;
+	readonly itemNumber: number;
+	readonly conditionName: string;
+	readonly regionNumber: number;
+	/** The `content` column, when the table has one (used to check the table fits the suite). */
+	readonly content?: string;
+	readonly values: Readonly<Partial<Record<MetricName, MetricValue>>>;
 }

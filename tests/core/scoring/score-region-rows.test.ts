@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { scoreRegionRows } from '../../../src/core/scoring/score-region-rows';
 import { InputFormatError } from '../../../src/core/errors';
-import { readRegionsTsv, type RegionValueRow } from '../../../src/core/formats/regions-tsv';
+import { readRegionsTsv } from '../../../src/core/formats/regions-tsv';
+import type { RegionValueRow } from '../../../src/core/scoring/types';
 import type { MetricValue } from '../../../src/core/scoring/types';
 import { loadMiniSuite } from './mini-suite';
 
