@@ -3,44 +3,16 @@
  * `str.strip`/`split` whitespace, `string.punctuation`, `str()`/`repr()` of JSON values, float
  * `repr`, `str.format` with only the needed keys (`format_necessary`) and `json.dumps`. Pure.
  */
+import { formatPythonFloat as pythonFloatRepr } from '../formats/python-float';
+import { isPythonWhitespace, pythonSplitWhitespace, pythonStrip } from '../suite/python-whitespace';
 import { EvalsError } from './errors';
-import type { JsonValue } from './types';
 
-/** Python's `str.isspace()` characters. */
-const PYTHON_WHITESPACE = new Set(
-	'\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000',
-);
+export { isPythonWhitespace, pythonFloatRepr, pythonSplitWhitespace, pythonStrip };
+import type { JsonValue } from './types';
 
 /** Python's `string.punctuation`: the 32 printable ASCII symbols (no Unicode punctuation). */
 export const PYTHON_PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 const PUNCTUATION_SET = new Set(PYTHON_PUNCTUATION);
-
-export function isPythonWhitespace(char: string): boolean {
-	return PYTHON_WHITESPACE.has(char);
-}
-
-/** Python `s.strip()` (no argument). */
-export function pythonStrip(text: string): string {
-	let start = 0;
-	let end = text.length;
-	while (start < end && PYTHON_WHITESPACE.has(text.charAt(start))) start++;
-	while (end > start && PYTHON_WHITESPACE.has(text.charAt(end - 1))) end--;
-	return text.slice(start, end);
-}
-
-/** Python `s.split()` (no argument): runs of whitespace separate, no empty pieces. */
-export function pythonSplitWhitespace(text: string): string[] {
-	const words: string[] = [];
-	let current = '';
-	for (const char of text) {
-		if (PYTHON_WHITESPACE.has(char)) {
-			if (current !== '') words.push(current);
-			current = '';
-		} else current += char;
-	}
-	if (current !== '') words.push(current);
-	return words;
-}
 
 /** Deletes every character of `string.punctuation` (ASCII only). */
 export function removeAsciiPunctuation(text: string): string {
@@ -52,29 +24,6 @@ export function removeAsciiPunctuation(text: string): string {
 export function containsAsciiPunctuation(text: string): boolean {
 	for (const char of text) if (PUNCTUATION_SET.has(char)) return true;
 	return false;
-}
-
-/**
- * Python `repr(float)`: shortest round-trip digits, exponent form when the decimal exponent is
- * below -4 or at least 16 (`1e+16`, `1e-05`), `.0` on integral values, `nan`, `inf`.
- */
-export function pythonFloatRepr(value: number): string {
-	if (Number.isNaN(value)) return 'nan';
-	if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-	if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
-	const [mantissa = '0', exponentText = '0'] = Math.abs(value).toExponential().split('e');
-	const exponent = Number(exponentText);
-	const digits = mantissa.replace('.', '');
-	const sign = value < 0 ? '-' : '';
-	if (exponent < -4 || exponent >= 16) {
-		const body = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-		const expSign = exponent < 0 ? '-' : '+';
-		return `${sign}${body}e${expSign}${String(Math.abs(exponent)).padStart(2, '0')}`;
-	}
-	if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
-	const intPart = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0');
-	const fracPart = digits.slice(exponent + 1);
-	return `${sign}${intPart}.${fracPart === '' ? '0' : fracPart}`;
 }
 
 /**

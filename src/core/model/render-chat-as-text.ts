@@ -3,6 +3,7 @@
  * `evals/prompt/base.py`): a chat for a completion (base) model becomes prefixed lines, a string for
  * a chat model becomes one system message. Pure; no chat template of any model is involved here.
  */
+import { lstripPython } from '../suite/python-whitespace';
 import type { ChatMessage } from './generation';
 
 /** Prefixes that differ from the capitalised role: by `name` first, else by `role`. */
@@ -14,18 +15,6 @@ const PREFIX_BY_NAME_OR_ROLE: Readonly<Record<string, string>> = {
 
 /** What a completion prompt ends with (upstream's "Assistant: " prefix with its trailing space removed). */
 export const COMPLETION_SUFFIX = 'Assistant:';
-
-/** Python's `str.isspace()` characters (Unicode White_Space as CPython defines it). */
-const PYTHON_WHITESPACE = new Set(
-	'\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000',
-);
-
-/** Python's `str.lstrip()` with no argument. */
-function lstripPython(text: string): string {
-	let start = 0;
-	while (start < text.length && PYTHON_WHITESPACE.has(text.charAt(start))) start++;
-	return text.slice(start);
-}
 
 /**
  * Python's `str.capitalize()` for a role name: first character upper case, the rest lower case

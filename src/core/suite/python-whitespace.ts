@@ -7,6 +7,8 @@
 export const PYTHON_WHITESPACE_CLASS =
 	'\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 
+const PYTHON_WHITESPACE_CHAR = new RegExp(`^[${PYTHON_WHITESPACE_CLASS}]$`);
+const WHITESPACE_RUNS = new RegExp(`[${PYTHON_WHITESPACE_CLASS}]+`);
 const LEADING = new RegExp(`^[${PYTHON_WHITESPACE_CLASS}]+`);
 const TRAILING = new RegExp(`[${PYTHON_WHITESPACE_CLASS}]+$`);
 const RUN = new RegExp(`[${PYTHON_WHITESPACE_CLASS}]{2,}`, 'g');
@@ -35,4 +37,19 @@ export function hasStrayWhitespace(content: string): boolean {
 /** Strips both ends and collapses every run of whitespace into one space (legacy clean-up). */
 export function normalizeWhitespace(content: string): string {
 	return content.replace(LEADING, '').replace(TRAILING, '').replace(RUN, ' ');
+}
+
+/** Python `char.isspace()` for one character. */
+export function isPythonWhitespace(char: string): boolean {
+	return PYTHON_WHITESPACE_CHAR.test(char);
+}
+
+/** Python `text.strip()` (no argument). */
+export function pythonStrip(text: string): string {
+	return text.replace(LEADING, '').replace(TRAILING, '');
+}
+
+/** Python `text.split()` (no argument): runs of whitespace separate, no empty pieces. */
+export function pythonSplitWhitespace(text: string): string[] {
+	return text.split(WHITESPACE_RUNS).filter((word) => word !== '');
 }
