@@ -12,7 +12,9 @@ import { parseCommandArgs } from '../parse-command-args';
 export const GENERATE_USAGE =
 	'usage: generate [--model <bundled | folder | hub id | openai/<m> | replay:<file>>] ' +
 	'[--max-tokens N] [--temperature T] [--top-p P] [--seed S] [--stop <text>] [--chat] ' +
-	'[--base-url <url>] [--cache-dir <folder>] [--dtype fp32|fp16|q8] [--threads N] "prompt"';
+	'[--base-url <url>] [--cache-dir <folder>] [--dtype fp32|fp16|q8] [--threads N] "prompt"\n' +
+	'  replay:<file.jsonl> lines: {"sample_id", "role", "completion"} or {"when": "<text>", "completion"};\n' +
+	'  a when line answers a call whose last message contains its text (first line in the file wins; "" answers all)';
 
 function numberOption(
 	text: string | boolean | undefined,

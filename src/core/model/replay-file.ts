@@ -2,7 +2,9 @@
  * Replay files (JSONL): completions answered from a file instead of a model. A line
  * `{"sample_id", "role", "completion"}` answers that sample's calls in that role (several lines
  * answer its successive calls, by call index); a line `{"when", "completion"}` answers any call
- * whose prompt contains `when` (first such line wins; `""` matches every call). Pure.
+ * whose last message (the one being answered; a text prompt's whole text) contains `when`: the
+ * first such line in file order wins, `""` matches every call. Earlier messages never match, so a
+ * conversation that grows (an LTM agent's) is answered by its newest message. Pure.
  */
 import * as v from 'valibot';
 import { BenchtopError } from '../errors';
@@ -88,11 +90,11 @@ export function parseReplayFile(text: string, fileName: string): ReplayFile {
 	return { samples, whens };
 }
 
-/** The prompt's texts (every message's content, or the text). */
-function promptTexts(request: GenerateRequest): string[] {
+/** The text a `when` line is matched against: the last message's content, or the text prompt. */
+function messageBeingAnswered(request: GenerateRequest): string {
 	return request.prompt.kind === 'text'
-		? [request.prompt.text]
-		: request.prompt.messages.map((m) => m.content);
+		? request.prompt.text
+		: (request.prompt.messages.at(-1)?.content ?? '');
 }
 
 function shorten(text: string): string {
@@ -102,7 +104,7 @@ function shorten(text: string): string {
 
 /**
  * The answer to a call: the sample's lines for its role (the call index picks among them, default
- * the first), else the first `when` line whose text is in the prompt.
+ * the first), else the first `when` line whose text is in the last message of the prompt.
  * @throws ReplayMissError naming the sample, role and the prompt's last message.
  */
 export function findReplayAnswer(
@@ -116,10 +118,9 @@ export function findReplayAnswer(
 	);
 	const pick = forSample[call.callIndex ?? 0];
 	if (pick) return pick;
-	const texts = promptTexts(request);
-	const when = file.whens.find((w) => texts.some((t) => t.includes(w.when)));
+	const last = messageBeingAnswered(request);
+	const when = file.whens.find((w) => last.includes(w.when));
 	if (when) return when;
-	const last = texts.at(-1) ?? '';
 	const which =
 		forSample.length > 0
 			? `has ${forSample.length} line(s) for sample '${call.sampleId}' (${call.role}) but this is call ${(call.callIndex ?? 0) + 1}`

@@ -45,6 +45,36 @@ describe('findReplayAnswer', () => {
 		expect(findReplayAnswer(file, request, modelCall, 'answers.jsonl').completion).toBe(completion);
 	});
 
+	it('matches only the last message: an earlier question in the conversation answers nothing', () => {
+		const conversation: GenerateRequest = {
+			prompt: {
+				kind: 'chat',
+				messages: [
+					{ role: 'user', content: 'What is the capital of France?' },
+					{ role: 'assistant', content: 'Paris' },
+					{ role: 'user', content: 'And the capital of Peru?' },
+				],
+			},
+			params: {},
+		};
+		expect(findReplayAnswer(file, conversation, call('x', 'policy'), 'a.jsonl').completion).toBe(
+			'somewhere',
+		);
+		const unrelated: GenerateRequest = {
+			prompt: {
+				kind: 'chat',
+				messages: [
+					{ role: 'user', content: 'What is the capital of France?' },
+					{ role: 'user', content: 'Tell me a joke' },
+				],
+			},
+			params: {},
+		};
+		expect(() => findReplayAnswer(file, unrelated, call('x', 'policy'), 'a.jsonl')).toThrow(
+			/the message "Tell me a joke"/,
+		);
+	});
+
 	it('"when": "" answers everything', () => {
 		const all = parseReplayFile('{"when": "", "completion": "ok"}', 'all.jsonl');
 		expect(
