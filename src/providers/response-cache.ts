@@ -4,6 +4,7 @@
  * store interface (IndexedDB in the app, a folder in the CLI, memory in tests) and a TextModel
  * wrapper that answers from it and fills it.
  */
+import * as v from 'valibot';
 import { isSampled, responseCacheKey } from '../core/model/cache-key';
 import type {
 	CancelSignal,
@@ -26,6 +27,31 @@ export interface CachedResponse {
 	readonly usage?: TokenUsage;
 	/** ISO time it was stored. */
 	readonly createdAt: string;
+}
+
+/**
+ * What a stored entry must hold to answer a call: a complete answer (`stop` or `length`) under
+ * the key asked for. Anything else (a file edited by hand, an older format) is a miss.
+ */
+const StoredAnswerSchema = v.object({
+	key: v.string(),
+	completion: v.string(),
+	finishReason: v.picklist(['stop', 'length']),
+	usage: v.optional(
+		v.object({
+			promptTokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
+			completionTokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
+		}),
+	),
+});
+
+/** The entry when it is a complete answer stored under `key`, else undefined (a miss). */
+export function validCachedAnswer(
+	entry: unknown,
+	key: string,
+): v.InferOutput<typeof StoredAnswerSchema> | undefined {
+	const parsed = v.safeParse(StoredAnswerSchema, entry);
+	return parsed.success && parsed.output.key === key ? parsed.output : undefined;
 }
 
 export interface ResponseCacheStore {
@@ -62,8 +88,9 @@ export interface ResponseCacheOptions {
 }
 
 /**
- * `model` with a cache in front: a hit answers at once (`cached: true`, one token event with the
- * whole completion); a miss asks the model and stores a finished (not cancelled) answer.
+ * `model` with a cache in front: a hit (a valid, complete entry) answers at once (`cached: true`,
+ * one token event with the whole completion); a miss asks the model and stores only a complete
+ * answer (finish reason `stop` or `length`; never a cancelled or failed one).
  * Sampled calls are keyed per sample seed (default: the call's sample id and call index).
  */
 export function withResponseCache(
@@ -83,8 +110,8 @@ export function withResponseCache(
 			signal?: CancelSignal,
 		): AsyncGenerator<GenerationEvent> {
 			const seed = isSampled(request.params) ? seedOf(call) : undefined;
-			const key = responseCacheKey(options.spec, request, seed);
-			const hit = await store.get(key);
+			const key = responseCacheKey(options.spec, request, call, seed);
+			const hit = validCachedAnswer(await store.get(key), key);
 			if (hit) {
 				if (hit.completion !== '') yield { type: 'token', text: hit.completion };
 				yield {

@@ -71,13 +71,18 @@ describe.each<[string, () => Promise<{ store: ResponseCacheStore; done: () => Pr
 		const inner = countingModel();
 		const model = withResponseCache(inner, store, { spec });
 		const first = await generateCompletion(model, GREEDY, CALL);
-		const second = await generateCompletion(model, GREEDY, { ...CALL, sampleId: 'other' });
+		const second = await generateCompletion(model, GREEDY, { ...CALL, runId: 'a re-run' });
 		expect(first).toMatchObject({ completion: 'answer-1' });
 		expect(first.cached).toBeUndefined();
 		expect(second).toMatchObject({ completion: 'answer-1', cached: true });
 		expect(inner.calls).toBe(1);
-		expect(await store.list()).toHaveLength(1);
-		expect((await store.size()).entries).toBe(1);
+		// Another sample with the same prompt is asked anew (issue 18: samples never share).
+		const other = await generateCompletion(model, GREEDY, { ...CALL, sampleId: 'other' });
+		expect(other.completion).toBe('answer-2');
+		expect(other.cached).toBeUndefined();
+		expect(inner.calls).toBe(2);
+		expect(await store.list()).toHaveLength(2);
+		expect((await store.size()).entries).toBe(2);
 		expect((await store.size()).bytes).toBeGreaterThan(0);
 		await store.clear();
 		expect((await store.size()).entries).toBe(0);
@@ -95,6 +100,58 @@ describe.each<[string, () => Promise<{ store: ResponseCacheStore; done: () => Pr
 		expect(again.completion).toBe(a.completion);
 		expect(b.completion).not.toBe(a.completion);
 		expect(inner.calls).toBe(2);
+		await done();
+	});
+
+	it('takes a damaged or incomplete entry as a miss and stores the complete answer over it', async () => {
+		const { store, done } = await makeStore();
+		const inner = countingModel();
+		const model = withResponseCache(inner, store, { spec });
+		await generateCompletion(model, GREEDY, CALL);
+		const [entry] = await store.list();
+		if (!entry) throw new Error('no entry stored');
+		for (const damaged of [
+			{ ...entry, finishReason: 'cancelled' },
+			{ ...entry, completion: 42 },
+			{ ...entry, key: 'another key' },
+		]) {
+			await store.put({ ...(damaged as unknown as typeof entry), key: entry.key });
+			if (damaged.key === 'another key') {
+				// A store answering with an entry filed under another key.
+				const lying: ResponseCacheStore = { ...store, get: async () => damaged as typeof entry };
+				const answer = await generateCompletion(
+					withResponseCache(inner, lying, { spec }),
+					GREEDY,
+					CALL,
+				);
+				expect(answer.cached).toBeUndefined();
+				continue;
+			}
+			const answer = await generateCompletion(model, GREEDY, CALL);
+			expect(answer.cached).toBeUndefined();
+			expect(answer.completion).toBe(`answer-${inner.calls}`);
+		}
+		expect(inner.calls).toBe(4);
+		const healed = await generateCompletion(model, GREEDY, CALL);
+		expect(healed.cached).toBe(true);
+		await done();
+	});
+
+	it('never stores a cancelled answer', async () => {
+		const { store, done } = await makeStore();
+		const cancelled: TextModel = {
+			label: 'cancelled',
+			abilities: { score: false, generate: true, chat: true },
+			async *generate(): AsyncGenerator<GenerationEvent> {
+				yield { type: 'token', text: ' What is' };
+				yield { type: 'done', completion: ' What is', finishReason: 'cancelled' };
+			},
+			countTokens: () => 1,
+		};
+		await generateCompletion(withResponseCache(cancelled, store, { spec }), GREEDY, CALL).catch(
+			() => undefined,
+		);
+		expect(await store.list()).toHaveLength(0);
 		await done();
 	});
 });

@@ -12,6 +12,8 @@ import type { EvalEvent, SampleResult } from './types';
 export interface StoredAnswer {
 	/** The request as sent: the call's prompt with the run's parameters put over the call's. */
 	readonly request: GenerateRequest;
+	/** The call's index among its sample's calls, as the response cache keys it. */
+	readonly callIndex: number;
 	/** The sampling seed of the cache key (`<sampleId>#<callIndex>`) for a sampled request. */
 	readonly seed: string | undefined;
 	readonly completion: string;
@@ -47,6 +49,7 @@ export function storedAnswers(
 		const callIndex = role === 'grader' ? 0 : i;
 		answers.push({
 			request,
+			callIndex,
 			seed: isSampled(request.params) ? `${sample.sampleId}#${callIndex}` : undefined,
 			completion: call.completion,
 			...(typeof usage?.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'

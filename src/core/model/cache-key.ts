@@ -1,14 +1,19 @@
 /**
  * The response cache key: one completion per (provider, base URL, model, revision, prompt, every
- * generation parameter), plus the sample seed when the call samples (temperature ≠ 0), so a re-run
- * is free and reproducible while a new seed samples anew. The API key is never part of it. Pure.
+ * generation parameter, the call's identity: sample id, role, call index), plus the sample seed when
+ * the call samples (temperature ≠ 0). Two samples with the same prompt never share an entry (a
+ * replay model or sampling answers them differently), while a re-run of the same samples hits
+ * (sample ids are run-independent). The run id and the API key are never part of it. Pure.
  */
 import { sha256Hex } from '../hash/sha256';
-import type { GenerateRequest, GenerationParams } from './generation';
+import type { GenerateRequest, GenerationParams, ModelCall } from './generation';
 import type { TextModelSpec } from './model-spec';
 
 /** Bumped when the key's content changes meaning (old entries then simply miss). */
-export const RESPONSE_CACHE_KEY_VERSION = 1;
+export const RESPONSE_CACHE_KEY_VERSION = 2;
+
+/** The part of a model call that identifies it across runs (never the run id). */
+export type CacheCallIdentity = Pick<ModelCall, 'sampleId' | 'role' | 'callIndex'>;
 
 /** True when a call samples: temperature absent (1, as OpenAI-compatible servers) or > 0. */
 export function isSampled(params: GenerationParams): boolean {
@@ -47,6 +52,7 @@ function modelIdentity(spec: TextModelSpec): Record<string, unknown> {
 export function responseCacheKeyMaterial(
 	spec: TextModelSpec,
 	request: GenerateRequest,
+	call: CacheCallIdentity,
 	sampleSeed?: string | number,
 ): string {
 	return canonicalJson({
@@ -54,6 +60,7 @@ export function responseCacheKeyMaterial(
 		model: modelIdentity(spec),
 		prompt: request.prompt,
 		params: request.params,
+		call: { sampleId: call.sampleId, role: call.role, callIndex: call.callIndex ?? 0 },
 		seed: isSampled(request.params) ? (sampleSeed ?? null) : null,
 	});
 }
@@ -62,7 +69,8 @@ export function responseCacheKeyMaterial(
 export function responseCacheKey(
 	spec: TextModelSpec,
 	request: GenerateRequest,
+	call: CacheCallIdentity,
 	sampleSeed?: string | number,
 ): string {
-	return sha256Hex(responseCacheKeyMaterial(spec, request, sampleSeed));
+	return sha256Hex(responseCacheKeyMaterial(spec, request, call, sampleSeed));
 }

@@ -561,7 +561,12 @@ export class EvalsSession {
 				for (const sample of stored) {
 					for (const answer of storedAnswers(sample, role, overrides)) {
 						await cache.put({
-							key: responseCacheKey(spec, answer.request, answer.seed),
+							key: responseCacheKey(
+								spec,
+								answer.request,
+								{ sampleId: sample.sampleId, role, callIndex: answer.callIndex },
+								answer.seed,
+							),
 							model: describeModelSpec(spec),
 							request: answer.request,
 							completion: answer.completion,

@@ -65,6 +65,7 @@ describe('storedAnswers', () => {
 						prompt: { kind: 'chat', messages: [{ role: 'user', content: 'Q' }] },
 						params: { temperature: 0 },
 					},
+					callIndex: 0,
 					seed: undefined,
 					completion: 'A',
 					usage: { promptTokens: 5, completionTokens: 1 },
@@ -82,6 +83,7 @@ describe('storedAnswers', () => {
 						prompt: { kind: 'chat', messages: [{ role: 'user', content: 'Q' }] },
 						params: { temperature: 0, max_tokens: 3 },
 					},
+					callIndex: 0,
 					seed: undefined,
 					completion: 'A',
 				},
@@ -90,6 +92,7 @@ describe('storedAnswers', () => {
 						prompt: { kind: 'text', text: 'Q again' },
 						params: { temperature: 1, max_tokens: 3 },
 					},
+					callIndex: 1,
 					seed: 'g.dev.4#1',
 					completion: 'B',
 				},
@@ -103,6 +106,7 @@ describe('storedAnswers', () => {
 			[
 				{
 					request: { prompt: { kind: 'text', text: 'grade' }, params: { temperature: 0.5 } },
+					callIndex: 0,
 					seed: 'g.dev.4#0',
 					completion: 'Y',
 					usage: { promptTokens: 5, completionTokens: 1 },

@@ -4,7 +4,7 @@ import {
 	responseCacheKey,
 	responseCacheKeyMaterial,
 } from '../../../src/core/model/cache-key';
-import type { GenerateRequest } from '../../../src/core/model/generation';
+import type { GenerateRequest, ModelCall } from '../../../src/core/model/generation';
 import type { TextModelSpec } from '../../../src/core/model/model-spec';
 
 const ENDPOINT: TextModelSpec = { source: 'openai', model: 'm', baseUrl: 'http://h:8000/v1' };
@@ -27,9 +27,27 @@ describe('canonicalJson', () => {
 	});
 });
 
+const CALL: Pick<ModelCall, 'sampleId' | 'role' | 'callIndex'> = {
+	sampleId: 'capitals.dev.0',
+	role: 'policy',
+};
+
 describe('responseCacheKey', () => {
 	const key = (spec: TextModelSpec, request: GenerateRequest, seed?: string) =>
-		responseCacheKey(spec, request, seed);
+		responseCacheKey(spec, request, CALL, seed);
+
+	it('keys each call of each sample apart, the run apart (issue 18: samples never share)', () => {
+		const other = (call: Pick<ModelCall, 'sampleId' | 'role' | 'callIndex'>) =>
+			responseCacheKey(ENDPOINT, GREEDY, call);
+		const base = other(CALL);
+		expect(other({ ...CALL, sampleId: 'capitals.dev.1' })).not.toBe(base);
+		expect(other({ ...CALL, role: 'grader' })).not.toBe(base);
+		expect(other({ ...CALL, callIndex: 1 })).not.toBe(base);
+		expect(other({ ...CALL, callIndex: 0 })).toBe(base);
+		// The run id is not part of the key: a re-run of the same samples hits.
+		const withRun: ModelCall = { ...CALL, runId: 'another-run' };
+		expect(other(withRun)).toBe(base);
+	});
 
 	it('is a SHA-256 hex that ignores key order', () => {
 		const reordered: GenerateRequest = {
@@ -65,7 +83,7 @@ describe('responseCacheKey', () => {
 	});
 
 	it('never contains an API key (specs have none)', () => {
-		const material = responseCacheKeyMaterial(ENDPOINT, GREEDY);
+		const material = responseCacheKeyMaterial(ENDPOINT, GREEDY, CALL);
 		expect(material).not.toMatch(/key|authorization/i);
 	});
 });
