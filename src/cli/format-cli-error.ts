@@ -1,6 +1,7 @@
 /**
- * Turns any error thrown by a command into one line for stderr and an exit code:
- * known input errors → their message and exit 2; anything else → its message and exit 1.
+ * Turns any error thrown by a command into one line for stderr and an exit code, the same in every
+ * command: bad input or usage → exit 2 (named errors whose failureKind is `input`); the run failed
+ * (endpoint, model, storage, I/O: failureKind `run`, or any other error) → exit 1.
  * Never a stack trace (set BENCHTOP_DEBUG=1 to get one).
  */
 import { BenchtopError } from '../core/errors';
@@ -10,10 +11,13 @@ export function formatCliError(error: unknown): { message: string; exitCode: num
 	if (process.env.BENCHTOP_DEBUG && error instanceof Error && error.stack) {
 		return { message: error.stack, exitCode: EXIT_FAILURE };
 	}
-	if (
-		error instanceof BenchtopError ||
-		(error instanceof Error && error.name === 'CliInputError')
-	) {
+	if (error instanceof BenchtopError) {
+		return {
+			message: error.message,
+			exitCode: error.failureKind === 'run' ? EXIT_FAILURE : EXIT_BAD_INPUT,
+		};
+	}
+	if (error instanceof Error && error.name === 'CliInputError') {
 		return { message: error.message, exitCode: EXIT_BAD_INPUT };
 	}
 	if (error instanceof Error) {

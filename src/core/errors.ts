@@ -21,8 +21,16 @@ export interface Diagnostic {
 	readonly formulaColumn?: number;
 }
 
+/**
+ * What a failure means to the person who ran it: `input` (a file, a flag or a definition must
+ * change; the CLI exits 2) or `run` (the run itself failed: endpoint, model, storage, I/O; exit 1).
+ */
+export type FailureKind = 'input' | 'run';
+
 export class BenchtopError extends Error {
 	override name = 'BenchtopError';
+	/** Bad input unless a subclass says the run failed. */
+	readonly failureKind: FailureKind = 'input';
 }
 
 /** A suite that cannot be used. `diagnostics` holds every located error (and the warnings). */

@@ -22,6 +22,7 @@ import { ServerSentEventParser } from '../core/model/server-sent-events';
 /** A failed endpoint call; `kind` says which failure, the message what to do. */
 export class EndpointError extends BenchtopError {
 	override name = 'EndpointError';
+	override readonly failureKind = 'run';
 	constructor(
 		message: string,
 		readonly kind: EndpointFailureKind,

@@ -6,6 +6,7 @@ import { BenchtopError } from '../core/errors';
 
 /** The browser refused a write because the origin's storage quota is used up. */
 export class StorageQuotaError extends BenchtopError {
+	override readonly failureKind = 'run';
 	override name = 'StorageQuotaError';
 	constructor(cause?: unknown) {
 		super(

@@ -15,6 +15,7 @@ import type { SerializedError } from './protocol';
 /** A request stopped by its caller (AbortSignal / `cancel`). Scoring stops within one batch. */
 export class CancelledError extends BenchtopError {
 	override name = 'CancelledError';
+	override readonly failureKind = 'run';
 }
 
 /** A file the model needs is not there (config, tokenizer or ONNX weights). */
@@ -30,21 +31,25 @@ export class UnsupportedModelError extends BenchtopError {
 /** The backend ran out of memory (wasm heap, GPU buffers, Node). Smaller batches or models help. */
 export class OutOfMemoryError extends BenchtopError {
 	override name = 'OutOfMemoryError';
+	override readonly failureKind = 'run';
 }
 
 /** The backend failed: WebGPU device lost with no WASM fallback, ORT session errors. */
 export class BackendError extends BenchtopError {
 	override name = 'BackendError';
+	override readonly failureKind = 'run';
 }
 
 /** A request named a `modelKey` that is not loaded (never loaded, or disposed). */
 export class ModelNotLoadedError extends BenchtopError {
 	override name = 'ModelNotLoadedError';
+	override readonly failureKind = 'run';
 }
 
 /** Hub access was needed but is not possible (offline, or remote models disabled). */
 export class NetworkUnavailableError extends BenchtopError {
 	override name = 'NetworkUnavailableError';
+	override readonly failureKind = 'run';
 }
 
 /** Errors rebuilt with their own class on the main thread; others become `Error` with the name. */

@@ -9,6 +9,7 @@ import { generateCommand } from '../../src/cli/commands/generate';
 import { parseOrigins } from '../../src/cli/commands/serve';
 import { readModelRequest } from '../../src/cli/commands/surprisals';
 import { runCliCommand } from '../cli/run-cli-command';
+import { startRecordingServer } from './recording-server';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -98,6 +99,32 @@ describe('generate', () => {
 		const run = await runCliCommand(generateCommand, args, 'disk');
 		expect(run.exitCode).toBe(2);
 		expect(run.stderr).toMatch(message);
+	});
+});
+
+describe('exit codes: the run failed is 1, bad input is 2', () => {
+	it.each([
+		[401, /401|key/i],
+		[503, /503|server/i],
+	])('an endpoint answering %i exits 1', async (status, message) => {
+		const server = await startRecordingServer((_request, response) => {
+			response.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0' });
+			response.end(JSON.stringify({ error: { message: `status ${status}` } }));
+		});
+		try {
+			vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+			const run = await runCliCommand(
+				generateCommand,
+				['--model', 'openai/m', '--base-url', `${server.baseUrl}/v1`, 'hi'],
+				'disk',
+			);
+			expect(run.exitCode).toBe(1);
+			expect(run.stderr).toMatch(message);
+			expect(server.requests.length).toBeGreaterThan(0);
+		} finally {
+			vi.unstubAllEnvs();
+			await server.close();
+		}
 	});
 });
 
