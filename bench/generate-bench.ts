@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { startServer } from '../src/cli/commands/serve';
+import { startServer } from '../src/cli/serve/server';
 import { createNodeEngine } from '../src/worker/node-engine';
 
 export const GENERATE_MODEL = 'gpt2-en-small';

@@ -1,20 +1,16 @@
-// `serve` over HTTP (the server function on 127.0.0.1 port 0, a real socket; no mocked fetch):
-// generation and streaming through EndpointModel, echoed prompt logprobs equal to the local
-// engine's surprisals, a bundled suite run through the endpoint equal to the local run, CORS
-// preflight, 400 on bad input, 401 with --api-key, and "cannot score" for a server without echo.
+// `serve` as a model provider (the server function on 127.0.0.1 port 0, a real socket; no mocked
+// fetch): generation and streaming through EndpointModel, echoed prompt logprobs equal to the local
+// engine's surprisals, a bundled suite run through the endpoint equal to the local run, and
+// "cannot score" for a server without echo. The HTTP rules are in tests/cli/serve/.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run';
-import { startServer, type RunningServer } from '../../src/cli/commands/serve';
+import { startServer, type RunningServer } from '../../src/cli/serve/server';
 import { generateCompletion, type GenerationEvent } from '../../src/core/model/generation';
 import type { SurprisalConvention } from '../../src/core/model/model-spec';
 import { EndpointModel } from '../../src/providers/endpoint-model';
 import { scoreTextsViaEndpoint } from '../../src/providers/endpoint-scoring';
 import { openTextModel } from '../../src/providers/open-model';
-import {
-	EndpointAuthError,
-	EndpointCannotScoreError,
-	OpenAIClient,
-} from '../../src/providers/openai-client';
+import { EndpointCannotScoreError, OpenAIClient } from '../../src/providers/openai-client';
 import { createNodeEngine } from '../../src/worker/node-engine';
 import { runCliCommand } from '../cli/run-cli-command';
 import { sendJson, startRecordingServer } from './recording-server';
@@ -293,91 +289,6 @@ describe('serve: prompt logprobs', () => {
 			await expect(failure).rejects.toThrow('cannot score text');
 		} finally {
 			await llama.close();
-		}
-	});
-});
-
-describe('serve: HTTP rules', () => {
-	it('answers CORS preflight for allowed origins only', async () => {
-		const strict = await startServer({
-			model: 'gpt2-random-tiny',
-			port: 0,
-			engine,
-			allowedOrigins: ['http://127.0.0.1:4173'],
-		});
-		try {
-			const preflight = (baseUrl: string, origin: string) =>
-				fetch(`${baseUrl}/chat/completions`, {
-					method: 'OPTIONS',
-					headers: {
-						origin,
-						'access-control-request-method': 'POST',
-						'access-control-request-headers': 'authorization, content-type',
-					},
-				});
-			const open = await preflight(tiny.baseUrl, 'http://anywhere.test');
-			expect(open.status).toBe(204);
-			expect(open.headers.get('access-control-allow-origin')).toBe('*');
-			expect(open.headers.get('access-control-allow-headers')).toContain('authorization');
-			const allowed = await preflight(strict.baseUrl, 'http://127.0.0.1:4173');
-			expect(allowed.status).toBe(204);
-			expect(allowed.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173');
-			const refused = await preflight(strict.baseUrl, 'http://evil.test');
-			expect(refused.status).toBe(403);
-			expect(refused.headers.get('access-control-allow-origin')).toBeNull();
-		} finally {
-			await strict.close();
-		}
-	});
-
-	it.each([
-		['not JSON', '{oops'],
-		['no prompt', JSON.stringify({ model: 'gpt2-random-tiny' })],
-		['prompt of token ids', JSON.stringify({ prompt: [1, 2, 3] })],
-		['negative max_tokens', JSON.stringify({ prompt: 'a', max_tokens: -1 })],
-		['temperature 3', JSON.stringify({ prompt: 'a', temperature: 3 })],
-		['top_p 0', JSON.stringify({ prompt: 'a', top_p: 0 })],
-		['n 2', JSON.stringify({ prompt: 'a', n: 2 })],
-	])('400 with OpenAI error JSON on bad input: %s', async (_what, body) => {
-		const response = await fetch(`${tiny.baseUrl}/completions`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body,
-		});
-		expect(response.status).toBe(400);
-		const json = (await response.json()) as { error: { message: string; type: string } };
-		expect(json.error.type).toBe('invalid_request_error');
-		expect(json.error.message.length).toBeGreaterThan(0);
-	});
-
-	it('404 for another model id, and for an unknown route', async () => {
-		const wrongModel = await fetch(`${tiny.baseUrl}/chat/completions`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ model: 'gpt-4', messages: [{ role: 'user', content: 'hi' }] }),
-		});
-		expect(wrongModel.status).toBe(404);
-		expect((await fetch(`${tiny.baseUrl}/embeddings`)).status).toBe(404);
-	});
-
-	it('401 when --api-key is set and the key is wrong or missing', async () => {
-		const locked = await startServer({ model: 'gpt2-random-tiny', port: 0, engine, apiKey: 'k1' });
-		try {
-			const wrong = new OpenAIClient({ baseUrl: locked.baseUrl, apiKey: 'k2' });
-			await expect(wrong.listModels()).rejects.toBeInstanceOf(EndpointAuthError);
-			expect((await fetch(`${locked.baseUrl}/models`)).status).toBe(401);
-			const right = new EndpointModel({
-				spec: { source: 'openai', model: 'gpt2-random-tiny', baseUrl: locked.baseUrl },
-				apiKey: 'k1',
-			});
-			const done = await generateCompletion(
-				right,
-				{ prompt: { kind: 'text', text: 'Hello' }, params: { temperature: 0, max_tokens: 3 } },
-				CALL,
-			);
-			expect(done.usage?.completionTokens).toBe(3);
-		} finally {
-			await locked.close();
 		}
 	});
 });

@@ -3,7 +3,7 @@
 // socket; no mocked fetch): load checks the listed models, scoreTexts equals the endpoint's echo
 // scoring with per-batch progress, tokenize, generate streams to onToken, cancel.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type RunningServer } from '../../src/cli/commands/serve';
+import { startServer, type RunningServer } from '../../src/cli/serve/server';
 import type { ModelSpec } from '../../src/core/model/model-spec';
 import { scoreTextsViaEndpoint } from '../../src/providers/endpoint-scoring';
 import { EndpointNotFoundError, OpenAIClient } from '../../src/providers/openai-client';

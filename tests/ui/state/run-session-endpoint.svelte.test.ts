@@ -4,7 +4,7 @@
 // full (never the key) and stores every item with the endpoint's echo-logprob surprisals.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startServer, type RunningServer } from '../../../src/cli/commands/serve';
+import { startServer, type RunningServer } from '../../../src/cli/serve/server';
 import type { EndpointModelSpec, ModelSpec } from '../../../src/core/model/model-spec';
 import { buildSuiteSentences } from '../../../src/core/suite/build-sentences';
 import { parseSuite } from '../../../src/core/suite/parse-suite';
