@@ -1,10 +1,13 @@
 /**
  * A small OpenAI-compatible HTTP client over `fetch` (browser and Node): `/v1/models`,
  * `/v1/chat/completions` (also streamed as server-sent events) and `/v1/completions`. It sends the
- * body it is given (callers put in only the parameters that were set), retries 429 and 5xx with
- * backoff, runs at most `concurrency` requests at once, sums token usage, and turns failures into
- * EndpointError subclasses whose message says what to do (src/core/model/endpoint-errors.ts).
+ * body it is given (callers put in only the parameters that were set). An answer counts only when
+ * complete (JSON of the expected shape; a stream ending with a finish reason and `[DONE]`):
+ * anything else, 429, 5xx and connection faults are retried with backoff. It runs at most
+ * `concurrency` requests at once, sums token usage, and turns failures into EndpointError
+ * subclasses whose message says what to do (src/core/model/endpoint-errors.ts).
  */
+import * as v from 'valibot';
 import { BenchtopError } from '../core/errors';
 import {
 	endpointFailureMessage,
@@ -59,6 +62,20 @@ export class EndpointRequestError extends EndpointError {
 export class EndpointCannotScoreError extends EndpointError {
 	override name = 'EndpointCannotScoreError';
 }
+/** A 2xx answer that never became complete (cut off, empty, not JSON, HTML) after every retry. */
+export class EndpointIncompleteError extends EndpointError {
+	override name = 'EndpointIncompleteError';
+}
+
+/** An answer that is not complete: a transport fault, retried like a 5xx. Internal. */
+class IncompleteAnswer extends Error {
+	constructor(readonly detail: string) {
+		super(detail);
+	}
+}
+
+/** A retried stream that disagrees with the part already passed on: not retried again. */
+class DivergentRetry extends Error {}
 
 const ERROR_CLASS: Record<EndpointFailureKind, typeof EndpointError> = {
 	network: EndpointUnreachableError,
@@ -69,7 +86,129 @@ const ERROR_CLASS: Record<EndpointFailureKind, typeof EndpointError> = {
 	server: EndpointServerError,
 	'bad-request': EndpointRequestError,
 	'cannot-score': EndpointCannotScoreError,
+	incomplete: EndpointIncompleteError,
 };
+
+/** Network retries are fewer: a server that is down should not keep the user waiting. */
+const MAX_NETWORK_RETRIES = 2;
+
+/** A Retry-After header (seconds or an HTTP date) in ms, capped at a minute; undefined if absent. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+	if (header === null || header.trim() === '') return undefined;
+	const seconds = Number(header);
+	const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
+	return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 60_000) : undefined;
+}
+
+/** Why a body read failed, for the message: the connection dropped mid-answer. */
+function droppedDetail(error: unknown): string {
+	const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+	const what = error instanceof Error ? error.message : String(error);
+	return `the connection closed before the answer was complete (${cause || what})`;
+}
+
+/** The shapes a complete JSON answer must have (fields not listed are kept as they are). */
+const UsageSchema = v.looseObject({
+	prompt_tokens: v.optional(v.number()),
+	completion_tokens: v.optional(v.number()),
+});
+const ModelsSchema = v.looseObject({
+	data: v.array(v.looseObject({ id: v.string() })),
+});
+const ChatCompletionSchema = v.looseObject({
+	choices: v.pipe(
+		v.array(
+			v.looseObject({
+				message: v.looseObject({ content: v.nullish(v.string()) }),
+				finish_reason: v.nullish(v.string()),
+			}),
+		),
+		v.minLength(1),
+	),
+	usage: v.nullish(UsageSchema),
+});
+const CompletionSchema = v.looseObject({
+	choices: v.pipe(
+		v.array(
+			v.looseObject({
+				text: v.string(),
+				finish_reason: v.nullish(v.string()),
+			}),
+		),
+		v.minLength(1),
+	),
+	usage: v.nullish(UsageSchema),
+});
+
+/** The body of a 2xx JSON answer, complete and of the expected shape, or an IncompleteAnswer. */
+async function readCompleteJson(
+	response: Response,
+	schema: v.GenericSchema<unknown>,
+): Promise<unknown> {
+	let text: string;
+	try {
+		text = await response.text();
+	} catch (error) {
+		throw new IncompleteAnswer(droppedDetail(error));
+	}
+	const type = response.headers.get('content-type') ?? '';
+	if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(text)) {
+		throw new IncompleteAnswer(
+			'an HTML page instead of JSON (a login page, proxy or another server answered)',
+		);
+	}
+	if (text.trim() === '') throw new IncompleteAnswer('an empty body instead of JSON');
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		throw new IncompleteAnswer(`malformed JSON (${text.length} characters, cut off or not JSON)`);
+	}
+	const parsed = v.safeParse(schema, json);
+	if (!parsed.success) {
+		const issue = parsed.issues[0];
+		const path = (issue.path ?? []).map((item) => String(item.key)).join('.');
+		throw new IncompleteAnswer(
+			`JSON without the expected fields (${path || 'root'}: ${issue.message})`,
+		);
+	}
+	return parsed.output;
+}
+
+/** One streamed event of either API. */
+interface StreamEventJson {
+	readonly choices?: readonly {
+		readonly delta?: { readonly content?: string | null };
+		readonly text?: string;
+		readonly finish_reason?: string | null;
+	}[];
+	readonly usage?: UsageJson | null;
+	readonly error?: unknown;
+}
+
+/** The chunks of one `data:` event; `[DONE]` and malformed events are the caller's business. */
+function chunkOfEvent(data: string): StreamChunk {
+	let json: StreamEventJson;
+	try {
+		json = JSON.parse(data) as StreamEventJson;
+	} catch {
+		throw new IncompleteAnswer('malformed JSON in the stream');
+	}
+	if (typeof json !== 'object' || json === null)
+		throw new IncompleteAnswer('a stream event that is not an object');
+	if (json.error !== undefined) {
+		throw new IncompleteAnswer(
+			`the stream carried an error (${JSON.stringify(json.error).slice(0, 200)})`,
+		);
+	}
+	const choice = json.choices?.[0];
+	const text = choice?.delta?.content ?? choice?.text ?? '';
+	return {
+		text: typeof text === 'string' ? text : '',
+		...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}),
+		...(json.usage ? { usage: json.usage } : {}),
+	};
+}
 
 /** The error for a failure, with the message that says what to do. */
 export function endpointError(failure: EndpointFailure, context: EndpointContext): EndpointError {
@@ -238,10 +377,10 @@ export class OpenAIClient {
 
 	/** Model ids the server lists at `/v1/models`. */
 	async listModels(signal?: AbortSignal): Promise<string[]> {
-		const json = (await this.#json('GET', '/models', undefined, signal)) as {
-			data?: { id?: unknown }[];
+		const json = (await this.#json('GET', '/models', undefined, signal, ModelsSchema)) as {
+			data: { id: string }[];
 		};
-		return (json.data ?? []).map((m) => String(m.id));
+		return json.data.map((m) => m.id);
 	}
 
 	async chatCompletion(
@@ -253,20 +392,30 @@ export class OpenAIClient {
 			'/chat/completions',
 			body,
 			signal,
+			ChatCompletionSchema,
 		)) as ChatCompletionJson;
 		this.#addUsage(json.usage);
 		return json;
 	}
 
 	async completion(body: Record<string, unknown>, signal?: AbortSignal): Promise<CompletionJson> {
-		const json = (await this.#json('POST', '/completions', body, signal)) as CompletionJson;
+		const json = (await this.#json(
+			'POST',
+			'/completions',
+			body,
+			signal,
+			CompletionSchema,
+		)) as CompletionJson;
 		this.#addUsage(json.usage);
 		return json;
 	}
 
 	/**
 	 * Streams `/chat/completions` or `/completions` (`stream: true` and usage asked for): yields
-	 * each chunk's new text; the last chunks carry the finish reason and the usage.
+	 * each chunk's new text; the last chunks carry the finish reason and the usage. A stream counts
+	 * only when it ends with a finish reason and `[DONE]`: one that is cut off, empty, malformed or
+	 * an HTML page is retried (the text already passed on must come again, and is not repeated),
+	 * then fails with an EndpointIncompleteError.
 	 */
 	async *stream(
 		path: '/chat/completions' | '/completions',
@@ -275,59 +424,94 @@ export class OpenAIClient {
 	): AsyncGenerator<StreamChunk> {
 		// The slot is held until the stream ends: a stream is one request in flight.
 		const release = await this.#limiter.acquire();
-		let response: Response;
+		const request = { ...body, stream: true, stream_options: { include_usage: true } };
+		const context = this.context(typeof body['model'] === 'string' ? body['model'] : undefined);
+		let passedOn = '';
 		try {
-			response = await this.#send(
-				'POST',
-				path,
-				{ ...body, stream: true, stream_options: { include_usage: true } },
-				signal,
-			);
+			for (let attempt = 0; ; attempt++) {
+				const response = await this.#send('POST', path, request, signal);
+				let received = '';
+				try {
+					for await (const chunk of this.#readStream(response)) {
+						received += chunk.text;
+						const fresh = newText(passedOn, received);
+						passedOn = passedOn.length >= received.length ? passedOn : received;
+						if (fresh !== '' || chunk.finishReason || chunk.usage) yield { ...chunk, text: fresh };
+					}
+					return;
+				} catch (error) {
+					if (signal?.aborted || !(error instanceof IncompleteAnswer)) throw error;
+					if (attempt >= (this.#options.maxRetries ?? 4)) {
+						throw endpointError({ kind: 'incomplete', detail: error.detail }, context);
+					}
+					await wait((this.#options.retryBaseMs ?? 500) * 2 ** attempt, signal);
+				}
+			}
 		} catch (error) {
-			release();
+			if (error instanceof DivergentRetry) {
+				throw endpointError(
+					{ kind: 'incomplete', detail: `${error.message}, so it cannot be completed` },
+					context,
+				);
+			}
 			throw error;
-		}
-		if (!response.body) {
+		} finally {
 			release();
-			throw new Error(`${this.baseUrl}${path}: the stream has no body`);
 		}
+	}
+
+	/** The chunks of one streamed answer; an IncompleteAnswer unless it ends with a finish reason and `[DONE]`. */
+	async *#readStream(response: Response): AsyncGenerator<StreamChunk> {
+		if (/html/i.test(response.headers.get('content-type') ?? '')) {
+			await response.body?.cancel().catch(() => undefined);
+			throw new IncompleteAnswer(
+				'an HTML page instead of an event stream (a login page or proxy answered)',
+			);
+		}
+		if (!response.body) throw new IncompleteAnswer('a stream with no body');
 		const parser = new ServerSentEventParser();
 		const decoder = new TextDecoder();
 		const reader = response.body.getReader();
-		const chunks = (events: string[]): StreamChunk[] => {
-			const out: StreamChunk[] = [];
-			for (const data of events) {
-				if (data.trim() === '[DONE]') continue;
-				const json = JSON.parse(data) as {
-					choices?: {
-						delta?: { content?: string | null };
-						text?: string;
-						finish_reason?: string | null;
-					}[];
-					usage?: UsageJson | null;
-				};
-				const choice = json.choices?.[0];
-				const text = choice?.delta?.content ?? choice?.text ?? '';
-				if (json.usage) this.#addUsage(json.usage);
-				out.push({
-					text,
-					...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}),
-					...(json.usage ? { usage: json.usage } : {}),
-				});
-			}
-			return out;
-		};
+		let done = false;
+		let finished = false;
+		let usage: UsageJson | undefined;
+		const chunks = (events: readonly string[]): StreamChunk[] =>
+			events.flatMap((data) => {
+				if (done) return [];
+				if (data.trim() === '[DONE]') {
+					done = true;
+					return [];
+				}
+				const chunk = chunkOfEvent(data);
+				if (chunk.finishReason) finished = true;
+				if (chunk.usage) usage = chunk.usage;
+				return [chunk];
+			});
 		try {
 			for (;;) {
-				const { done, value } = await reader.read();
-				if (done) break;
-				yield* chunks(parser.feed(decoder.decode(value, { stream: true })));
+				let read: ReadableStreamReadResult<Uint8Array>;
+				try {
+					read = await reader.read();
+				} catch (error) {
+					throw new IncompleteAnswer(droppedDetail(error));
+				}
+				if (read.done) break;
+				yield* chunks(parser.feed(decoder.decode(read.value, { stream: true })));
 			}
 			yield* chunks([...parser.feed(decoder.decode()), ...parser.end()]);
 		} finally {
-			release();
 			await reader.cancel().catch(() => undefined);
 		}
+		if (!done || !finished) {
+			throw new IncompleteAnswer(
+				!done && !finished
+					? 'the stream ended before a finish_reason and [DONE]'
+					: !done
+						? 'the stream ended before [DONE]'
+						: 'the stream ended without a finish_reason',
+			);
+		}
+		this.#addUsage(usage);
 	}
 
 	#addUsage(usage: UsageJson | null | undefined): void {
@@ -335,17 +519,39 @@ export class OpenAIClient {
 		this.#completionTokens += usage?.completion_tokens ?? 0;
 	}
 
-	/** One request in a limiter slot (body read inside it), parsed as JSON. */
+	/** One request in a limiter slot, retried until its body is complete JSON of `schema`'s shape. */
 	#json(
 		method: 'GET' | 'POST',
 		path: string,
 		body: Record<string, unknown> | undefined,
 		signal: AbortSignal | undefined,
+		schema: v.GenericSchema<unknown>,
 	): Promise<unknown> {
-		return this.#limiter.run(async () => (await this.#send(method, path, body, signal)).json());
+		const context = this.context(typeof body?.['model'] === 'string' ? body['model'] : undefined);
+		return this.#limiter.run(async () => {
+			for (let attempt = 0; ; attempt++) {
+				const response = await this.#send(method, path, body, signal);
+				try {
+					return await readCompleteJson(response, schema);
+				} catch (error) {
+					if (signal?.aborted || !(error instanceof IncompleteAnswer)) throw error;
+					if (attempt >= (this.#options.maxRetries ?? 4)) {
+						throw endpointError(
+							{ kind: 'incomplete', status: response.status, detail: error.detail },
+							context,
+						);
+					}
+					await wait((this.#options.retryBaseMs ?? 500) * 2 ** attempt, signal);
+				}
+			}
+		});
 	}
 
-	/** One request, retried on 429 / 5xx; an error response throws. No limiter here. */
+	/**
+	 * One request whose answer has a 2xx status: retried with backoff on 429 / 5xx (a Retry-After
+	 * header wins) and on no answer at all (refused, reset, timed out); other statuses throw. The
+	 * body is the caller's to read and check. No limiter here.
+	 */
 	async #send(
 		method: 'GET' | 'POST',
 		path: string,
@@ -361,34 +567,49 @@ export class OpenAIClient {
 		const maxRetries = this.#options.maxRetries ?? 4;
 		const baseMs = this.#options.retryBaseMs ?? 500;
 		for (let attempt = 0; ; attempt++) {
-			let response: Response;
+			let failure: EndpointFailure;
+			let waitMs: number | undefined;
 			try {
-				response = await fetchImpl(`${this.baseUrl}${path}`, {
+				const response = await fetchImpl(`${this.baseUrl}${path}`, {
 					method,
 					headers,
 					...(body !== undefined ? { body: JSON.stringify(body) } : {}),
 					...(signal ? { signal } : {}),
 				});
+				const kind = failureKindOfStatus(response.status);
+				if (kind === undefined) return response;
+				const detail = await errorDetail(response);
+				failure = { kind, status: response.status, ...(detail !== undefined ? { detail } : {}) };
+				waitMs = retryAfterMs(response.headers.get('retry-after'));
 			} catch (error) {
 				if (signal?.aborted) throw error;
-				throw endpointError(failureOfFetchError(context), context);
+				const cause = error instanceof Error && error.cause instanceof Error ? error.cause : null;
+				const detail = cause && 'code' in cause ? String(cause.code) : undefined;
+				failure = {
+					...failureOfFetchError(context),
+					...(detail !== undefined && context.pageOrigin === undefined ? { detail } : {}),
+				};
 			}
-			const kind = failureKindOfStatus(response.status);
-			if (kind === undefined) return response;
-			const detail = await errorDetail(response);
-			if (isRetryableFailure(kind) && attempt < maxRetries) {
-				const retryAfter = Number(response.headers.get('retry-after'));
-				const waitMs =
-					Number.isFinite(retryAfter) && retryAfter > 0
-						? Math.min(retryAfter * 1000, 60_000)
-						: baseMs * 2 ** attempt;
-				await wait(waitMs, signal);
-				continue;
-			}
-			throw endpointError(
-				{ kind, status: response.status, ...(detail !== undefined ? { detail } : {}) },
-				context,
-			);
+			const limit =
+				failure.kind === 'network' ? Math.min(maxRetries, MAX_NETWORK_RETRIES) : maxRetries;
+			if (!isRetryableFailure(failure.kind) || attempt >= limit)
+				throw endpointError(failure, context);
+			await wait(waitMs ?? baseMs * 2 ** attempt, signal);
 		}
 	}
+}
+
+/**
+ * The part of `received` not yet passed on. A retried stream must repeat what was passed on
+ * before (greedy answers do); one that differs cannot be completed.
+ */
+function newText(passedOn: string, received: string): string {
+	if (received.length <= passedOn.length) {
+		if (!passedOn.startsWith(received))
+			throw new DivergentRetry('the retried answer differs from the part already received');
+		return '';
+	}
+	if (!received.startsWith(passedOn))
+		throw new DivergentRetry('the retried answer differs from the part already received');
+	return received.slice(passedOn.length);
 }

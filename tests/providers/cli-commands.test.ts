@@ -115,7 +115,7 @@ describe('exit codes: the run failed is 1, bad input is 2', () => {
 			vi.stubEnv('OPENAI_API_KEY', 'sk-test');
 			const run = await runCliCommand(
 				generateCommand,
-				['--model', 'openai/m', '--base-url', `${server.baseUrl}/v1`, 'hi'],
+				['--model', 'openai/m', '--base-url', server.baseUrl, 'hi'],
 				'disk',
 			);
 			expect(run.exitCode).toBe(1);

@@ -1,15 +1,17 @@
 // The OpenAI-compatible client and EndpointModel against a real node:http server: only the
 // parameters set are sent, streaming, retries, concurrency, usage and error classes.
 import { afterEach, describe, expect, it } from 'vitest';
-import { generateCompletion } from '../../src/core/model/generation';
+import { generateCompletion, type GenerationEvent } from '../../src/core/model/generation';
 import { EndpointModel, openAIParams } from '../../src/providers/endpoint-model';
 import {
 	EndpointAuthError,
+	EndpointIncompleteError,
 	EndpointNotFoundError,
 	EndpointRateLimitError,
 	EndpointServerError,
 	EndpointUnreachableError,
 	OpenAIClient,
+	retryAfterMs,
 } from '../../src/providers/openai-client';
 import { sendJson, startRecordingServer, type RecordingServer } from './recording-server';
 
@@ -253,5 +255,184 @@ describe('OpenAIClient', () => {
 		);
 		expect(peak).toBe(2);
 		expect(server.requests).toHaveLength(6);
+	});
+});
+
+/** A server that answers the n-th request (1-based) with `faults[n - 1]`, then cleanly. */
+function faultyServer(
+	faults: readonly ((res: import('node:http').ServerResponse) => void)[],
+	clean: (res: import('node:http').ServerResponse) => void,
+): Promise<RecordingServer> {
+	let calls = 0;
+	return startRecordingServer((_req, res) => {
+		calls++;
+		(faults[calls - 1] ?? clean)(res);
+	});
+}
+
+const html200 = (res: import('node:http').ServerResponse) => {
+	res.writeHead(200, { 'content-type': 'text/html' });
+	res.end('<!doctype html><title>Sign in</title><form>login</form>');
+};
+const empty200 = (res: import('node:http').ServerResponse) => {
+	res.writeHead(200, { 'content-type': 'application/json' });
+	res.end();
+};
+const malformed = (res: import('node:http').ServerResponse) => {
+	res.writeHead(200, { 'content-type': 'application/json' });
+	res.end('{"choices": [{"message": {"content": "o');
+};
+const dropMidBody = (res: import('node:http').ServerResponse) => {
+	res.writeHead(200, { 'content-type': 'application/json', 'content-length': '400' });
+	res.write('{"choices": [{"message": {"content": "o');
+	setTimeout(() => res.socket?.destroy(), 10);
+};
+const wrongShape = (res: import('node:http').ServerResponse) => sendJson(res, 200, { choices: [] });
+
+describe('complete or error (issue 18): a JSON answer counts only when complete', () => {
+	it.each([
+		['an HTML page with status 200', html200],
+		['an empty 200', empty200],
+		['malformed JSON', malformed],
+		['a connection dropped mid-body', dropMidBody],
+		['JSON without choices', wrongShape],
+	])('retries %s to exactly the clean answer', async (_what, fault) => {
+		server = await faultyServer([fault, fault], (res) => sendJson(res, 200, chatAnswer('ok')));
+		const client = new OpenAIClient({ baseUrl: server.baseUrl, retryBaseMs: 1 });
+		const json = await client.chatCompletion({ model: 'a', messages: [] });
+		expect(json.choices[0]?.message?.content).toBe('ok');
+		expect(server.requests).toHaveLength(3);
+		expect(client.usage).toEqual({ promptTokens: 5, completionTokens: 2 });
+	});
+
+	it.each([
+		['an HTML page with status 200', html200, /HTML page/],
+		['malformed JSON', malformed, /malformed JSON/],
+		['a connection dropped mid-body', dropMidBody, /connection closed before the answer/],
+	])(
+		'fails on %s that never ends, naming the URL and what came back',
+		async (_what, fault, said) => {
+			server = await faultyServer([], fault);
+			const client = new OpenAIClient({ baseUrl: server.baseUrl, maxRetries: 2, retryBaseMs: 1 });
+			const failure = client.chatCompletion({ model: 'a', messages: [] });
+			await expect(failure).rejects.toBeInstanceOf(EndpointIncompleteError);
+			await expect(failure).rejects.toThrow(server.baseUrl);
+			await expect(failure).rejects.toThrow(said);
+			await expect(failure).rejects.toThrow(/run again/);
+			expect(server.requests).toHaveLength(3);
+		},
+	);
+
+	it('waits as long as Retry-After says before retrying a 429', async () => {
+		server = await faultyServer(
+			[
+				(res) => {
+					res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+					res.end('{"error": {"message": "slow down"}}');
+				},
+			],
+			(res) => sendJson(res, 200, chatAnswer('ok')),
+		);
+		const client = new OpenAIClient({ baseUrl: server.baseUrl, retryBaseMs: 1 });
+		const started = Date.now();
+		await client.chatCompletion({ model: 'a', messages: [] });
+		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+	});
+
+	it.each([
+		['3', 3000],
+		['0', 0],
+		['600', 60_000],
+		['Wed, 25 Nov 2026 12:00:10 GMT', 10_000],
+		['soon', undefined],
+		[null, undefined],
+	])('reads Retry-After %s as %s ms', (header, ms) => {
+		expect(retryAfterMs(header, Date.parse('Wed, 25 Nov 2026 12:00:00 GMT'))).toBe(ms);
+	});
+
+	it('says no word of CORS or page origins in a terminal (no page origin)', async () => {
+		const closed = await startRecordingServer(() => undefined);
+		const baseUrl = closed.baseUrl;
+		await closed.close();
+		const client = new OpenAIClient({ baseUrl, retryBaseMs: 1 });
+		const failure = client.listModels();
+		await expect(failure).rejects.toBeInstanceOf(EndpointUnreachableError);
+		await expect(failure).rejects.toThrow(`Cannot reach ${baseUrl}`);
+		await expect(failure).rejects.not.toThrow(/CORS|origin/i);
+	});
+});
+
+describe('complete or error (issue 18): a stream counts only with a finish reason and [DONE]', () => {
+	const CLEAN = streamAnswer(['The', ' cat', ' sat'], true);
+	const sseHead = { 'content-type': 'text/event-stream' };
+	const generate = (baseUrl: string) => {
+		const model = new EndpointModel({
+			spec: { source: 'openai', model: 'm', baseUrl },
+			clientOptions: { retryBaseMs: 1, maxRetries: 2 },
+		});
+		const tokens: string[] = [];
+		const request = {
+			prompt: { kind: 'chat', messages: [{ role: 'user', content: 'Hi' }] },
+			params: { temperature: 0 },
+		} as const;
+		const done = (async () => {
+			let last: GenerationEvent | undefined;
+			for await (const event of model.generate(request, CALL)) {
+				if (event.type === 'token') tokens.push(event.text);
+				last = event;
+			}
+			if (last?.type !== 'done') throw new Error('no done event');
+			return last;
+		})();
+		return { tokens, done };
+	};
+	const cutBeforeDone = (res: import('node:http').ServerResponse) => {
+		res.writeHead(200, sseHead);
+		res.end(CLEAN.slice(0, CLEAN.indexOf('data: [DONE]')));
+	};
+	const cutMidAnswer = (res: import('node:http').ServerResponse) => {
+		res.writeHead(200, sseHead);
+		res.write(
+			streamAnswer(['The', ' cat'], true).split('data: {"choices":[{"index":0,"delta":{}')[0],
+		);
+		setTimeout(() => res.socket?.destroy(), 10);
+	};
+	const emptyStream = (res: import('node:http').ServerResponse) => {
+		res.writeHead(200, sseHead);
+		res.end();
+	};
+
+	it.each([
+		['cut off before [DONE]', cutBeforeDone],
+		['dropped mid-answer', cutMidAnswer],
+		['empty', emptyStream],
+		['an HTML page', html200],
+	])(
+		'retries a stream %s to exactly the clean completion, no token twice',
+		async (_what, fault) => {
+			server = await faultyServer([fault], (res) => {
+				res.writeHead(200, sseHead);
+				res.end(CLEAN);
+			});
+			const { tokens, done } = generate(server.baseUrl);
+			const answer = await done;
+			expect(answer.completion).toBe('The cat sat');
+			expect(tokens.join('')).toBe('The cat sat');
+			expect(answer.finishReason).toBe('length');
+			expect(server.requests).toHaveLength(2);
+		},
+	);
+
+	it('fails a stream that never completes, and a retry that differs from what was passed on', async () => {
+		server = await faultyServer([], cutBeforeDone);
+		await expect(generate(server.baseUrl).done).rejects.toThrow(/before \[DONE\]/);
+		await server.close();
+		server = await faultyServer([cutMidAnswer], (res) => {
+			res.writeHead(200, sseHead);
+			res.end(streamAnswer(['A', ' dog'], true));
+		});
+		const failure = generate(server.baseUrl).done;
+		await expect(failure).rejects.toBeInstanceOf(EndpointIncompleteError);
+		await expect(failure).rejects.toThrow(/differs from the part already received/);
 	});
 });

@@ -12,7 +12,9 @@ export type EndpointFailureKind =
 	| 'rate-limited'
 	| 'server'
 	| 'bad-request'
-	| 'cannot-score';
+	| 'cannot-score'
+	/** A 2xx answer that is not a complete one: cut off, empty, not JSON, an HTML page. */
+	| 'incomplete';
 
 export interface EndpointFailure {
 	readonly kind: EndpointFailureKind;
@@ -40,9 +42,15 @@ export function failureKindOfStatus(status: number): EndpointFailureKind | undef
 	return 'bad-request';
 }
 
-/** Whether a failure is worth retrying with backoff (429, 5xx). */
+/**
+ * Whether a failure is a transport fault worth retrying with backoff: 429, 5xx, an incomplete
+ * answer (dropped mid-body, cut-off stream, HTML or empty 200), or no answer at all (reset,
+ * refused, timed out).
+ */
 export function isRetryableFailure(kind: EndpointFailureKind): boolean {
-	return kind === 'rate-limited' || kind === 'server';
+	return (
+		kind === 'rate-limited' || kind === 'server' || kind === 'incomplete' || kind === 'network'
+	);
 }
 
 function isLoopbackHost(host: string): boolean {
@@ -69,9 +77,17 @@ export function endpointFailureMessage(failure: EndpointFailure, context: Endpoi
 	const where = context.baseUrl;
 	const said = failure.detail ? ` The server said: ${failure.detail}` : '';
 	const status = failure.status !== undefined ? ` (HTTP ${failure.status})` : '';
-	const origin = context.pageOrigin ?? "<this page's origin>";
+	const origin = context.pageOrigin;
 	switch (failure.kind) {
 		case 'network':
+			// CORS advice only where there is a page: a terminal has no origin.
+			if (origin === undefined) {
+				return (
+					`Cannot reach ${where}${failure.detail ? ` (${failure.detail})` : ''}: no answer (the ` +
+					`connection was refused, reset or timed out) after retries. Check the URL and that the ` +
+					`server is up and reachable from here.`
+				);
+			}
 			return (
 				`Cannot reach ${where}: the server is not running there, or (from a web page) it does not ` +
 				`allow this origin (CORS). Check the URL and that the server is up, then allow ${origin}: ` +
@@ -98,6 +114,12 @@ export function endpointFailureMessage(failure: EndpointFailure, context: Endpoi
 			return `${where} failed${status} and retries did not help. Look at the server's log; it may be overloaded or out of memory.${said}`;
 		case 'bad-request':
 			return `${where} rejected the request${status}.${said}`;
+		case 'incomplete':
+			return (
+				`${where} sent an incomplete answer${status} and retries did not get a complete one: ` +
+				`${failure.detail ?? 'the answer was cut off'}. Nothing of it was kept. Check the server ` +
+				`(and any proxy or login page in front of it), then run again.`
+			);
 		case 'cannot-score':
 			return (
 				`${where} cannot score text: it does not return prompt logprobs (\`echo: true, logprobs\` on ` +
