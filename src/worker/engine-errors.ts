@@ -1,6 +1,6 @@
 /**
- * Named errors of inference (load, score, cancel) and their crossing of the worker boundary as
- * `{ name, message }`. Plain classes: no model I/O here.
+ * Named errors of inference (load, score, cancel), what the runtime's own errors become, and
+ * their crossing of the worker boundary as `{ name, message }`. Plain classes: no model I/O here.
  */
 import {
 	AlignmentError,
@@ -10,6 +10,7 @@ import {
 	InputFormatError,
 	SuiteValidationError,
 } from '../core/errors';
+import type { ModelSpec } from '../core/model/model-spec';
 import type { SerializedError } from './protocol';
 
 /** A request stopped by its caller (AbortSignal / `cancel`). Scoring stops within one batch. */
@@ -86,4 +87,67 @@ export function deserializeError(serialized: SerializedError): Error {
 	const error = new Error(serialized.message);
 	error.name = serialized.name;
 	return error;
+}
+
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+const OUT_OF_MEMORY_AT_LOAD =
+	/out of memory|bad_alloc|allocation failed|Failed to allocate|Cannot enlarge memory|RangeError: Array buffer/i;
+const OUT_OF_MEMORY =
+	/out of memory|bad_alloc|allocation failed|Failed to allocate|Cannot enlarge memory/i;
+const NETWORK_FAILURE =
+	/fetch failed|Failed to fetch|NetworkError|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/i;
+const FILE_MISSING = /Could not locate|not found|404|ENOENT|no such file|Could not find/i;
+const NOT_CAUSAL = /Unsupported model type|not a causal|AutoModelForCausalLM/i;
+
+/**
+ * Our named error for a failed load, by what transformers.js / ORT / fetch said.
+ * `networkFailure`: the message of a fetch that failed without a response during the load.
+ */
+export function classifyLoadError(
+	error: unknown,
+	spec: ModelSpec,
+	networkFailure: string | undefined,
+): Error {
+	if (error instanceof CancelledError || error instanceof UnsupportedModelError) return error;
+	if (error instanceof ModelFileMissingError || error instanceof OutOfMemoryError) return error;
+	const message = messageOf(error);
+	const name = error instanceof Error ? error.name : '';
+	const what = `${spec.source} model '${spec.id}'`;
+	if (OUT_OF_MEMORY_AT_LOAD.test(`${name}: ${message}`)) {
+		return new OutOfMemoryError(
+			`Out of memory while loading the ${what} (${message}). Try a smaller model or dtype, or close other tabs.`,
+		);
+	}
+	// NOTE: transformers.js reports a request that never got an answer as a missing file
+	// ("Could not locate file"), so a failed fetch seen by our env.fetch decides first.
+	if (spec.source === 'hub' && (networkFailure !== undefined || NETWORK_FAILURE.test(message))) {
+		return new NetworkUnavailableError(
+			`Cannot download the ${what} from the Hugging Face Hub (${networkFailure ?? message}). Hub models need a network connection the first time.`,
+		);
+	}
+	if (name === 'ModelFileNotFoundError' || FILE_MISSING.test(message)) {
+		return new ModelFileMissingError(`A file of the ${what} is missing: ${message}`);
+	}
+	if (NOT_CAUSAL.test(message)) {
+		return new UnsupportedModelError(
+			`The ${what} cannot be scored: it is not a causal language model transformers.js knows (${message}).`,
+		);
+	}
+	return new BackendError(`Loading the ${what} failed: ${message}`);
+}
+
+/** Our named error for a failed forward pass (out of memory, else a backend failure). */
+export function classifyRunError(error: unknown): Error {
+	if (error instanceof CancelledError) return error;
+	const message = messageOf(error);
+	if (OUT_OF_MEMORY.test(message)) {
+		return new OutOfMemoryError(
+			`Out of memory while scoring (${message}). Use smaller batches (maxBatchSize) or a smaller model.`,
+		);
+	}
+	return new BackendError(`The model failed while scoring: ${message}`);
 }

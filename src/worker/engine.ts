@@ -64,3 +64,8 @@ export interface InferenceEngine {
 export function throwIfCancelled(signal: AbortSignal | undefined): void {
 	if (signal?.aborted) throw new CancelledError('The request was cancelled.');
 }
+
+/** Elapsed milliseconds on a monotonic clock. */
+export function now(): number {
+	return globalThis.performance?.now() ?? Date.now();
+}

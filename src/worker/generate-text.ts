@@ -3,7 +3,7 @@
  * through the tokenizer's chat template, else the upstream Evals text rendering), then
  * transformers.js's own decoding loop (KV cache) with our token choice (greedy at temperature 0,
  * else seeded temperature / top_p sampling), stop sequences, streaming and cancel. The model and
- * tokenizer come from TransformersEngine (the only module importing transformers.js).
+ * tokenizer come from text-generator.ts (transformers.js itself: transformers-library.ts).
  */
 import type { ChatMessage, GenerationPrompt, TokenUsage } from '../core/model/generation';
 import { renderChatAsText } from '../core/model/render-chat-as-text';
@@ -127,20 +127,13 @@ function randomSourceFor(seed: number | undefined): RandomSource {
 	return seededRandom(seed ?? Math.floor(Math.random() * 2 ** 32));
 }
 
-/**
- * Generates one completion. Tokens stream through `onToken` (text not yet emitted, never the start
- * of a possible stop sequence); an aborted signal stops after the current token step and rejects
- * with CancelledError.
- */
-export async function generateText(
+/** The prompt's ids and how many tokens may follow them; RangeError for a request a local model
+ * cannot answer (n > 1, no tokens to start from, a prompt that fills the model's positions). */
+function planGeneration(
 	runtime: GenerationRuntime,
 	request: Pick<GenerateTextParams, 'prompt' | 'params'>,
-	options: GenerateTextOptions = {},
-): Promise<GenerateTextResult> {
-	const started = globalThis.performance?.now() ?? Date.now();
+): { readonly promptIds: number[]; readonly maxNewTokens: number } {
 	const { params } = request;
-	const { tokenizer } = runtime;
-	if (options.signal?.aborted) throw new CancelledError('The generation was cancelled.');
 	if (params.n !== undefined && params.n !== 1) {
 		throw new RangeError(`n = ${params.n}: a local model gives one completion per call (n = 1).`);
 	}
@@ -156,104 +149,167 @@ export async function generateText(
 			`The prompt has ${promptIds.length} tokens; the model attends to ${runtime.maxPositions} at most.`,
 		);
 	}
-	const maxNewTokens = Math.min(params.max_tokens ?? DEFAULT_MAX_NEW_TOKENS, room);
-	const stops = params.stop ?? [];
-	const temperature = params.temperature ?? 1;
-	const topP = params.top_p ?? 1;
-	const random = randomSourceFor(params.seed);
-	const eos = new Set(runtime.eosTokenIds);
-	const frequencyPenalty = params.frequency_penalty ?? 0;
-	const presencePenalty = params.presence_penalty ?? 0;
-	const penalised = frequencyPenalty !== 0 || presencePenalty !== 0;
-	const counts = new Map<number, number>();
+	return { promptIds, maxNewTokens: Math.min(params.max_tokens ?? DEFAULT_MAX_NEW_TOKENS, room) };
+}
 
-	const generated: number[] = [];
-	let emitted = 0;
-	let completion = '';
-	let finishReason: GenerateTextResult['finishReason'] = 'length';
-	let finished = maxNewTokens <= 0;
-	let cancelled = false;
-	let promptSeen = false;
+/**
+ * One completion as transformers.js's decoding loop produces it, through the hooks it is given:
+ * our token choice (penalties, then sampling unless greedy), the generated ids decoded and
+ * streamed as they come (never the start of a possible stop sequence), stop sequences and EOS.
+ */
+class CompletionStream {
+	readonly generated: number[] = [];
+	completion = '';
+	finishReason: GenerateTextResult['finishReason'] = 'length';
+	finished: boolean;
+	cancelled = false;
+	readonly #tokenizer: GenerationTokenizer;
+	readonly #eos: Set<number>;
+	readonly #stops: readonly string[];
+	readonly #maxNewTokens: number;
+	readonly #temperature: number;
+	readonly #topP: number;
+	readonly #random: RandomSource;
+	readonly #frequencyPenalty: number;
+	readonly #presencePenalty: number;
+	readonly #counts = new Map<number, number>();
+	readonly #options: GenerateTextOptions;
+	#emitted = 0;
+	#promptSeen = false;
 
-	const decodeGenerated = (): string =>
-		tokenizer.decode(
-			generated.filter((id) => !eos.has(id)),
+	constructor(
+		runtime: GenerationRuntime,
+		params: GenerateTextParams['params'],
+		maxNewTokens: number,
+		options: GenerateTextOptions,
+	) {
+		this.#tokenizer = runtime.tokenizer;
+		this.#eos = new Set(runtime.eosTokenIds);
+		this.#stops = params.stop ?? [];
+		this.#maxNewTokens = maxNewTokens;
+		this.#temperature = params.temperature ?? 1;
+		this.#topP = params.top_p ?? 1;
+		this.#random = randomSourceFor(params.seed);
+		this.#frequencyPenalty = params.frequency_penalty ?? 0;
+		this.#presencePenalty = params.presence_penalty ?? 0;
+		this.#options = options;
+		this.finished = maxNewTokens <= 0;
+	}
+
+	/** The hooks for transformers.js's `generate`. */
+	hooks(): GenerationHooks {
+		return {
+			logitsProcessor: (_inputIds, logits) => this.#chooseTokens(logits),
+			streamer: { put: (ids) => this.#put(ids), end: () => undefined },
+			stoppingCriteria: (inputIds) => {
+				if (this.#options.signal?.aborted) this.cancelled = true;
+				return inputIds.map(() => this.finished || this.cancelled);
+			},
+		};
+	}
+
+	/** After a loop that stopped on its own criteria (max length): emits what is held back. */
+	flush(): void {
+		const text = this.#decode();
+		this.completion = text;
+		this.#emitUpTo(text.length, text);
+	}
+
+	#chooseTokens(logits: Iterable<LogitsRow>): Iterable<LogitsRow> {
+		if (this.#frequencyPenalty !== 0 || this.#presencePenalty !== 0) {
+			for (const row of logits)
+				applyPenalties(row.data, this.#counts, this.#frequencyPenalty, this.#presencePenalty);
+		}
+		if (this.#temperature > 0) {
+			for (const row of logits) {
+				const chosen = sampleToken(row.data, {
+					temperature: this.#temperature,
+					topP: this.#topP,
+					random: this.#random,
+				});
+				row.data.fill(Number.NEGATIVE_INFINITY);
+				row.data[chosen] = 0;
+			}
+		}
+		return logits;
+	}
+
+	#put(ids: bigint[][]): void {
+		// The first call carries the prompt; then one new id per step.
+		if (!this.#promptSeen) {
+			this.#promptSeen = true;
+			return;
+		}
+		if (this.finished) return;
+		const id = Number(ids[0]?.[0] ?? -1);
+		this.generated.push(id);
+		this.#counts.set(id, (this.#counts.get(id) ?? 0) + 1);
+		const text = this.#decode();
+		const stopAt = findStopIndex(text, this.#stops);
+		if (stopAt >= 0) {
+			this.completion = text.slice(0, stopAt);
+			this.#emitUpTo(stopAt, text);
+			this.#finish('stop');
+			return;
+		}
+		this.completion = text;
+		if (this.#eos.has(id)) {
+			this.#emitUpTo(text.length, text);
+			this.#finish('stop');
+			return;
+		}
+		this.#emitUpTo(safeEmitLength(text, this.#stops), text);
+		if (this.generated.length >= this.#maxNewTokens) {
+			this.#emitUpTo(text.length, text);
+			this.finished = true;
+		}
+	}
+
+	#finish(reason: GenerateTextResult['finishReason']): void {
+		this.finishReason = reason;
+		this.finished = true;
+	}
+
+	#decode(): string {
+		return this.#tokenizer.decode(
+			this.generated.filter((id) => !this.#eos.has(id)),
 			{ skip_special_tokens: true, clean_up_tokenization_spaces: false },
 		);
-	const emitUpTo = (end: number, text: string): void => {
-		if (end > emitted) {
-			options.onToken?.(text.slice(emitted, end));
-			emitted = end;
+	}
+
+	#emitUpTo(end: number, text: string): void {
+		if (end > this.#emitted) {
+			this.#options.onToken?.(text.slice(this.#emitted, end));
+			this.#emitted = end;
 		}
-	};
+	}
+}
 
-	const hooks: GenerationHooks = {
-		logitsProcessor: (_inputIds, logits) => {
-			if (penalised) {
-				for (const row of logits)
-					applyPenalties(row.data, counts, frequencyPenalty, presencePenalty);
-			}
-			if (temperature > 0) {
-				for (const row of logits) {
-					const chosen = sampleToken(row.data, { temperature, topP, random });
-					row.data.fill(Number.NEGATIVE_INFINITY);
-					row.data[chosen] = 0;
-				}
-			}
-			return logits;
-		},
-		streamer: {
-			put: (ids) => {
-				// The first call carries the prompt; then one new id per step.
-				if (!promptSeen) {
-					promptSeen = true;
-					return;
-				}
-				if (finished) return;
-				const id = Number(ids[0]?.[0] ?? -1);
-				generated.push(id);
-				counts.set(id, (counts.get(id) ?? 0) + 1);
-				const text = decodeGenerated();
-				const stopAt = findStopIndex(text, stops);
-				if (stopAt >= 0) {
-					completion = text.slice(0, stopAt);
-					emitUpTo(stopAt, text);
-					finishReason = 'stop';
-					finished = true;
-					return;
-				}
-				completion = text;
-				if (eos.has(id)) {
-					emitUpTo(text.length, text);
-					finishReason = 'stop';
-					finished = true;
-					return;
-				}
-				emitUpTo(safeEmitLength(text, stops), text);
-				if (generated.length >= maxNewTokens) {
-					emitUpTo(text.length, text);
-					finished = true;
-				}
-			},
-			end: () => undefined,
-		},
-		stoppingCriteria: (inputIds) => {
-			if (options.signal?.aborted) cancelled = true;
-			return inputIds.map(() => finished || cancelled);
-		},
-	};
-
-	if (!finished) await runtime.runGenerate(promptIds, maxNewTokens, hooks);
-	if (cancelled || options.signal?.aborted) {
+/**
+ * Generates one completion. Tokens stream through `onToken` (text not yet emitted, never the start
+ * of a possible stop sequence); an aborted signal stops after the current token step and rejects
+ * with CancelledError.
+ */
+export async function generateText(
+	runtime: GenerationRuntime,
+	request: Pick<GenerateTextParams, 'prompt' | 'params'>,
+	options: GenerateTextOptions = {},
+): Promise<GenerateTextResult> {
+	const started = globalThis.performance?.now() ?? Date.now();
+	if (options.signal?.aborted) throw new CancelledError('The generation was cancelled.');
+	const { promptIds, maxNewTokens } = planGeneration(runtime, request);
+	const stream = new CompletionStream(runtime, request.params, maxNewTokens, options);
+	if (!stream.finished) await runtime.runGenerate(promptIds, maxNewTokens, stream.hooks());
+	if (stream.cancelled || options.signal?.aborted) {
 		throw new CancelledError('The generation was cancelled.');
 	}
-	if (!finished) {
-		// transformers.js stopped on its own criteria (max length): flush what is held back.
-		const text = decodeGenerated();
-		completion = text;
-		emitUpTo(text.length, text);
-	}
-	const usage: TokenUsage = { promptTokens: promptIds.length, completionTokens: generated.length };
+	// transformers.js stopped on its own criteria (max length): flush what is held back.
+	if (!stream.finished) stream.flush();
+	const usage: TokenUsage = {
+		promptTokens: promptIds.length,
+		completionTokens: stream.generated.length,
+	};
 	const elapsedMs = (globalThis.performance?.now() ?? Date.now()) - started;
+	const { completion, finishReason } = stream;
 	return { completion, finishReason, usage, elapsedMs };
 }

@@ -1,5 +1,5 @@
 /**
- * The slice of onnxruntime the engine uses, as structural types, so transformers-engine.ts runs
+ * The slice of onnxruntime the engine uses, as structural types, so TransformersEngine runs
  * on onnxruntime-web (ort-web.ts) or onnxruntime-node (ort-node.ts) without importing either.
  */
 import type { InferenceBackend } from '../core/model/model-spec';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AlignmentError, BenchtopError } from '../../src/core/errors';
+import type { ModelSpec } from '../../src/core/model/model-spec';
 import {
 	BackendError,
 	CancelledError,
@@ -8,6 +9,8 @@ import {
 	NetworkUnavailableError,
 	OutOfMemoryError,
 	UnsupportedModelError,
+	classifyLoadError,
+	classifyRunError,
 	deserializeError,
 	serializeError,
 } from '../../src/worker/engine-errors';
@@ -54,5 +57,93 @@ describe('deserializeError', () => {
 			'r',
 			false,
 		]);
+	});
+});
+
+describe('classifyLoadError', () => {
+	const hub: ModelSpec = { source: 'hub', id: 'org/m', dtype: 'fp32', backend: 'wasm' };
+	const bundled: ModelSpec = { ...hub, source: 'bundled', id: 'm' };
+	const named = (name: string, message: string): Error =>
+		Object.assign(new Error(message), { name });
+
+	it.each<[string, unknown, ModelSpec, string | undefined, string]>([
+		[
+			'a failed hub fetch',
+			new TypeError('fetch failed'),
+			hub,
+			undefined,
+			'NetworkUnavailableError',
+		],
+		// transformers.js says "Could not locate" for a request that never got an answer.
+		[
+			'a missing hub file after a failed fetch',
+			new Error('Could not locate file'),
+			hub,
+			'offline',
+			'NetworkUnavailableError',
+		],
+		[
+			'a missing file',
+			new Error('Could not locate file "onnx/model.onnx"'),
+			bundled,
+			undefined,
+			'ModelFileMissingError',
+		],
+		[
+			'a bundled model ignores network failures',
+			new Error('404'),
+			bundled,
+			'offline',
+			'ModelFileMissingError',
+		],
+		[
+			'transformers.js’s file error by name',
+			named('ModelFileNotFoundError', 'x'),
+			bundled,
+			undefined,
+			'ModelFileMissingError',
+		],
+		[
+			'not a causal LM',
+			new Error('Unsupported model type: bert'),
+			bundled,
+			undefined,
+			'UnsupportedModelError',
+		],
+		[
+			'a wasm heap that cannot grow',
+			new RangeError('Array buffer allocation failed'),
+			bundled,
+			undefined,
+			'OutOfMemoryError',
+		],
+		['anything else', new Error('boom'), bundled, undefined, 'BackendError'],
+		['a thrown string', 'boom', hub, undefined, 'BackendError'],
+	])('%s', (_name, error, spec, networkFailure, expected) => {
+		expect(classifyLoadError(error, spec, networkFailure).name).toBe(expected);
+	});
+
+	it('keeps our own errors and names the model and the cause', () => {
+		const cancelled = new CancelledError('stop');
+		expect(classifyLoadError(cancelled, hub, 'offline')).toBe(cancelled);
+		expect(classifyLoadError(new TypeError('fetch failed'), hub, 'ENOTFOUND').message).toBe(
+			"Cannot download the hub model 'org/m' from the Hugging Face Hub (ENOTFOUND). Hub models need a network connection the first time.",
+		);
+	});
+});
+
+describe('classifyRunError', () => {
+	it.each<[unknown, string]>([
+		[new Error('Failed to allocate a buffer'), 'OutOfMemoryError'],
+		[new Error('std::bad_alloc'), 'OutOfMemoryError'],
+		[new Error('invalid dims'), 'BackendError'],
+		['boom', 'BackendError'],
+	])('%s', (error, expected) => {
+		expect(classifyRunError(error).name).toBe(expected);
+	});
+
+	it('keeps a cancel', () => {
+		const cancelled = new CancelledError('stop');
+		expect(classifyRunError(cancelled)).toBe(cancelled);
 	});
 });

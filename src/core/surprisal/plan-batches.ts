@@ -239,3 +239,9 @@ export function buildBatchInputs(
 		targetsShape: [batchSize, sequenceLength, 1],
 	};
 }
+
+/** Every length 1…maxPositions as buckets: padding to the longest sequence of a batch, no further
+ * (CPU and WASM kernels take any shape at no cost). */
+export function exactBuckets(maxPositions: number): number[] {
+	return Array.from({ length: maxPositions }, (_, i) => i + 1);
+}

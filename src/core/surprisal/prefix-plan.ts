@@ -12,6 +12,7 @@
  * is the worker's.
  */
 import { BenchtopError } from '../errors';
+import type { BatchGroup } from './plan-batches';
 
 export interface PrefixReuseOptions {
 	/**
@@ -368,4 +369,69 @@ export function joinBoundarySurprisals(
 		bits[p] = -(logProbs[rowOffset + p - fromParent] as number) / Math.LN2;
 	}
 	return bits;
+}
+
+/**
+ * Sequences per round for caches of `bytesPerPosition` (all past inputs of one position): caches
+ * live for one round, so about 256 MiB of them at ~48 kept positions per sequence; 8 to 256.
+ */
+export function sequencesPerRound(bytesPerPosition: number): number {
+	return Math.max(
+		8,
+		Math.min(256, Math.floor((256 * 1024 * 1024) / Math.max(1, bytesPerPosition * 48))),
+	);
+}
+
+/**
+ * The continuation rows of one wave (`PrefixPlan.rounds`): each sequence after the positions it
+ * borrows, with its parent's link and the children's tokens it scores (`at` relative to its
+ * past). `feedsLast` for word-boundary runs (see `ContinuationRow.feedsLast`).
+ */
+export function continuationRowsOf(
+	plan: PrefixPlan,
+	sequences: readonly (readonly number[])[],
+	wave: readonly number[],
+	feedsLast: boolean,
+): ContinuationRow[] {
+	return wave.map((sequenceIndex) => {
+		const link = plan.links[sequenceIndex];
+		const past = link?.reusedPositions ?? 0;
+		const ids = sequences[sequenceIndex] ?? [];
+		const extras = plan.extraTargets[sequenceIndex] ?? [];
+		return {
+			sequenceIndex,
+			pastLength: past,
+			ids: ids.slice(past),
+			...(feedsLast ? { feedsLast: true } : {}),
+			...(link?.scoredByParent ? { scoredByParent: true } : {}),
+			...(extras.length > 0
+				? {
+						extraTargets: extras.map(({ position, tokenId, child }) => ({
+							at: position - past,
+							tokenId,
+							child,
+						})),
+					}
+				: {}),
+		};
+	});
+}
+
+/**
+ * `groups` (planned over the rows' continuation lengths, indices into `rows`) with every batch
+ * whose longest past plus its length would pass `maxPositions` cut into single rows.
+ */
+export function splitOverlongBatches(
+	groups: readonly BatchGroup[],
+	rows: readonly ContinuationRow[],
+	maxPositions: number,
+): BatchGroup[] {
+	return groups.flatMap((group) => {
+		const past = Math.max(...group.sequenceIndices.map((i) => rows[i]?.pastLength ?? 0));
+		if (past + group.sequenceLength <= maxPositions) return [group];
+		return group.sequenceIndices.map((i) => ({
+			sequenceIndices: [i],
+			sequenceLength: rows[i] ? continuationLength(rows[i]) : 1,
+		}));
+	});
 }

@@ -3,6 +3,7 @@ import { BenchtopError, SequenceLengthError } from '../../../src/core/errors';
 import {
 	bucketSequenceLength,
 	buildBatchInputs,
+	exactBuckets,
 	planBatches,
 	type BatchGroup,
 	type BatchLimits,
@@ -163,5 +164,15 @@ describe('buildBatchInputs', () => {
 		expect(() =>
 			buildBatchInputs({ sequenceIndices: [0], sequenceLength: 2 }, [[1, 2, 3]]),
 		).toThrow(BenchtopError);
+	});
+});
+
+describe('exactBuckets', () => {
+	it.each<[number, number[]]>([
+		[0, []],
+		[1, [1]],
+		[4, [1, 2, 3, 4]],
+	])('maxPositions %i: every length its own bucket', (maxPositions, expected) => {
+		expect(exactBuckets(maxPositions)).toEqual(expected);
 	});
 });

@@ -3,10 +3,14 @@ import { BenchtopError } from '../../../src/core/errors';
 import {
 	buildContinuationInputs,
 	continuationLength,
+	continuationRowsOf,
 	extraTargetSlots,
 	joinBoundarySurprisals,
 	joinSurprisals,
 	planPrefixReuse,
+	sequencesPerRound,
+	splitOverlongBatches,
+	type ContinuationRow,
 	type PrefixPlan,
 	type PrefixReuseOptions,
 } from '../../../src/core/surprisal/prefix-plan';
@@ -353,5 +357,96 @@ describe('joinBoundarySurprisals', () => {
 		expect(() =>
 			joinBoundarySurprisals(4, 3, Float64Array.from([0, 1]), new Float64Array(1), 0),
 		).toThrow(BenchtopError);
+	});
+});
+
+describe('sequencesPerRound', () => {
+	it.each<[string, number, number]>([
+		// 256 MiB / (0 → 1 byte × 48 positions) is far above the cap.
+		['no cache bytes: the cap', 0, 256],
+		// gpt2 small: 12 layers × (key + value) × 12 heads × 64 × 4 bytes = 73,728 bytes;
+		// 268,435,456 / (73,728 × 48) = 75.85.
+		['gpt2-small float32 caches', 73_728, 75],
+		['huge caches: the floor', 1e9, 8],
+	])('%s', (_name, bytesPerPosition, expected) => {
+		expect(sequencesPerRound(bytesPerPosition)).toBe(expected);
+	});
+});
+
+describe('continuationRowsOf', () => {
+	// A = [1, 2, 3, 4, 5]; B = [1, 2, 3, 9, 9] borrows A's first 3 positions and A scores B's 9 at
+	// its position 2; C = [1, 7] runs whole.
+	const sequences = [A, [1, 2, 3, 9, 9], [1, 7]];
+	const plan: PrefixPlan = {
+		links: [null, { parent: 0, reusedPositions: 3, scoredByParent: true }, null],
+		keepPositions: [3, 0, 0],
+		extraTargets: [[{ position: 2, tokenId: 9, child: 1 }], [], []],
+		rounds: [[[0, 2], [1]]],
+		tokens: 12,
+		positionsToRun: 6,
+	};
+
+	it.each<[string, number[], boolean, ContinuationRow[]]>([
+		[
+			'roots run whole; a parent carries its children’s tokens',
+			[0, 2],
+			false,
+			[
+				{
+					sequenceIndex: 0,
+					pastLength: 0,
+					ids: [1, 2, 3, 4, 5],
+					extraTargets: [{ at: 2, tokenId: 9, child: 1 }],
+				},
+				{ sequenceIndex: 2, pastLength: 0, ids: [1, 7] },
+			],
+		],
+		[
+			'a child starts after its borrowed positions, feeding its last token for boundaries',
+			[1],
+			true,
+			[{ sequenceIndex: 1, pastLength: 3, ids: [9, 9], feedsLast: true, scoredByParent: true }],
+		],
+	])('%s', (_name, wave, feedsLast, expected) => {
+		expect(continuationRowsOf(plan, sequences, wave, feedsLast)).toStrictEqual(expected);
+	});
+
+	it('gives extra targets relative to the row’s past', () => {
+		const nested: PrefixPlan = {
+			...plan,
+			links: [null, { parent: 0, reusedPositions: 2, scoredByParent: false }, null],
+			extraTargets: [[], [{ position: 3, tokenId: 8, child: 2 }], []],
+		};
+		expect(continuationRowsOf(nested, sequences, [1], false)).toStrictEqual([
+			{
+				sequenceIndex: 1,
+				pastLength: 2,
+				ids: [3, 9, 9],
+				extraTargets: [{ at: 1, tokenId: 8, child: 2 }],
+			},
+		]);
+	});
+});
+
+describe('splitOverlongBatches', () => {
+	// Row 0 feeds 2 positions after a past of 4; row 1 feeds 3 with no past.
+	const rows: ContinuationRow[] = [
+		{ sequenceIndex: 0, pastLength: 4, ids: [5, 6, 7] },
+		{ sequenceIndex: 1, pastLength: 0, ids: [1, 2, 3, 4] },
+	];
+	const groups = [{ sequenceIndices: [1, 0], sequenceLength: 3 }];
+
+	it.each<[string, number, unknown]>([
+		['a batch whose past + length fits stays whole', 7, groups],
+		[
+			'a batch past the positions runs its rows alone, each at its own length',
+			6,
+			[
+				{ sequenceIndices: [1], sequenceLength: 3 },
+				{ sequenceIndices: [0], sequenceLength: 2 },
+			],
+		],
+	])('%s', (_name, maxPositions, expected) => {
+		expect(splitOverlongBatches(groups, rows, maxPositions)).toEqual(expected);
 	});
 });

@@ -1,0 +1,193 @@
+/**
+ * One forward pass of a scoring graph: its feeds (ids, mask, targets, the optional inputs the
+ * graph declares, past caches) as ORT tensors, the run, and the outputs read back (log-probs,
+ * boundary log-probs, cache outputs). A WebGPU pass that fails reloads on the fallback once.
+ */
+import {
+	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+	BOUNDARY_POSITIONS_INPUT_NAME,
+	LOG_PROBS_OUTPUT_NAME,
+	TARGETS_INPUT_NAME,
+	WORD_START_MASK_INPUT_NAME,
+} from '../core/onnx/append-log-prob-tail';
+import {
+	gatherPastCache,
+	type CacheOutput,
+	type PastRow,
+	type PrefixCache,
+} from '../core/surprisal/prefix-cache';
+import type { ContinuationInputs, ContinuationRow } from '../core/surprisal/prefix-plan';
+import { BackendError, classifyRunError, messageOf } from './engine-errors';
+import type { LoadedModel } from './loaded-model';
+import type { OrtRuntime, OrtTensor } from './ort-runtime';
+
+/** A forward pass's log-probs `[B·S]` and the cache outputs fetched, `[B, heads, P + S, dim]`. */
+export interface BatchOutputs {
+	readonly logProbs: Float32Array;
+	/** log P(next token starts a word) `[B·S]`, nats, when fetched. */
+	readonly boundaryLogProbs?: Float32Array;
+	readonly caches: readonly CacheOutput[];
+}
+
+/** The batch tensors every pass feeds (a plain batch has no past and one target per position). */
+export type PassInputs = Pick<
+	ContinuationInputs,
+	| 'batchSize'
+	| 'sequenceLength'
+	| 'pastLength'
+	| 'inputIds'
+	| 'attentionMask'
+	| 'positionIds'
+	| 'targets'
+> &
+	Partial<Pick<ContinuationInputs, 'targetsPerPosition'>>;
+
+/** The boundary positions a run feeds when it does not fetch the boundary output: one, so the
+ * boundary nodes (which run whether fetched or not) cost one position per row. */
+const ONE_BOUNDARY_POSITION = BigInt64Array.of(0n);
+
+export class ForwardPass {
+	readonly #runtime: OrtRuntime;
+	readonly #fallBack: (model: LoadedModel, reason: string) => Promise<void>;
+
+	/** `fallBack` reloads a model on the runtime's fallback backend (the loader's). */
+	constructor(
+		runtime: OrtRuntime,
+		fallBack: (model: LoadedModel, reason: string) => Promise<void>,
+	) {
+		this.#runtime = runtime;
+		this.#fallBack = fallBack;
+	}
+
+	/** The inputs every graph takes (ids, mask, targets) and the optional ones it declares. */
+	feeds(
+		model: LoadedModel,
+		inputs: PassInputs,
+		wordBoundaries: boolean,
+	): Record<string, OrtTensor> {
+		const { Tensor } = this.#runtime;
+		const { batchSize: b, sequenceLength: s, pastLength: p } = inputs;
+		const feeds: Record<string, OrtTensor> = {
+			input_ids: new Tensor('int64', inputs.inputIds, [b, s]),
+			attention_mask: new Tensor('int64', inputs.attentionMask, [b, p + s]),
+			[TARGETS_INPUT_NAME]: new Tensor('int64', inputs.targets, [
+				b,
+				s,
+				inputs.targetsPerPosition ?? 1,
+			]),
+		};
+		if (model.hasWordBoundaries) {
+			const mask = model.wordStartMask;
+			feeds[WORD_START_MASK_INPUT_NAME] = new Tensor('float32', mask, [mask.length, 1]);
+			const positions = wordBoundaries
+				? BigInt64Array.from({ length: s }, (_, t) => BigInt(t))
+				: ONE_BOUNDARY_POSITION;
+			feeds[BOUNDARY_POSITIONS_INPUT_NAME] = new Tensor('int64', positions, [positions.length]);
+		}
+		if (model.hasPositionIds)
+			feeds['position_ids'] = new Tensor('int64', inputs.positionIds, [b, s]);
+		if (model.hasLogitsToKeep)
+			feeds['num_logits_to_keep'] = new Tensor('int64', new BigInt64Array(1), []);
+		if (model.hasCacheBranch) feeds['use_cache_branch'] = new Tensor('bool', [false], [1]);
+		return feeds;
+	}
+
+	/** Empty past tensors `[B, heads, 0, headDim]` (a plain batch: no cache). */
+	feedEmptyPasts(model: LoadedModel, feeds: Record<string, OrtTensor>, batchSize: number): void {
+		const { Tensor } = this.#runtime;
+		for (const past of model.pastInputs) {
+			const empty = past.type === 'float16' ? new Uint16Array(0) : new Float32Array(0);
+			feeds[past.name] = new Tensor(past.type, empty, [batchSize, past.heads, 0, past.headDim]);
+		}
+	}
+
+	/** Past tensors `[B, heads, P_max, headDim]`: each row's parent cache, zeros after it. */
+	feedPastCaches(
+		model: LoadedModel,
+		feeds: Record<string, OrtTensor>,
+		inputs: ContinuationInputs,
+		rows: readonly ContinuationRow[],
+		cacheOf: (row: ContinuationRow) => PrefixCache | undefined,
+	): void {
+		const { Tensor } = this.#runtime;
+		const { batchSize: b, pastLength: pMax } = inputs;
+		model.pastInputs.forEach((past, j) => {
+			const pastRows = rows.map((row): PastRow | undefined => {
+				if (row.pastLength === 0) return undefined;
+				const cache = cacheOf(row);
+				const source = cache?.tensors[j];
+				if (!cache || !source || cache.positions < row.pastLength) {
+					throw new BackendError(
+						`Internal: no cache of ${row.pastLength} positions for sequence ${row.sequenceIndex}.`,
+					);
+				}
+				return { length: row.pastLength, cache: source, cachePositions: cache.positions };
+			});
+			const data = gatherPastCache(past, pastRows, pMax);
+			feeds[past.name] = new Tensor(past.type, data, [b, past.heads, pMax, past.headDim]);
+		});
+	}
+
+	/** One forward pass; returns log p(target) per position ([B·S], nats) and the fetched cache
+	 * outputs. Reloads on the fallback backend once if WebGPU fails or lost its device. */
+	async run(
+		model: LoadedModel,
+		feeds: Record<string, OrtTensor>,
+		cacheOutputs: readonly string[],
+		wordBoundaries: boolean,
+	): Promise<BatchOutputs> {
+		if (model.lostReason !== undefined && model.backend === 'webgpu')
+			await this.#fallBack(model, model.lostReason);
+		try {
+			return await forward(model, feeds, cacheOutputs, wordBoundaries);
+		} catch (error) {
+			if (model.backend !== 'webgpu') throw classifyRunError(error);
+			await this.#fallBack(model, `WebGPU failed while scoring (${messageOf(error)})`);
+			try {
+				return await forward(model, feeds, cacheOutputs, wordBoundaries);
+			} catch (retryError) {
+				throw classifyRunError(retryError);
+			}
+		}
+	}
+}
+
+async function forward(
+	model: LoadedModel,
+	feeds: Record<string, OrtTensor>,
+	cacheOutputs: readonly string[],
+	wordBoundaries: boolean,
+): Promise<BatchOutputs> {
+	const fetched = [
+		LOG_PROBS_OUTPUT_NAME,
+		...(wordBoundaries ? [BOUNDARY_LOG_PROBS_OUTPUT_NAME] : []),
+		...cacheOutputs,
+	];
+	const outputs = await model.session.run(feeds, fetched);
+	const logProbs = float32Output(outputs, LOG_PROBS_OUTPUT_NAME);
+	const boundaryLogProbs = wordBoundaries
+		? float32Output(outputs, BOUNDARY_LOG_PROBS_OUTPUT_NAME)
+		: undefined;
+	const caches = cacheOutputs.map((name) => {
+		const tensor = outputs[name];
+		const data = tensor?.data;
+		if (!tensor || !(data instanceof Float32Array || data instanceof Uint16Array)) {
+			throw new BackendError(`The model returned no cache output '${name}'.`);
+		}
+		const dims = [...tensor.dims];
+		tensor.dispose?.();
+		return { data, dims };
+	});
+	return { logProbs, caches, ...(boundaryLogProbs ? { boundaryLogProbs } : {}) };
+}
+
+/** A run's float32 output by name (its tensor disposed), or a BackendError. */
+function float32Output(outputs: Record<string, OrtTensor>, name: string): Float32Array {
+	const result = outputs[name];
+	if (!result || !(result.data instanceof Float32Array)) {
+		throw new BackendError(`The model returned no float32 '${name}' output.`);
+	}
+	const data = result.data;
+	result.dispose?.();
+	return data;
+}

@@ -1,0 +1,65 @@
+/**
+ * A causal LM whose ONNX session scores: while transformers.js creates the model, the session
+ * factory it shares with us appends the log-prob tail to the graph's bytes (log-softmax on
+ * WASM/CPU, a decomposed one on WebGPU), so only one log-prob per token leaves the runtime.
+ */
+import type { InferenceBackend, ModelSpec } from '../core/model/model-spec';
+import { appendLogProbTail, type LogProbTailVariant } from '../core/onnx/append-log-prob-tail';
+import { UnsupportedModelError } from './engine-errors';
+import type { OrtModelSource, OrtRuntime, OrtSession } from './ort-runtime';
+import { loadCausalLM, type PreTrainedModel } from './transformers-library';
+
+/** The model, its scoring session, and the logits' width its graph declares (if a number). */
+export interface FusedModel {
+	readonly model: PreTrainedModel;
+	readonly session: OrtSession;
+	readonly logitsWidth: number | undefined;
+}
+
+/** AutoModelForCausalLM from `modelId` with the log-prob tail fused into its session. */
+export async function createFusedModel(
+	runtime: OrtRuntime,
+	modelId: string,
+	spec: ModelSpec,
+	backend: InferenceBackend,
+	common: Record<string, unknown>,
+): Promise<FusedModel> {
+	const sessionClass = runtime.InferenceSession;
+	const originalCreate = sessionClass.create;
+	const variant: LogProbTailVariant = backend === 'webgpu' ? 'decomposed' : 'log-softmax';
+	let created: { session: OrtSession; logitsWidth: number | undefined } | undefined;
+	// NOTE: transformers.js creates sessions through the InferenceSession class it shares with
+	// us; during this load its `create` adds the log-prob tail and our session options.
+	sessionClass.create = async (source: OrtModelSource, options?: Record<string, unknown>) => {
+		// onnxruntime-web starts its wasm once: a second start while the warm-up's is under way
+		// fails ("multiple calls to 'initWasm()'"), so the model's session waits for it.
+		await runtime.warmUp?.();
+		const bytes = typeof source === 'string' ? await runtime.readModelFile(source) : source;
+		const fused = appendLogProbTail(bytes, variant, {
+			keepCacheOutputs: true,
+			wordBoundaries: true,
+		});
+		if (!fused.ok) {
+			throw new UnsupportedModelError(`The model '${spec.id}' cannot be scored: ${fused.reason}.`);
+		}
+		const { preferredOutputLocation: _dropped, ...rest } = options ?? {};
+		const session = await originalCreate.call(sessionClass, fused.bytes, {
+			...rest,
+			...runtime.sessionOptions(backend),
+		});
+		created = { session, logitsWidth: fused.logitsWidth };
+		return session;
+	};
+	try {
+		const model = await loadCausalLM(modelId, common, {
+			dtype: spec.dtype,
+			device: runtime.deviceName(backend),
+			sessionOptions: runtime.sessionOptions(backend),
+		});
+		if (!created)
+			throw new UnsupportedModelError(`The model '${spec.id}' created no ONNX session.`);
+		return { model, session: created.session, logitsWidth: created.logitsWidth };
+	} finally {
+		sessionClass.create = originalCreate;
+	}
+}
