@@ -4,7 +4,7 @@
  * and a model that puts the user's values over every request's.
  */
 import type { GenerateRequest, GenerationParams, ModelCall, TextModel } from '../model/generation';
-import { promptFnParams } from './run-eval';
+import { templateOf } from './templates';
 import type { ResolvedEval } from './types';
 
 /** The generation parameters upstream's template sends, per role, for this eval. */
@@ -12,23 +12,7 @@ export function upstreamParams(evalSpec: ResolvedEval): {
 	policy: GenerationParams;
 	grader: GenerationParams | null;
 } {
-	switch (evalSpec.kind) {
-		case 'match':
-			return { policy: { temperature: 0 }, grader: null };
-		case 'includes':
-			return { policy: {}, grader: null };
-		case 'fuzzy_match':
-			return { policy: { temperature: 0, max_tokens: evalSpec.maxTokens ?? 100 }, grader: null };
-		case 'json_match':
-			return { policy: { temperature: 0, max_tokens: evalSpec.maxTokens ?? 512 }, grader: null };
-		case 'modelgraded': {
-			const args = evalSpec.modelGraded?.args;
-			return {
-				policy: promptFnParams(args?.sample_kwargs ?? {}, 'sample_kwargs'),
-				grader: promptFnParams(args?.eval_kwargs ?? {}, 'eval_kwargs'),
-			};
-		}
-	}
+	return templateOf(evalSpec.kind).params(evalSpec);
 }
 
 /** Parameters the page lets the user set. */

@@ -8,10 +8,9 @@ export { EVALS_DIVERGENCES, type EvalsDivergence } from './divergences';
 export { DEFAULT_ANSWER_PROMPTS, parseAnswerPrompts } from './answer-prompts';
 export { BUILTIN_MODELGRADED_SPECS } from './modelgraded-specs';
 export { parseSamplesJsonl } from './samples-jsonl';
+export { ModelGradedSpecSchema, parseModelGradedSpec } from './read-modelgraded-spec';
 export {
-	TEMPLATE_CLASSES,
 	listEvalNames,
-	parseModelGradedSpec,
 	readRegistry,
 	readSamplesFromRegistry,
 	readSamplesLocated,
@@ -22,6 +21,8 @@ export {
 	type RegistryFiles,
 } from './registry';
 export {
+	TEMPLATES,
+	TEMPLATE_CLASSES,
 	checkFuzzyMatch,
 	checkIncludes,
 	checkJsonMatch,
@@ -30,7 +31,17 @@ export {
 	fuzzyMatch,
 	jsonMatch,
 	normalizeAnswer,
+	templateOf,
+	type EvalTemplate,
 } from './templates';
+export { ChatMessageSchema, isChatLike, parseChat, readPrompt } from './chat-prompt';
+export {
+	memoryRecorder,
+	newRunId,
+	pythonUtcTimestamp,
+	type EvalRecorder,
+	type SampleRecorder,
+} from './recorder';
 export { accuracy, bootstrapAccuracyStd, numpyMean } from './metrics';
 export {
 	INVALID_CHOICE,
@@ -41,6 +52,7 @@ export {
 	choiceStrings,
 	choicesToText,
 	parseGraderChoice,
+	promptFnParams,
 	scrubFormatting,
 } from './model-graded';
 export { PythonRandom, sampleRandom, shuffledSampleIndices } from './python-random';
@@ -48,9 +60,7 @@ export { FLOAT_KEYS, pythonFloatRepr, pythonJsonDumps } from './python-text';
 export {
 	DEFAULT_EVAL_SEED,
 	buildFinalReport,
-	newRunId,
 	promptForModel,
-	pythonUtcTimestamp,
 	runEval,
 	type EvalRunResult,
 	type RunEvalOptions,

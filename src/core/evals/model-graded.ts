@@ -2,10 +2,12 @@
  * ModelBasedClassify as upstream (`evals/elsuite/modelgraded/classify.py`, `classify_utils.py`,
  * `evals/elsuite/utils.py`): choice strings, the answer prompt appended after a blank line, the
  * grader prompt filled from completions, sample fields and spec args (input braces doubled),
- * parsing the grader's output into a choice, its score, and the run's aggregation. Pure.
+ * parsing the grader's output into a choice, its score, the run's aggregation, and the
+ * generation parameters PromptFn sends. Pure.
  */
-import type { ChatMessage } from '../model/generation';
+import type { ChatMessage, GenerationParams } from '../model/generation';
 import { renderChatAsText } from '../model/render-chat-as-text';
+import { isChatLike, readPrompt } from './chat-prompt';
 import { EvalsError } from './errors';
 import { formatNecessary, pythonStrip, removeAsciiPunctuation } from './python-text';
 import type {
@@ -37,32 +39,11 @@ export function choicesToText(choices: readonly string[]): string {
 	return choices.map((choice) => `"${choice}"`).join(' or ');
 }
 
-function isChat(
-	value: JsonValue | undefined,
-): value is readonly { readonly [key: string]: JsonValue }[] {
-	return (
-		Array.isArray(value) &&
-		(value as JsonValue[]).every(
-			(item) => item !== null && typeof item === 'object' && !Array.isArray(item),
-		)
-	);
-}
-
-function toChat(value: readonly { readonly [key: string]: JsonValue }[]): ChatMessage[] {
-	return value.map((message) => {
-		const role = typeof message.role === 'string' ? message.role : String(message.role);
-		const content = typeof message.content === 'string' ? message.content : String(message.content);
-		return typeof message.name === 'string'
-			? { role, content, name: message.name }
-			: { role, content };
-	});
-}
-
 /** `scrub_formatting_from_prompt`: doubles `{` and `}` in a string or in each message's content. */
 export function scrubFormatting(value: JsonValue): JsonValue {
 	const scrub = (text: string): string => text.replace(/\{/gu, '{{').replace(/\}/gu, '}}');
 	if (typeof value === 'string') return scrub(value);
-	if (isChat(value)) {
+	if (isChatLike(value)) {
 		return value.map((message) =>
 			typeof message.content === 'string'
 				? { ...message, content: scrub(message.content) }
@@ -73,17 +54,24 @@ export function scrubFormatting(value: JsonValue): JsonValue {
 }
 
 /**
- * Upstream `format_necessary` over a prompt's values after PromptFn's conversion: chat-list values
- * are rendered to text without the trailing "Assistant:" first.
+ * Upstream `format_prompt` over a prompt's values: chat-list values are rendered to text without
+ * the trailing "Assistant:" first (a list of mappings that is not a chat is an error, as upstream's
+ * KeyError).
  */
 function prepareFormatValues(
 	values: Readonly<Record<string, JsonValue>>,
+	where: string,
 ): Record<string, JsonValue> {
 	const prepared: Record<string, JsonValue> = {};
 	for (const [key, value] of Object.entries(values)) {
-		prepared[key] = isChat(value)
-			? renderChatAsText(toChat(value), { forCompletion: false })
-			: value;
+		const read = readPrompt(value);
+		if (read.kind === 'bad-chat') {
+			throw new EvalsError(
+				`${where}: {${key}} is a list of mappings but not a chat; each message needs a string role and content`,
+			);
+		}
+		prepared[key] =
+			read.kind === 'chat' ? renderChatAsText(read.prompt, { forCompletion: false }) : value;
 	}
 	return prepared;
 }
@@ -94,7 +82,7 @@ export function formatChat(
 	values: Readonly<Record<string, JsonValue>>,
 	where: string,
 ): ChatMessage[] {
-	const prepared = prepareFormatValues(values);
+	const prepared = prepareFormatValues(values, where);
 	return messages.map((message) => ({
 		...message,
 		content: formatNecessary(message.content, prepared, where),
@@ -103,8 +91,9 @@ export function formatChat(
 
 /** A sample field used as a prompt (string or chat), as the policy receives it after PromptFn formatting. */
 export function promptFromField(value: JsonValue, where: string): string | ChatMessage[] {
-	if (typeof value === 'string') return formatNecessary(value, {}, where);
-	if (isChat(value)) return formatChat(toChat(value), {}, where);
+	const read = readPrompt(value);
+	if (read.kind === 'text') return formatNecessary(read.prompt, {}, where);
+	if (read.kind === 'chat') return formatChat(read.prompt, {}, where);
 	throw new EvalsError(`${where}: must be a string or a list of {role, content} messages`);
 }
 
@@ -286,4 +275,58 @@ export function aggregateGraded(metrics: readonly GradedMetrics[]): Record<strin
 	if (metascores.length > 0)
 		report.metascore = metascores.reduce((a, b) => a + b, 0) / metascores.length;
 	return report;
+}
+
+const PROMPT_FN_KWARGS = ['max_tokens', 'temperature', 'n_samples', 'completion_kwargs'];
+const COMPLETION_KWARGS = [
+	'temperature',
+	'top_p',
+	'max_tokens',
+	'stop',
+	'seed',
+	'frequency_penalty',
+	'presence_penalty',
+	'n',
+];
+
+/** PromptFn kwargs → generation params (upstream passes max_tokens, temperature, top_p, penalties, n). */
+export function promptFnParams(
+	kwargs: Readonly<Record<string, JsonValue>>,
+	where: string,
+): GenerationParams {
+	for (const key of Object.keys(kwargs)) {
+		if (!PROMPT_FN_KWARGS.includes(key)) {
+			throw new EvalsError(
+				`${where}: unexpected keyword '${key}' (PromptFn accepts ${PROMPT_FN_KWARGS.join(', ')})`,
+			);
+		}
+	}
+	const number = (key: string, fallback: number): number => {
+		const value = kwargs[key];
+		if (value === undefined || value === null) return fallback;
+		if (typeof value !== 'number') throw new EvalsError(`${where}: ${key} must be a number`);
+		return value;
+	};
+	const params: Record<string, unknown> = {
+		max_tokens: number('max_tokens', 1024),
+		temperature: number('temperature', 0),
+		top_p: 1,
+		frequency_penalty: 0,
+		presence_penalty: 0,
+		n: number('n_samples', 1),
+	};
+	const extra = kwargs.completion_kwargs;
+	if (extra !== undefined && extra !== null) {
+		if (typeof extra !== 'object' || Array.isArray(extra)) {
+			throw new EvalsError(`${where}: completion_kwargs must be a mapping`);
+		}
+		for (const [key, value] of Object.entries(extra)) {
+			if (!COMPLETION_KWARGS.includes(key))
+				throw new EvalsError(
+					`${where}: completion_kwargs.${key} is not a generation parameter Benchtop can send`,
+				);
+			params[key] = value;
+		}
+	}
+	return params as GenerationParams;
 }

@@ -4,6 +4,8 @@
  * `{"final_report": {...}, "run_id": ...}` line, written as Python's `json.dumps` writes them.
  * The reader accepts logs from upstream and from Benchtop and locates problems by line. Pure.
  */
+import * as v from 'valibot';
+import { pointerOfIssue } from '../run/task-run-json';
 import { EvalsError } from './errors';
 import { pythonJsonDumps } from './python-text';
 import type { EvalEvent, FinalReport, ResolvedEval, RunSpec } from './types';
@@ -102,9 +104,78 @@ function parseLine(line: string, path: string, lineNumber: number): Record<strin
 	return value as Record<string, unknown>;
 }
 
+const mapping = v.custom<{ readonly [key: string]: unknown }>(
+	(input) => input !== null && typeof input === 'object' && !Array.isArray(input),
+	'must be a JSON object',
+);
+
+/** A string field that an older or partial log may lack (or hold null): read as `''`. */
+const stringOrEmpty = v.optional(
+	v.pipe(
+		v.nullable(v.string('must be a string')),
+		v.transform((value) => value ?? ''),
+	),
+	'',
+);
+
+/**
+ * The `spec` line (upstream `RunSpec`, written by `dataclasses.asdict`): fields a log lacks are
+ * read as empty; other keys are kept.
+ */
+export const RunSpecSchema = v.looseObject({
+	completion_fns: v.optional(v.array(v.string('must be a string')), []),
+	eval_name: stringOrEmpty,
+	base_eval: stringOrEmpty,
+	split: stringOrEmpty,
+	run_config: v.optional(mapping, {}),
+	created_by: stringOrEmpty,
+	run_id: stringOrEmpty,
+	created_at: stringOrEmpty,
+});
+
+/** An event line: `sample_id`, `type` and a `data` object are needed; other fields are kept. */
+export const LogEventSchema = v.looseObject(
+	{
+		run_id: stringOrEmpty,
+		event_id: v.optional(v.number('must be a number')),
+		sample_id: v.string('must be a string'),
+		type: v.string('must be a string'),
+		data: mapping,
+		created_by: stringOrEmpty,
+		created_at: stringOrEmpty,
+	},
+	'required (an event needs sample_id, type and data)',
+);
+
+/** The `final_report` line's report: metric name → number (NaN and infinities included). */
+export const FinalReportSchema = v.record(
+	v.string(),
+	v.custom<number>((input) => typeof input === 'number', 'must be a number'),
+);
+
+/** `value` checked by `schema`; the first problem is an error at the line, naming the field. */
+function checkedLine<T>(
+	schema: v.GenericSchema<unknown, T>,
+	value: unknown,
+	path: string,
+	lineNumber: number,
+	prefix: string,
+): T {
+	const result = v.safeParse(schema, value);
+	if (result.success) return result.output;
+	const issue = result.issues[0];
+	const field = `${prefix}${pointerOfIssue(issue)}`;
+	throw new EvalsError(`${path}:${lineNumber}: ${field}: ${issue.message}`, {
+		file: path,
+		line: lineNumber,
+		field,
+	});
+}
+
 /**
  * Reads an oaieval log: the first line must hold `spec`; event lines need `sample_id`, `type` and
- * `data`; a `final_report` line ends the run. Errors: `EvalsError` at the line.
+ * a `data` object; a `final_report` line (numbers) ends the run. Each line is checked by its
+ * schema. Errors: `EvalsError` at the line (and field).
  */
 export function readOaievalLog(text: string, path: string): OaievalLog {
 	const lines = text.split(/\r?\n/u);
@@ -112,33 +183,42 @@ export function readOaievalLog(text: string, path: string): OaievalLog {
 	let spec: RunSpec | undefined;
 	const events: EvalEvent[] = [];
 	let finalReport: FinalReport | undefined;
+	const at = (lineNumber: number) => ({ file: path, line: lineNumber });
 	lines.forEach((line, index) => {
 		const lineNumber = index + 1;
 		if (line.trim() === '') return;
 		const value = parseLine(line, path, lineNumber);
+		if (!spec && !('spec' in value)) {
+			throw new EvalsError(
+				`${path}:${lineNumber}: the first line of an oaieval log must be {"spec": ...}`,
+				at(lineNumber),
+			);
+		}
 		if ('spec' in value) {
-			if (spec)
-				throw new EvalsError(`${path}:${lineNumber}: a second spec line`, {
-					file: path,
-					line: lineNumber,
-				});
-			spec = value.spec as RunSpec;
+			if (spec) throw new EvalsError(`${path}:${lineNumber}: a second spec line`, at(lineNumber));
+			spec = checkedLine(RunSpecSchema, value.spec, path, lineNumber, 'spec');
 		} else if ('final_report' in value) {
-			finalReport = value.final_report as FinalReport;
-		} else if (typeof value.type === 'string' && 'data' in value) {
-			events.push(value as unknown as EvalEvent);
+			finalReport = checkedLine(
+				FinalReportSchema,
+				value.final_report,
+				path,
+				lineNumber,
+				'final_report',
+			);
+		} else if ('type' in value && 'data' in value) {
+			events.push(checkedLine(LogEventSchema, value, path, lineNumber, '') as EvalEvent);
 		} else {
 			throw new EvalsError(
 				`${path}:${lineNumber}: neither a spec, an event (type, data, sample_id) nor a final_report line`,
-				{ file: path, line: lineNumber },
+				at(lineNumber),
 			);
 		}
 	});
 	if (!spec) {
-		throw new EvalsError(`${path}:1: the first line of an oaieval log must be {"spec": ...}`, {
-			file: path,
-			line: 1,
-		});
+		throw new EvalsError(
+			`${path}:1: the first line of an oaieval log must be {"spec": ...}`,
+			at(1),
+		);
 	}
 	return { spec, events, ...(finalReport ? { finalReport } : {}) };
 }

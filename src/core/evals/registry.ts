@@ -2,24 +2,19 @@
  * An OpenAI Evals registry read from a virtual file map (`{path → text}`, paths relative to the
  * registry root: `evals/*.yaml`, `modelgraded/*.yaml`, `data/...`), as upstream `evals/registry.py`
  * and `Eval._prefix_registry_path` read a folder. YAML is read as PyYAML `safe_load` does (YAML
- * 1.1: `yes`/`no` are booleans). Every error names the file, line and field. Pure.
+ * 1.1: `yes`/`no` are booleans); an eval's args are checked by its template's `argsSchema`
+ * (`./templates`). Every error names the file, line and field. Pure.
  */
+import * as v from 'valibot';
 import { LineCounter, isMap, isPair, isScalar, parseDocument, type Document } from 'yaml';
-import type { ChatMessage } from '../model/generation';
+import { pointerOfIssue } from '../run/task-run-json';
 import { EvalsError } from './errors';
 import { BUILTIN_MODELGRADED_SPECS } from './modelgraded-specs';
-import { containsAsciiPunctuation } from './python-text';
+import { parseModelGradedSpec } from './read-modelgraded-spec';
 import { parseSamplesJsonl } from './samples-jsonl';
-import type {
-	ChoiceMatchFn,
-	EvalsLocation,
-	JsonValue,
-	ModelGradedArgs,
-	ModelGradedSpec,
-	ResolvedEval,
-	Sample,
-	TemplateKind,
-} from './types';
+import { TEMPLATES, TEMPLATE_CLASSES, type EvalTemplate } from './templates';
+import type { ResolveContext } from './templates/eval-template';
+import type { EvalsLocation, JsonValue, ModelGradedSpec, ResolvedEval, Sample } from './types';
 
 /** The registry's files: path (relative to the registry root, `/`-separated) → text. */
 export type RegistryFiles = ReadonlyMap<string, string>;
@@ -41,36 +36,7 @@ export interface Registry {
 	readonly modelgraded: ReadonlyMap<string, RegistryEntry>;
 }
 
-/** Upstream class path → template. */
-export const TEMPLATE_CLASSES: Readonly<Record<string, TemplateKind>> = {
-	'evals.elsuite.basic.match:Match': 'match',
-	'evals.elsuite.basic.includes:Includes': 'includes',
-	'evals.elsuite.basic.fuzzy_match:FuzzyMatch': 'fuzzy_match',
-	'evals.elsuite.basic.json_match:JsonMatch': 'json_match',
-	'evals.elsuite.modelgraded.classify:ModelBasedClassify': 'modelgraded',
-};
-
-/** Args each template accepts (an unknown arg raises upstream, so it is an error here too). */
-const KNOWN_ARGS: Readonly<Record<TemplateKind, readonly string[]>> = {
-	match: ['samples_jsonl', 'max_tokens', 'num_few_shot', 'few_shot_jsonl'],
-	includes: ['samples_jsonl', 'ignore_case'],
-	fuzzy_match: ['samples_jsonl', 'max_tokens'],
-	json_match: ['samples_jsonl', 'max_tokens'],
-	modelgraded: [
-		'samples_jsonl',
-		'modelgraded_spec',
-		'modelgraded_spec_args',
-		'sample_kwargs',
-		'eval_kwargs',
-		'multicomp_n',
-		'eval_type',
-		'match_fn',
-		'metaeval',
-	],
-};
-
 const RESERVED_KEYWORDS = ['key', 'group', 'cls'];
-const MATCH_FNS: readonly ChoiceMatchFn[] = ['include', 'exact', 'endswith', 'starts_or_endswith'];
 
 /** Builds a file map from `[path, text]` pairs, normalising `\` to `/` and dropping a leading `./`. */
 export function registryFiles(entries: Iterable<readonly [string, string]>): RegistryFiles {
@@ -307,125 +273,6 @@ function argError(entry: RegistryEntry, field: string, message: string): EvalsEr
 	});
 }
 
-function asChat(value: JsonValue, where: () => EvalsError): ChatMessage[] {
-	if (!Array.isArray(value)) throw where();
-	return value.map((item: JsonValue) => {
-		if (!isRecord(item) || typeof item.role !== 'string' || typeof item.content !== 'string') {
-			throw where();
-		}
-		return typeof item.name === 'string'
-			? { role: item.role, content: item.content, name: item.name }
-			: { role: item.role, content: item.content };
-	});
-}
-
-function intArg(
-	entry: RegistryEntry,
-	args: Record<string, JsonValue>,
-	field: string,
-): number | undefined {
-	const value = args[field];
-	if (value === undefined) return undefined;
-	if (typeof value !== 'number' || !Number.isInteger(value)) {
-		throw argError(entry, field, `must be an integer, not ${JSON.stringify(value)}`);
-	}
-	return value;
-}
-
-function recordArg(
-	entry: RegistryEntry,
-	args: Record<string, JsonValue>,
-	field: string,
-): Record<string, JsonValue> {
-	const value = args[field];
-	if (value === undefined || value === null) return {};
-	if (!isRecord(value)) throw argError(entry, field, 'must be a mapping of names to values');
-	return { ...value };
-}
-
-/** Checks a model-graded spec's fields; `where` names its file and line for messages. */
-export function parseModelGradedSpec(
-	value: JsonValue,
-	where: { file: string; line: number; name: string },
-): ModelGradedSpec {
-	const fail = (field: string, message: string): EvalsError =>
-		new EvalsError(
-			`${where.file}:${where.line}: modelgraded spec ${where.name}.${field}: ${message}`,
-			{
-				file: where.file,
-				line: where.line,
-				field: `${where.name}.${field}`,
-			},
-		);
-	if (!isRecord(value))
-		throw fail('prompt', 'the spec must be a mapping with prompt, choice_strings, input_outputs');
-	const prompt =
-		typeof value.prompt === 'string'
-			? value.prompt
-			: asChat(value.prompt ?? null, () =>
-					fail('prompt', 'must be a string or a list of {role, content} messages'),
-				);
-	const rawChoices = value.choice_strings;
-	let choiceStrings: string[] | string;
-	if (typeof rawChoices === 'string') choiceStrings = rawChoices;
-	else if (
-		Array.isArray(rawChoices) &&
-		rawChoices.every((item: JsonValue) => typeof item === 'string')
-	) {
-		choiceStrings = [...(rawChoices as string[])];
-	} else {
-		throw fail(
-			'choice_strings',
-			'must be a list of strings, a string of one-character choices, or from_n / from_n_abc / from_n_ABC (quote Yes/No: YAML reads them as booleans)',
-		);
-	}
-	if (Array.isArray(choiceStrings) || !choiceStrings.startsWith('from_n')) {
-		for (const choice of choiceStrings) {
-			if (containsAsciiPunctuation(choice))
-				throw fail('choice_strings', `${choice} contains punctuation`);
-		}
-	}
-	const inputOutputs = value.input_outputs;
-	if (
-		!isRecord(inputOutputs) ||
-		!Object.values(inputOutputs).every((v: JsonValue) => typeof v === 'string')
-	) {
-		throw fail('input_outputs', 'must map input fields to output fields, e.g. {input: completion}');
-	}
-	const spec: {
-		prompt: string | ChatMessage[];
-		choice_strings: string[] | string;
-		input_outputs: Record<string, string>;
-		eval_type?: string;
-		choice_scores?: Record<string, number> | 'from_strings';
-		output_template?: string;
-	} = {
-		prompt,
-		choice_strings: choiceStrings,
-		input_outputs: { ...(inputOutputs as Record<string, string>) },
-	};
-	if (value.eval_type !== undefined && value.eval_type !== null) {
-		if (typeof value.eval_type !== 'string') throw fail('eval_type', 'must be a string');
-		spec.eval_type = value.eval_type;
-	}
-	const scores = value.choice_scores;
-	if (scores !== undefined && scores !== null) {
-		if (scores === 'from_strings') spec.choice_scores = 'from_strings';
-		else if (
-			isRecord(scores) &&
-			Object.values(scores).every((v: JsonValue) => typeof v === 'number')
-		) {
-			spec.choice_scores = { ...(scores as Record<string, number>) };
-		} else throw fail('choice_scores', 'must map choices to numbers, or be from_strings');
-	}
-	if (value.output_template !== undefined && value.output_template !== null) {
-		if (typeof value.output_template !== 'string')
-			throw fail('output_template', 'must be a string');
-		spec.output_template = value.output_template;
-	}
-	return spec;
-}
-
 function resolveModelGradedSpec(
 	registry: Registry,
 	name: string,
@@ -447,18 +294,21 @@ function resolveModelGradedSpec(
 	throw where;
 }
 
-/**
- * Resolves an eval name (alias or spec) to a runnable eval: the class checked against the five
- * templates ("unsupported template <class>" otherwise), args checked, samples and few-shot read,
- * the model-graded spec found (registry `modelgraded/` first, then Benchtop's own specs).
- */
-export function resolveEval(registry: Registry, requestedName: string): ResolvedEval {
-	const entry = dereference(registry.evals, requestedName, 'eval');
+/** The entry's class and args, checked: a spec needs a known class, a split and mapping args. */
+function specOf(entry: RegistryEntry): {
+	template: EvalTemplate;
+	args: Record<string, JsonValue>;
+} {
 	const value = entry.value;
+	const at = (field: string, line = entry.lineOf([field])) => ({
+		file: entry.file,
+		line,
+		field: field === '' ? entry.name : `${entry.name}.${field}`,
+	});
 	if (!isRecord(value) || typeof value.class !== 'string') {
 		throw new EvalsError(
 			`${entry.file}:${entry.line}: ${entry.name} has neither an id nor a class; a spec needs class: <module>:<Class> and args`,
-			{ file: entry.file, line: entry.line, field: entry.name },
+			at('', entry.line),
 		);
 	}
 	const extra = Object.keys(value).filter((key) => key !== 'class' && key !== 'args');
@@ -466,154 +316,112 @@ export function resolveEval(registry: Registry, requestedName: string): Resolved
 		const line = entry.lineOf([extra[0] ?? '']);
 		throw new EvalsError(
 			`${entry.file}:${line}: ${entry.name}: unexpected key ${extra.join(', ')} in a spec (only class and args; metadata goes on the alias)`,
-			{ file: entry.file, line, field: `${entry.name}.${extra[0] ?? ''}` },
+			at(extra[0] ?? '', line),
 		);
 	}
-	const className = value.class;
-	const kind = TEMPLATE_CLASSES[className];
+	const kind = TEMPLATE_CLASSES[value.class];
 	if (!kind) {
 		const line = entry.lineOf(['class']);
 		throw new EvalsError(
-			`${entry.file}:${line}: unsupported template ${className}; Benchtop runs ${Object.keys(TEMPLATE_CLASSES).join(', ')}`,
-			{ file: entry.file, line, field: `${entry.name}.class` },
+			`${entry.file}:${line}: unsupported template ${value.class}; Benchtop runs ${Object.keys(TEMPLATE_CLASSES).join(', ')}`,
+			at('class', line),
 		);
 	}
 	if (entry.name.split('.').length < 2) {
 		throw new EvalsError(
 			`${entry.file}:${entry.line}: eval name must at least have <base_eval>.<split>. Got name ${entry.name}`,
-			{ file: entry.file, line: entry.line, field: entry.name },
+			at('', entry.line),
 		);
 	}
-	const rawArgs = value.args ?? {};
-	if (!isRecord(rawArgs)) {
+	const args = value.args ?? {};
+	if (!isRecord(args)) {
+		const line = entry.lineOf(['args']);
 		throw new EvalsError(
-			`${entry.file}:${entry.lineOf(['args'])}: ${entry.name}.args must be a mapping`,
-			{
-				file: entry.file,
-				line: entry.lineOf(['args']),
-				field: `${entry.name}.args`,
-			},
+			`${entry.file}:${line}: ${entry.name}.args must be a mapping`,
+			at('args', line),
 		);
 	}
-	const args: Record<string, JsonValue> = { ...rawArgs };
-	for (const key of Object.keys(args)) {
-		if (!KNOWN_ARGS[kind].includes(key)) {
-			throw argError(
-				entry,
-				key,
-				`unknown arg for ${className} (upstream raises TypeError); accepted: ${KNOWN_ARGS[kind].join(', ')}`,
-			);
-		}
-	}
-	const samplesPath = args.samples_jsonl;
-	if (typeof samplesPath !== 'string')
-		throw argError(entry, 'samples_jsonl', 'required: a path under data/');
+	return { template: TEMPLATES[kind], args: { ...args } };
+}
+
+/** The arg path of a valibot issue (`pointerOfIssue`'s segments), e.g. `['max_tokens']`. */
+function argPathOfIssue(issue: v.BaseIssue<unknown>): string[] {
+	return pointerOfIssue(issue)
+		.split('/')
+		.slice(1)
+		.map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
+
+/**
+ * The args checked against the template's `argsSchema`; the first problem (an unknown arg first,
+ * as upstream's TypeError) is an error naming the eval, the file, the line and the field.
+ */
+function checkedArgs(
+	entry: RegistryEntry,
+	template: EvalTemplate,
+	args: Record<string, JsonValue>,
+): unknown {
+	const result = v.safeParse(template.argsSchema, args);
+	if (result.success) return result.output;
+	const unknownArg = result.issues.find(
+		(issue) => issue.type === 'strict_object' && issue.expected === 'never',
+	);
+	const issue = unknownArg ?? result.issues[0];
+	throw argError(entry, argPathOfIssue(issue).join('.'), issue.message);
+}
+
+/** What a template's `resolveArgs` may read: rows of registry files, model-graded specs. */
+function resolveContext(registry: Registry, entry: RegistryEntry): ResolveContext {
+	return {
+		readRows: (path, field) =>
+			readSamplesFromRegistry(registry.files, path, {
+				file: entry.file,
+				line: entry.lineOf(['args', field]),
+				field,
+			}),
+		modelGradedSpec: (name) =>
+			resolveModelGradedSpec(
+				registry,
+				name,
+				argError(
+					entry,
+					'modelgraded_spec',
+					`modelgraded spec ${name} not found in modelgraded/*.yaml nor among Benchtop's (fact, closedqa, battle)`,
+				),
+			),
+		argError: (field, message) => argError(entry, field, message),
+	};
+}
+
+/**
+ * Resolves an eval name (alias or spec) to a runnable eval: the class checked against the five
+ * templates ("unsupported template <class>" otherwise), args checked by the template's schema,
+ * samples and few-shot read, the model-graded spec found (registry `modelgraded/` first, then
+ * Benchtop's own specs).
+ */
+export function resolveEval(registry: Registry, requestedName: string): ResolvedEval {
+	const entry = dereference(registry.evals, requestedName, 'eval');
+	const { template, args } = specOf(entry);
+	const checked = checkedArgs(entry, template, args);
+	const samplesPath = args.samples_jsonl as string;
 	const { samples, locations: sampleLocations } = readSamplesLocated(registry.files, samplesPath, {
 		file: entry.file,
 		line: entry.lineOf(['args', 'samples_jsonl']),
 		field: 'samples_jsonl',
 	});
-
-	let fewShot: ChatMessage[][] = [];
-	const numFewShot = intArg(entry, args, 'num_few_shot') ?? 0;
-	if (kind === 'match' && numFewShot > 0) {
-		const fewShotPath = args.few_shot_jsonl;
-		if (typeof fewShotPath !== 'string')
-			throw argError(entry, 'few_shot_jsonl', 'few shot requires few shot sample dataset');
-		const rows = readSamplesFromRegistry(registry.files, fewShotPath, {
-			file: entry.file,
-			line: entry.lineOf(['args', 'few_shot_jsonl']),
-			field: 'few_shot_jsonl',
-		});
-		fewShot = rows
-			.slice(0, numFewShot)
-			.map((row, index) =>
-				asChat(row.sample ?? null, () =>
-					argError(
-						entry,
-						'few_shot_jsonl',
-						`line ${index + 1} must be {"sample": [chat messages]}`,
-					),
-				),
-			);
-	}
-	const ignoreCase = args.ignore_case ?? false;
-	if (typeof ignoreCase !== 'boolean')
-		throw argError(entry, 'ignore_case', 'must be true or false');
-	const maxTokens =
-		intArg(entry, args, 'max_tokens') ??
-		(kind === 'fuzzy_match'
-			? 100
-			: kind === 'json_match'
-				? 512
-				: kind === 'match'
-					? 500
-					: undefined);
-
-	const base = {
+	const fields = template.resolveArgs(checked, resolveContext(registry, entry));
+	return {
 		name: entry.name,
 		requestedName,
-		className,
-		kind,
+		className: template.className,
+		kind: template.kind,
 		args,
 		file: entry.file,
 		samples,
 		sampleLocations,
-		fewShot,
-		ignoreCase,
-		...(maxTokens === undefined ? {} : { maxTokens }),
+		fewShot: fields.fewShot ?? [],
+		ignoreCase: fields.ignoreCase ?? false,
+		...(fields.maxTokens === undefined ? {} : { maxTokens: fields.maxTokens }),
+		...(fields.modelGraded === undefined ? {} : { modelGraded: fields.modelGraded }),
 	};
-	if (kind !== 'modelgraded') return base;
-
-	const specName = args.modelgraded_spec;
-	if (typeof specName !== 'string')
-		throw argError(entry, 'modelgraded_spec', 'required: the name of a modelgraded spec');
-	const { spec, specFile } = resolveModelGradedSpec(
-		registry,
-		specName,
-		argError(
-			entry,
-			'modelgraded_spec',
-			`modelgraded spec ${specName} not found in modelgraded/*.yaml nor among Benchtop's (fact, closedqa, battle)`,
-		),
-	);
-	const multicomp = args.multicomp_n ?? 1;
-	if (
-		multicomp !== 'from_models' &&
-		!(typeof multicomp === 'number' && Number.isInteger(multicomp) && multicomp >= 1)
-	) {
-		throw argError(entry, 'multicomp_n', "must be a positive integer or 'from_models'");
-	}
-	const matchFn = args.match_fn ?? 'starts_or_endswith';
-	if (typeof matchFn !== 'string' || !MATCH_FNS.includes(matchFn as ChoiceMatchFn)) {
-		throw argError(entry, 'match_fn', `must be one of ${MATCH_FNS.join(', ')}`);
-	}
-	const evalType = args.eval_type;
-	if (evalType !== undefined && evalType !== null && typeof evalType !== 'string') {
-		throw argError(
-			entry,
-			'eval_type',
-			'must be classify, classify_cot, cot_classify or cot_classify_jp',
-		);
-	}
-	const metaeval = args.metaeval ?? false;
-	if (typeof metaeval !== 'boolean') throw argError(entry, 'metaeval', 'must be true or false');
-	if (!spec.eval_type && !evalType) {
-		throw argError(
-			entry,
-			'eval_type',
-			`neither the registry nor the spec ${specName} sets eval_type (upstream crashes); set one`,
-		);
-	}
-	const modelGradedArgs: ModelGradedArgs = {
-		modelgraded_spec: specName,
-		modelgraded_spec_args: recordArg(entry, args, 'modelgraded_spec_args'),
-		sample_kwargs: recordArg(entry, args, 'sample_kwargs'),
-		eval_kwargs: recordArg(entry, args, 'eval_kwargs'),
-		multicomp_n: multicomp,
-		...(typeof evalType === 'string' ? { eval_type: evalType } : {}),
-		match_fn: matchFn as ChoiceMatchFn,
-		metaeval,
-	};
-	return { ...base, modelGraded: { args: modelGradedArgs, spec, specFile } };
 }

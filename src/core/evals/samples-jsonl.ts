@@ -3,8 +3,17 @@
  * (so a blank line, interior or trailing after the final newline, is an error), errors carry the
  * file and 1-based line. Pure; the caller supplies the text.
  */
+import * as v from 'valibot';
 import { EvalsError } from './errors';
 import type { JsonValue, Sample } from './types';
+
+/**
+ * A sample: a JSON object (not a list). Its fields are checked by the template that reads them
+ * (`input`, `ideal`, the spec's input fields), where errors can name the sample.
+ */
+export const SampleSchema = v.custom<Sample>(
+	(input) => input !== null && typeof input === 'object' && !Array.isArray(input),
+);
 
 /** Lines as Python's text-mode iteration yields them (universal newlines, no empty tail). */
 function splitLines(text: string): string[] {
@@ -43,13 +52,13 @@ export function parseSamplesJsonl(text: string, path: string): Sample[] {
 				line: lineNumber,
 			});
 		}
-		if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+		if (!v.is(SampleSchema, value)) {
 			throw new EvalsError(
 				`${path}:${lineNumber}: a sample must be a JSON object such as {"input": ..., "ideal": ...}`,
 				{ file: path, line: lineNumber },
 			);
 		}
-		samples.push(value as Sample);
+		samples.push(value);
 	});
 	return samples;
 }

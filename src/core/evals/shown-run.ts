@@ -6,7 +6,7 @@ import type { GenerationParams } from '../model/generation';
 import { describeModelSpec, type TextModelSpec } from '../model/model-spec';
 import { paramsSentOf } from './generation-overrides';
 import { buildRunSpec, type OaievalLog } from './oaieval-log';
-import { pythonUtcTimestamp } from './run-eval';
+import { pythonUtcTimestamp } from './recorder';
 import { rowFromResult, rowsFromEvents, type EvalsSampleRowView } from './sample-rows';
 import type {
 	EvalEvent,

@@ -13,6 +13,7 @@ import {
 	concatCompletions,
 	graderPromptValues,
 	parseGraderChoice,
+	promptFromField,
 	scrubFormatting,
 } from '../../../src/core/evals/model-graded';
 import { BUILTIN_MODELGRADED_SPECS } from '../../../src/core/evals/modelgraded-specs';
@@ -401,5 +402,36 @@ describe('concatCompletions (multicomp output_template)', () => {
 		expect(concatCompletions(['x', 'y'], '({i_abc}/{i_ABC} of {n}) {output} ')).toBe(
 			'(a/A of 2) x (b/B of 2) y',
 		);
+	});
+});
+
+describe('chat-valued fields', () => {
+	it('a sample field that is a list of mappings but not a chat is an error (upstream: KeyError)', () => {
+		const values = graderPromptValues(
+			{ completion: 'ok' },
+			{ input: 'q', history: [{ role: 'user' }] },
+			{},
+			1,
+		);
+		expect(() =>
+			buildGraderPrompt({
+				spec: { prompt: '{input} {completion}', choice_strings: 'YN', input_outputs: {} },
+				choices: ['Y', 'N'],
+				answerPrompts: DEFAULT_ANSWER_PROMPTS,
+				values,
+				where: 'sample x.dev.0: grader prompt',
+			}),
+		).toThrow(
+			/^sample x\.dev\.0: grader prompt: \{history\} is a list of mappings but not a chat/u,
+		);
+	});
+
+	it('a policy prompt field that is a list of mappings but not a chat is an error', () => {
+		expect(() =>
+			promptFromField([{ role: 'user', content: 3 }], 'sample x.dev.0 field input'),
+		).toThrow('sample x.dev.0 field input: must be a string or a list of {role, content} messages');
+		expect(promptFromField([{ role: 'user', content: 'a {{b}}' }], 'w')).toEqual([
+			{ role: 'user', content: 'a {b}' },
+		]);
 	});
 });

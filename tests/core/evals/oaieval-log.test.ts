@@ -95,3 +95,63 @@ describe('oaieval log', () => {
 		);
 	});
 });
+
+describe('oaieval log lines are checked by their schemas', () => {
+	const SPEC = '{"spec": {"run_id": "x", "eval_name": "a.b"}}';
+
+	it('a spec line missing fields reads them as empty (so a partial log still shows)', () => {
+		const log = readOaievalLog(`${SPEC}\n`, 'l.jsonl');
+		expect(log.spec).toEqual({
+			completion_fns: [],
+			eval_name: 'a.b',
+			base_eval: '',
+			split: '',
+			run_config: {},
+			created_by: '',
+			run_id: 'x',
+			created_at: '',
+		});
+	});
+
+	it.each([
+		{
+			name: 'an event without sample_id',
+			text: `${SPEC}\n{"type": "match", "data": {}}\n`,
+			message: 'l.jsonl:2: /sample_id: required (an event needs sample_id, type and data)',
+			field: '/sample_id',
+		},
+		{
+			name: 'an event whose data is not an object',
+			text: `${SPEC}\n{"sample_id": "a.b.0", "type": "sampling", "data": null}\n`,
+			message: 'l.jsonl:2: /data: must be a JSON object',
+			field: '/data',
+		},
+		{
+			name: 'a report value that is not a number',
+			text: `${SPEC}\n{"final_report": {"accuracy": "high"}}\n`,
+			message: 'l.jsonl:2: final_report/accuracy: must be a number',
+			field: 'final_report/accuracy',
+		},
+		{
+			name: 'a spec whose completion_fns are not strings',
+			text: '{"spec": {"completion_fns": [1]}}\n',
+			message: 'l.jsonl:1: spec/completion_fns/0: must be a string',
+			field: 'spec/completion_fns/0',
+		},
+		{
+			name: 'an event before the spec',
+			text: `{"sample_id": "a.b.0", "type": "match", "data": {}}\n${SPEC}\n`,
+			message: 'l.jsonl:1: the first line of an oaieval log must be {"spec": ...}',
+			field: undefined,
+		},
+	])('$name is an error at its line and field', ({ text, message, field }) => {
+		let error: unknown;
+		try {
+			readOaievalLog(text, 'l.jsonl');
+		} catch (caught) {
+			error = caught;
+		}
+		expect((error as Error).message).toBe(message);
+		expect((error as { location?: { field?: string } }).location?.field).toBe(field);
+	});
+});

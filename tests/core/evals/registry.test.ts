@@ -277,3 +277,73 @@ describe('resolveEval', () => {
 		);
 	});
 });
+
+describe('registry args are checked by the template argsSchema', () => {
+	const entry = (cls: string, args: string): string =>
+		`x.dev.v0:\n  class: evals.elsuite.${cls}\n  args:\n    samples_jsonl: s.jsonl\n${args}`;
+	it.each([
+		{
+			name: 'a fractional num_few_shot',
+			yaml: entry('basic.match:Match', '    num_few_shot: 1.5\n'),
+			message: /^evals\/x\.yaml:5: x\.dev\.v0 args\.num_few_shot: must be an integer, not 1\.5$/u,
+			location: { file: 'evals/x.yaml', line: 5, field: 'x.dev.v0.args.num_few_shot' },
+		},
+		{
+			name: 'a quoted max_tokens',
+			yaml: entry('basic.fuzzy_match:FuzzyMatch', '    max_tokens: "5"\n'),
+			message: /^evals\/x\.yaml:5: x\.dev\.v0 args\.max_tokens: must be an integer, not "5"$/u,
+			location: { file: 'evals/x.yaml', line: 5, field: 'x.dev.v0.args.max_tokens' },
+		},
+		{
+			name: 'a numeric ignore_case',
+			yaml: entry('basic.includes:Includes', '    ignore_case: 1\n'),
+			message: /^evals\/x\.yaml:5: x\.dev\.v0 args\.ignore_case: must be true or false$/u,
+			location: { file: 'evals/x.yaml', line: 5, field: 'x.dev.v0.args.ignore_case' },
+		},
+		{
+			name: 'an unknown match_fn',
+			yaml: entry(
+				'modelgraded.classify:ModelBasedClassify',
+				'    modelgraded_spec: fact\n    eval_type: classify\n    match_fn: fuzzy\n',
+			),
+			message: /^evals\/x\.yaml:7: x\.dev\.v0 args\.match_fn: must be one of include, exact/u,
+			location: { file: 'evals/x.yaml', line: 7, field: 'x.dev.v0.args.match_fn' },
+		},
+		{
+			name: 'an unknown arg next to a wrong one (the unknown arg is reported, as upstream)',
+			yaml: entry('basic.match:Match', '    num_few_shot: x\n    temperature: 0\n'),
+			message: /^evals\/x\.yaml:6: x\.dev\.v0 args\.temperature: unknown arg/u,
+			location: { file: 'evals/x.yaml', line: 6, field: 'x.dev.v0.args.temperature' },
+		},
+		{
+			name: 'a missing samples_jsonl',
+			yaml: 'x.dev.v0:\n  class: evals.elsuite.basic.match:Match\n  args:\n    max_tokens: 3\n',
+			message: /^evals\/x\.yaml:1: x\.dev\.v0 args\.samples_jsonl: required: a path under data\//u,
+			location: { file: 'evals/x.yaml', line: 1, field: 'x.dev.v0.args.samples_jsonl' },
+		},
+	])('$name names the eval, the file and the field', ({ yaml, message, location }) => {
+		const error = errorOf(() =>
+			resolveEval(registry({ 'evals/x.yaml': yaml, 'data/s.jsonl': SAMPLES }), 'x.dev.v0'),
+		);
+		expect(error.message).toMatch(message);
+		expect(error.location).toEqual(location);
+	});
+
+	it('a few-shot line that is not a chat names the few-shot file arg', () => {
+		const yaml = entry('basic.match:Match', '    few_shot_jsonl: fs.jsonl\n    num_few_shot: 2\n');
+		const error = errorOf(() =>
+			resolveEval(
+				registry({
+					'evals/x.yaml': yaml,
+					'data/s.jsonl': SAMPLES,
+					'data/fs.jsonl':
+						'{"sample": [{"role": "user", "content": "c"}]}\n{"sample": [{"role": 1}]}\n',
+				}),
+				'x.dev.v0',
+			),
+		);
+		expect(error.message).toBe(
+			'evals/x.yaml:5: x.dev.v0 args.few_shot_jsonl: line 2 must be {"sample": [chat messages]}',
+		);
+	});
+});
