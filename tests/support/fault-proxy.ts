@@ -69,7 +69,7 @@ async function forward(
 	const upstream = await fetch(`${target}${(request.url ?? '').replace(/^\/v1/, '')}`, {
 		method: request.method ?? 'GET',
 		headers,
-		...(body.length > 0 ? { body } : {}),
+		...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
 	});
 	return {
 		status: upstream.status,
