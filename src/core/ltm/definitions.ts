@@ -220,9 +220,20 @@ function readDefinition(
 	const script = stringList(root, 'script', path, diagnostics);
 	const isQuestion = booleanList(root, 'is_question', path, diagnostics);
 	const rawWaits = field(root, 'waits') ?? [];
+	const dynamic = dataset.evaluator === 'dynamic';
 	const expected = field(root, 'expected_responses') ?? [];
-	if (!Array.isArray(expected))
+	if (!Array.isArray(expected)) {
 		diagnostics.push(error(path, '/expected_responses', 'must be a list'));
+	} else if (!dynamic && expected.length === 0) {
+		// Without expected answers every evaluator finds nothing missing: a silent full score.
+		diagnostics.push(
+			error(
+				path,
+				'/expected_responses',
+				`${field(root, 'expected_responses') === undefined ? 'is missing' : 'is empty'}: give the answers the ${dataset.name} evaluator checks (a non-empty list)`,
+			),
+		);
+	}
 	if (!Array.isArray(rawWaits)) diagnostics.push(error(path, '/waits', 'must be a list'));
 	const flag = (key: string, fallback: boolean): boolean => {
 		const value = field(root, key);
@@ -240,16 +251,20 @@ function readDefinition(
 		const parsed = readWait(wait, path, `/waits/${index}`, diagnostics);
 		if (parsed) waits.push(parsed);
 	});
-	const dynamic = dataset.evaluator === 'dynamic';
 	const uniqueId = `${dataset.name} - ${exampleId}`;
 	if (!dynamic) {
-		const lines = isQuestion.length;
-		if (lines !== script.length && !(isTemporal && lines === script.length + 1)) {
+		// Both lists are measured against the script, so the message names the list that is wrong.
+		const lineCounts = isTemporal ? [script.length, script.length + 1] : [script.length];
+		const perLine = isTemporal
+			? `${script.length} script lines (or one more for a temporal test's generated question)`
+			: `${script.length} script lines`;
+		const questionsFit = lineCounts.includes(isQuestion.length);
+		if (!questionsFit) {
 			diagnostics.push(
 				error(
 					path,
 					'/is_question',
-					`has ${lines} entries for ${script.length} script lines: give one per line (a temporal test may add one for its generated question)`,
+					`has ${isQuestion.length} entries for ${perLine}: give one per line`,
 				),
 			);
 		}
@@ -258,12 +273,15 @@ function readDefinition(
 				error(path, '/is_question', 'the test has no question: mark at least one line true'),
 			);
 		}
-		if (waits.length !== 0 && waits.length !== lines) {
+		const waitsFit =
+			waits.length === 0 ||
+			(questionsFit ? waits.length === isQuestion.length : lineCounts.includes(waits.length));
+		if (!waitsFit) {
 			diagnostics.push(
 				error(
 					path,
 					'/waits',
-					`has ${waits.length} entries for ${lines} lines: give one per line, or none for the defaults`,
+					`has ${waits.length} entries for ${questionsFit ? `${isQuestion.length} lines` : perLine}: give one per line, or none for the defaults`,
 				),
 			);
 		}

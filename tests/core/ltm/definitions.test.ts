@@ -119,6 +119,23 @@ describe('loadLtmDefinitions', () => {
 			/list of strings/,
 		],
 		[
+			'expected_responses missing (upstream would score 1.0)',
+			{
+				'Colours/0.def.json': JSON.stringify({
+					script: ['My favourite colour is red.', 'What is my favourite colour?'],
+					is_question: [false, true],
+				}),
+			},
+			'/expected_responses',
+			/is missing: give the answers the Colours evaluator checks/,
+		],
+		[
+			'expected_responses empty',
+			{ 'Colours/0.def.json': def(['a', 'q'], [false, true], []) },
+			'/expected_responses',
+			/is empty/,
+		],
+		[
 			'a bad wait key',
 			{
 				'Colours/0.def.json': def(['a', 'q'], [false, true], ['x'], {
@@ -129,6 +146,19 @@ describe('loadLtmDefinitions', () => {
 			/unknown wait/,
 		],
 	];
+	it('names is_question, not waits, when is_question is the list that disagrees with script', () => {
+		const files = {
+			'Colours/0.def.json': def(['a', 'b', 'q'], [false, true], ['x'], {
+				waits: [{}, {}, {}],
+			}),
+		};
+		const result = loadLtmDefinitions(files);
+		expect(result.ok).toBe(false);
+		const errors = result.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+		expect(errors.map((e) => e.pointer)).toEqual(['/is_question']);
+		expect(errors[0]?.message).toMatch(/2 entries for 3 script lines/);
+	});
+
 	it.each(errors)('%s is a located error', (_name, files, pointer, message) => {
 		const result = loadLtmDefinitions(files);
 		expect(result.ok).toBe(false);
