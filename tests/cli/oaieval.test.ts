@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { oaievalCommand } from '../../src/cli/commands/oaieval';
 import { readOaievalLog } from '../../src/core/evals/oaieval-log';
+import { shuffledSampleIndices } from '../../src/core/evals/python-random';
 import {
 	listEvalNames,
 	readRegistry,
@@ -271,5 +272,47 @@ describe('oaieval', () => {
 		const help = await runCliCommand(oaievalCommand, ['--help'], 'disk');
 		expect(help.exitCode).toBe(0);
 		expect(help.stdout).toMatch(/^usage: oaieval/u);
+	});
+});
+
+describe('the log is written as the run goes (issue 18: nothing lost on failure)', () => {
+	it('a run that fails leaves the spec and every event so far, readable, and says where', async () => {
+		const root = join(dir, 'partial');
+		write(
+			'partial/evals/p.yaml',
+			'p.dev.v0:\n  class: evals.elsuite.basic.match:Match\n  args:\n    samples_jsonl: p.jsonl\n',
+		);
+		write(
+			'partial/data/p.jsonl',
+			[0, 1, 2, 3].map((i) => ({ input: `question ${i}`, ideal: `answer ${i}` })),
+		);
+		// Answers for samples 0-2 only: sample 3 stops the run.
+		const replay = write(
+			'partial.jsonl',
+			[0, 1, 2].map((i) => ({
+				sample_id: `p.dev.${i}`,
+				role: 'policy',
+				completion: `answer ${i}`,
+			})),
+		);
+		const log = join(dir, 'partial.log.jsonl');
+		const run = await runCliCommand(
+			oaievalCommand,
+			[`replay:${replay}`, 'p.dev.v0', '--registry_path', root, '--record_path', log],
+			'disk',
+		);
+		expect(run.exitCode).not.toBe(0);
+		expect(run.stderr).toContain(`is in ${log}`);
+		const partial = readOaievalLog(readFileSync(log, 'utf8'), log);
+		expect(partial.spec.eval_name).toBe('p.dev.v0');
+		expect(partial.finalReport).toBeUndefined();
+		// Every sample evaluated before sample 3 (upstream's shuffled order) has its two events.
+		const order = shuffledSampleIndices(4);
+		const before = order.slice(0, order.indexOf(3)).map((i) => `p.dev.${i}`);
+		expect(before.length).toBeGreaterThan(0);
+		expect(partial.events.map((event) => `${event.sample_id} ${event.type}`)).toEqual(
+			before.flatMap((id) => [`${id} sampling`, `${id} match`]),
+		);
+		expect(run.stderr).toContain(`(${partial.events.length} events)`);
 	});
 });

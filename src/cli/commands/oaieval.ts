@@ -2,7 +2,8 @@
  * `oaieval <model>[,<model>...] <eval> [--registry_path <dir>] [--record_path log.jsonl]
  * [--max_samples N] [--seed N]`: upstream's command line over our core and model specs. Prints
  * the final report as upstream does (`Final report:` then `key: value`), writes the oaieval JSONL
- * log where asked; a registry problem exits 2 naming the file and line.
+ * log where asked as the run goes (a failed run leaves a readable partial log); a registry problem
+ * exits 2 naming the file and line.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -16,16 +17,17 @@ import {
 	formatFinalReport,
 	parseAnswerPrompts,
 	pythonFloatRepr,
+	newRunId,
 	pythonUtcTimestamp,
 	readRegistry,
 	resolveEval,
 	runEval,
-	writeOaievalLog,
 	type RegistryFiles,
 } from '../../core/evals';
 import type { TextModel } from '../../core/model/generation';
 import { openTextModel, type OpenedTextModel } from '../../providers/open-model';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
+import { OaievalLogFile } from '../oaieval-log-file';
 import { parseCommandArgs } from '../parse-command-args';
 
 export const OAIEVAL_USAGE =
@@ -149,33 +151,50 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 		const models: TextModel[] = opened.map((item) => item.model);
 		const threads = Number(process.env.EVALS_SEQUENTIAL ? 1 : (process.env.EVALS_THREADS ?? 1));
 		const startedAt = new Date();
+		const runId = newRunId(startedAt);
 		const total = Math.min(maxSamples ?? evalSpec.samples.length, evalSpec.samples.length);
 		io.stderr(`Running eval ${evalSpec.name}: ${total} samples\n`);
-		const result = await runEval(evalSpec, {
-			policy: models,
-			seed,
-			...(maxSamples === undefined ? {} : { maxSamples }),
-			concurrency: Number.isInteger(threads) && threads > 0 ? threads : 1,
-			...(answerPrompts ? { answerPrompts } : {}),
-		});
-		io.stdout(formatFinalReport(result.finalReport, formatReportValue));
-		if (typeof values.record_path === 'string') {
-			const spec = buildRunSpec({
-				completionFns: modelSpecs,
-				evalSpec,
-				runId: result.runId,
-				createdAt: pythonUtcTimestamp(startedAt),
+		// The log is written as the run goes (spec first, each event as recorded), as upstream's.
+		const log =
+			typeof values.record_path === 'string'
+				? new OaievalLogFile(
+						values.record_path,
+						buildRunSpec({
+							completionFns: modelSpecs,
+							evalSpec,
+							runId,
+							createdAt: pythonUtcTimestamp(startedAt),
+							seed,
+							...(maxSamples === undefined ? {} : { maxSamples }),
+							command: ['oaieval', ...args].join(' '),
+							registryPath,
+						}),
+					)
+				: undefined;
+		let result: Awaited<ReturnType<typeof runEval>>;
+		try {
+			result = await runEval(evalSpec, {
+				policy: models,
 				seed,
+				runId,
 				...(maxSamples === undefined ? {} : { maxSamples }),
-				command: ['oaieval', ...args].join(' '),
-				registryPath,
+				concurrency: Number.isInteger(threads) && threads > 0 ? threads : 1,
+				...(answerPrompts ? { answerPrompts } : {}),
+				...(log ? { onEvent: (event) => log.append(event) } : {}),
 			});
-			await writeFile(
-				values.record_path,
-				writeOaievalLog({ spec, events: result.events, finalReport: result.finalReport }),
-				'utf8',
-			);
-			io.stderr(`Logged ${result.events.length} events to ${values.record_path}\n`);
+		} catch (error) {
+			if (log) {
+				log.close();
+				io.stderr(
+					`The run stopped; the partial log (${log.eventCount} events) is in ${log.path}\n`,
+				);
+			}
+			throw error;
+		}
+		io.stdout(formatFinalReport(result.finalReport, formatReportValue));
+		if (log) {
+			log.finish(result.finalReport, result.runId);
+			io.stderr(`Logged ${log.eventCount} events to ${log.path}\n`);
 		}
 		if (typeof values.inspect_log === 'string') {
 			const inspect = buildInspectLog({

@@ -1,0 +1,48 @@
+/**
+ * The oaieval JSONL log written as the run goes, as upstream's recorder does: the spec line first,
+ * each event when it is recorded, the final report line at the end. A run that fails leaves a
+ * readable partial log (spec and every event so far). Node only (synchronous appends keep order).
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { formatLogEvent, type OaievalLog } from '../core/evals/oaieval-log';
+import { pythonJsonDumps } from '../core/evals/python-text';
+import type { EvalEvent } from '../core/evals/types';
+
+export class OaievalLogFile {
+	readonly path: string;
+	#fd: number | null;
+	#events = 0;
+
+	/** Creates (or empties) `path` and writes the spec line. */
+	constructor(path: string, spec: OaievalLog['spec']) {
+		this.path = path;
+		this.#fd = openSync(path, 'w');
+		this.#line(pythonJsonDumps({ spec }));
+	}
+
+	/** Events written so far. */
+	get eventCount(): number {
+		return this.#events;
+	}
+
+	append(event: EvalEvent): void {
+		this.#line(formatLogEvent(event));
+		this.#events += 1;
+	}
+
+	/** Writes the final report line and closes the file. */
+	finish(finalReport: OaievalLog['finalReport'], runId: string): void {
+		if (finalReport) this.#line(pythonJsonDumps({ final_report: finalReport, run_id: runId }));
+		this.close();
+	}
+
+	close(): void {
+		if (this.#fd !== null) closeSync(this.#fd);
+		this.#fd = null;
+	}
+
+	#line(text: string): void {
+		if (this.#fd === null) throw new Error(`${this.path}: the log is closed`);
+		writeSync(this.#fd, `${text}\n`);
+	}
+}
