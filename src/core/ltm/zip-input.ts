@@ -1,9 +1,9 @@
 /**
  * LTM definitions from a zip (reference §4.2): upstream `<Dataset Name>/<id>.def.json` files with
  * their `config.yml` (at any depth), or a single `ltm-suite.json`. Paths in messages are
- * `<zip name>/<entry>`. Pure (fflate).
+ * `<zip name>/<entry>`. Read within the caps of formats/zip-archive.ts. Pure.
  */
-import { strFromU8, unzipSync } from 'fflate';
+import { entryText, unzipBounded } from '../formats/zip-archive';
 import { loadLtmDefinitions, type LoadDefinitionsOptions, type LoadResult } from './definitions';
 import { loadLtmSuite } from './ltm-suite';
 
@@ -15,15 +15,15 @@ export function loadLtmZip(
 ): LoadResult {
 	let entries: Record<string, Uint8Array>;
 	try {
-		entries = unzipSync(bytes, {
-			filter: (file) =>
-				!file.name.endsWith('/') &&
-				!file.name.split('/').some((part) => part === '__MACOSX' || part.startsWith('.')),
-		});
+		entries = unzipBounded(
+			zipName,
+			bytes,
+			(name) => name.endsWith('.json') || /\.ya?ml$/.test(name),
+		);
 	} catch (cause) {
 		return failed(
 			zipName,
-			`not a readable zip (${cause instanceof Error ? cause.message : String(cause)}): give a .zip of <Dataset Name>/<id>.def.json files, or of one ltm-suite.json`,
+			`${(cause instanceof Error ? cause.message : String(cause)).replace(`${zipName}: `, '')} Give a .zip of <Dataset Name>/<id>.def.json files, or of one ltm-suite.json.`,
 		);
 	}
 	const names = Object.keys(entries).sort();
@@ -32,13 +32,13 @@ export function loadLtmZip(
 	);
 	if (definitions.some((name) => name.endsWith('.def.json'))) {
 		const files: Record<string, string> = {};
-		for (const name of definitions) files[`${zipName}/${name}`] = strFromU8(entries[name]!);
+		for (const name of definitions) files[`${zipName}/${name}`] = entryText(entries[name]!);
 		return loadLtmDefinitions(files, options);
 	}
 	const suites = names.filter((name) => name.endsWith('.json'));
 	if (suites.length === 1) {
 		const name = suites[0]!;
-		return loadLtmSuite(`${zipName}/${name}`, strFromU8(entries[name]!), options);
+		return loadLtmSuite(`${zipName}/${name}`, entryText(entries[name]!), options);
 	}
 	return failed(
 		zipName,

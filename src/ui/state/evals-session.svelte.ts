@@ -6,7 +6,7 @@
  * shown (a run of this browser or an imported oaieval log), exports and the list of past runs.
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- lookups, file maps and timestamps here are not UI state (the $state fields hold them as raw values) */
-import { unzipSync } from 'fflate';
+import { entryText, unzipBounded } from '../../core/formats/zip-archive';
 import { describeError } from '../../core/messages/describe-error';
 import {
 	DEFAULT_EVAL_SEED,
@@ -251,10 +251,13 @@ export class EvalsSession {
 				}
 				const path = file.webkitRelativePath || file.name;
 				if (/\.zip$/iu.test(file.name)) {
-					const unzipped = unzipSync(new Uint8Array(await file.arrayBuffer()));
+					const unzipped = unzipBounded(
+						file.name,
+						new Uint8Array(await file.arrayBuffer()),
+						isRegistryZipEntry,
+					);
 					for (const [inner, data] of Object.entries(unzipped)) {
-						if (!isRegistryZipEntry(inner)) continue;
-						const text = new TextDecoder().decode(data);
+						const text = entryText(data);
 						entries.push([registryPathOf(inner, text), text]);
 					}
 				} else if (isRegistryFileName(file.name)) {

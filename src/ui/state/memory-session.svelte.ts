@@ -7,7 +7,7 @@
  * scheduler state is stored after every step); the report of the shown run and its exports.
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- file maps here are not UI state (the $state fields hold them as raw values) */
-import { strToU8, zipSync } from 'fflate';
+import { zipTexts } from '../../core/formats/zip-archive';
 import { formatAppRoute } from '../../core/routing/app-route';
 import { describeError } from '../../core/messages/describe-error';
 import { sha256Hex, sha256HexOfBytes } from '../../core/hash/sha256';
@@ -795,12 +795,10 @@ export class MemorySession {
 	resultsZip(): Uint8Array | null {
 		const report = this.#report;
 		if (!report) return null;
-		const entries: Record<string, Uint8Array> = {};
-		for (const test of report.tests) {
-			entries[test.path] = strToU8(JSON.stringify(test.result, null, 2));
-		}
-		entries['summary.json'] = strToU8(JSON.stringify(report.summary, null, 2));
-		return zipSync(entries);
+		const entries: Record<string, string> = {};
+		for (const test of report.tests) entries[test.path] = JSON.stringify(test.result, null, 2);
+		entries['summary.json'] = JSON.stringify(report.summary, null, 2);
+		return zipTexts(entries);
 	}
 
 	/** The run bundle (benchtop-ltm-run/1) of the shown run: record, state, results, summary. */
