@@ -43,7 +43,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 	},
 	serve: {
 		summary:
-			'serve [--model M] [--host 127.0.0.1] [--port 8000] [--allowed-origins ...] [--api-key K]: OpenAI-compatible server over a local model',
+			'serve [--model M] [--host 127.0.0.1] [--port 8000] [--allowed-origins ...] [--api-key-file F]: OpenAI-compatible server over a local model',
 		load: async () => (await import('./commands/serve')).serveCommand,
 	},
 	oaieval: {

@@ -53,6 +53,17 @@ export function wordBoundariesUnavailableError(
 	);
 }
 
+/** The special-token text sent before and after each text under the options' convention. */
+export function endpointPromptParts(
+	options: Pick<EndpointScoringOptions, 'convention' | 'bosText' | 'eosText'>,
+): { readonly prefix: string; readonly suffix: string } {
+	const bos = options.bosText ?? DEFAULT_SPECIAL_TOKEN_TEXT;
+	return {
+		prefix: options.convention === 'reference' ? '' : bos,
+		suffix: options.convention === 'bos+eos' ? (options.eosText ?? bos) : '',
+	};
+}
+
 /** Scores every text (results in input order), batching prompts per request. */
 export async function scoreTextsViaEndpoint(
 	client: OpenAIClient,
@@ -62,9 +73,7 @@ export async function scoreTextsViaEndpoint(
 	if (options.wordBoundaries === true) {
 		throw wordBoundariesUnavailableError(client.baseUrl, options.model);
 	}
-	const bos = options.bosText ?? DEFAULT_SPECIAL_TOKEN_TEXT;
-	const prefix = options.convention === 'reference' ? '' : bos;
-	const suffix = options.convention === 'bos+eos' ? (options.eosText ?? bos) : '';
+	const { prefix, suffix } = endpointPromptParts(options);
 	const context = client.context(options.model);
 	const cannotScore = (why: string): Error =>
 		new EndpointCannotScoreError(

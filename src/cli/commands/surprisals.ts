@@ -5,6 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import * as v from 'valibot';
 import { checkHubModelId, checkHubRevision } from '../../core/model/model-choice';
 import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
 import { writeWordSurprisalsTsv } from '../../core/formats/word-surprisals-tsv';
@@ -21,7 +22,7 @@ import {
 	type ModelSpec,
 	type SurprisalConvention,
 } from '../../core/model/model-spec';
-import { scoreTextsViaEndpoint } from '../../providers/endpoint-scoring';
+import { endpointPromptParts, scoreTextsViaEndpoint } from '../../providers/endpoint-scoring';
 import { endpointSpecOf } from '../../providers/open-model';
 import { OpenAIClient } from '../../providers/openai-client';
 import { createNodeEngine } from '../../worker/node-engine';
@@ -185,11 +186,15 @@ export async function scoreTextsInNode(
 			convention: request.convention,
 			...wordBoundaries,
 		});
+		const { prefix, suffix } = endpointPromptParts({ convention: request.convention });
+		const prompts = texts.map((text) => prefix + text + suffix);
+		const named = await withVocabularyForms(scored, prompts, { baseUrl, model, apiKey });
 		io.stderr(
 			`scored ${texts.length} sentences with openai/${model} at ${baseUrl} ` +
 				`(${request.convention}, prompt logprobs) in ${((Date.now() - started) / 1000).toFixed(2)} s\n`,
 		);
-		return { texts: scored };
+		if (typeof named === 'string') io.stderr(`note: tokens are in text form (${named})\n`);
+		return { texts: typeof named === 'string' ? scored : named };
 	}
 	const engine = createNodeEngine(
 		request.threads !== undefined ? { threads: request.threads } : {},
@@ -216,6 +221,59 @@ export async function scoreTextsInNode(
 	}
 }
 
+/** The part of vLLM's `/tokenize` answer read here. */
+const TokenizeAnswer = v.looseObject({ token_strs: v.array(v.string()) });
+
+/**
+ * Echoed logprobs name tokens by their text (` ke`); a local run prints the tokenizer's
+ * vocabulary form (`Ġke`). vLLM's `POST /tokenize` with `return_token_strs` gives that form
+ * (Benchtop's serve answers it too), one request per prompt (`prompts[i]` is what was sent for
+ * `scored[i]`). Returns the texts renamed, or why not (no such route, tokens that do not line up):
+ * the text form then stays, never a mix.
+ */
+async function withVocabularyForms(
+	scored: readonly ScoredText[],
+	prompts: readonly string[],
+	endpoint: {
+		readonly baseUrl: string;
+		readonly model: string;
+		readonly apiKey?: string | undefined;
+	},
+): Promise<ScoredText[] | string> {
+	const url = `${endpoint.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/tokenize`;
+	const headers: Record<string, string> = { 'content-type': 'application/json' };
+	if (endpoint.apiKey) headers['authorization'] = `Bearer ${endpoint.apiKey}`;
+	const named: ScoredText[] = [];
+	for (const sentence of scored) {
+		if (sentence.tokens.length === 0) {
+			named.push(sentence);
+			continue;
+		}
+		const body = {
+			model: endpoint.model,
+			prompt: prompts[sentence.index] ?? '',
+			return_token_strs: true,
+		};
+		let answer: Response;
+		try {
+			answer = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+		} catch (error) {
+			return `${url}: ${(error as Error).message}`;
+		}
+		const parsed = v.safeParse(TokenizeAnswer, await answer.json().catch(() => undefined));
+		if (!answer.ok || !parsed.success) return `${url} answered ${answer.status} without token_strs`;
+		const strings = parsed.output.token_strs;
+		if (strings.length !== sentence.tokens.length) {
+			return `${url} gave ${strings.length} tokens for sentence ${sentence.index + 1}, the echo ${sentence.tokens.length}`;
+		}
+		named.push({
+			...sentence,
+			tokens: sentence.tokens.map((token, i) => ({ ...token, token: strings[i] ?? token.token })),
+		});
+	}
+	return named;
+}
+
 /** The lines of a sentence file as they are (`\n` or `\r\n` ends a line; no final empty line). */
 export function splitSentenceLines(text: string): string[] {
 	if (text === '') return [];
@@ -226,7 +284,8 @@ export function splitSentenceLines(text: string): string[] {
 
 /**
  * Every token of every line (special tokens included: BOS under `bos`, EOS under `bos+eos`) in
- * the tokenizer's vocabulary form, with its surprisal in bits; sentence and token ids 1-based.
+ * the tokenizer's vocabulary form (through an endpoint: from its vLLM `/tokenize`, else the text
+ * form with a note), with its surprisal in bits; sentence and token ids 1-based.
  * `--words`: one row per whitespace-separated word instead, its tokens' surprisals summed
  * (special tokens in no word; see `sumSurprisalsToWords`). `--bow` (with `--words`): the model
  * also gives word-boundary probabilities and each word gets the beginning-of-word correction,

@@ -1,6 +1,7 @@
 /**
- * The OpenAI wire shapes `serve` speaks: request schemas (valibot, checked at the edge) and the
- * JSON of its answers (`text_completion`, `chat.completion`, their stream chunks, `usage`).
+ * The OpenAI wire shapes `serve` speaks, as vLLM speaks them: request schemas (valibot, checked at
+ * the edge), vLLM's 400s for requests that do not fit the context, and the JSON of its answers
+ * (`model`, `text_completion`, `chat.completion`, their stream chunks, `usage`).
  */
 import * as v from 'valibot';
 import type { EchoLogprobsJson } from '../../core/model/echo-logprobs';
@@ -11,16 +12,22 @@ import { HttpError } from './http-io';
 export const COMPLETIONS_DEFAULT_MAX_TOKENS = 16;
 
 const Stop = v.optional(v.nullable(v.union([v.string(), v.array(v.string())])));
+const TokenCount = v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))));
+/** OpenAI's `stream_options`; vLLM adds `continuous_usage_stats` (not supported here: ignored). */
+const StreamOptions = v.looseObject({
+	include_usage: v.optional(v.nullable(v.boolean())),
+	continuous_usage_stats: v.optional(v.nullable(v.boolean())),
+});
 const SamplingFields = {
 	model: v.optional(v.string()),
-	max_tokens: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0)))),
+	max_tokens: TokenCount,
 	temperature: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0), v.maxValue(2)))),
 	top_p: v.optional(v.nullable(v.pipe(v.number(), v.gtValue(0), v.maxValue(1)))),
 	stop: Stop,
 	seed: v.optional(v.nullable(v.pipe(v.number(), v.integer()))),
 	n: v.optional(v.nullable(v.literal(1))),
 	stream: v.optional(v.nullable(v.boolean())),
-	stream_options: v.optional(v.nullable(v.looseObject({}))),
+	stream_options: v.optional(v.nullable(StreamOptions)),
 	frequency_penalty: v.optional(v.nullable(v.number())),
 	presence_penalty: v.optional(v.nullable(v.number())),
 };
@@ -34,9 +41,10 @@ export const CompletionRequest = v.looseObject({
 });
 export type CompletionRequest = v.InferOutput<typeof CompletionRequest>;
 
-/** `POST /v1/chat/completions`. */
+/** `POST /v1/chat/completions`; `max_completion_tokens` is OpenAI's newer name for `max_tokens`. */
 export const ChatRequest = v.looseObject({
 	...SamplingFields,
+	max_completion_tokens: TokenCount,
 	messages: v.pipe(
 		v.array(
 			v.looseObject({
@@ -56,7 +64,10 @@ export function parseRequest<T extends v.GenericSchema>(
 	body: unknown,
 ): v.InferOutput<T> {
 	const parsed = v.safeParse(schema, body);
-	if (parsed.success) return parsed.output;
+	if (parsed.success) {
+		checkStreamOptions(parsed.output as { stream?: boolean | null; stream_options?: unknown });
+		return parsed.output;
+	}
 	const issue = parsed.issues[0];
 	const path = issue ? v.getDotPath(issue) : null;
 	throw new HttpError(
@@ -67,13 +78,95 @@ export function parseRequest<T extends v.GenericSchema>(
 	);
 }
 
-/** The request's generation parameters: exactly the ones it set. */
+/**
+ * vLLM's 400 for `stream_options` without `stream: true` (a non-empty object only, as Python's
+ * truthiness test: vllm/entrypoints/openai/completion/protocol.py, `validate_stream_options`).
+ */
+function checkStreamOptions(body: { stream?: boolean | null; stream_options?: unknown }): void {
+	const options = body.stream_options;
+	const given = typeof options === 'object' && options !== null && Object.keys(options).length > 0;
+	if (given && body.stream !== true) {
+		throw new HttpError(
+			400,
+			'Stream options can only be defined when `stream=True`.',
+			'invalid_request_error',
+			'stream_options',
+		);
+	}
+}
+
+/** The output-token limit a request asks for, and the field it came from (for error messages). */
+export interface RequestedTokens {
+	/** Undefined: the request set none and there is no default (chat: the engine's default). */
+	readonly maxTokens: number | undefined;
+	readonly param: 'max_tokens' | 'max_completion_tokens';
+}
+
+/**
+ * The output-token limit: chat's `max_completion_tokens` wins over `max_tokens` (vLLM's
+ * `ChatCompletionRequest.build_tok_params`); `/v1/completions` defaults to 16.
+ */
+export function requestedTokens(
+	body: {
+		readonly max_tokens?: number | null | undefined;
+		readonly max_completion_tokens?: number | null | undefined;
+	},
+	defaultMaxTokens?: number,
+): RequestedTokens {
+	if (body.max_completion_tokens != null)
+		return { maxTokens: body.max_completion_tokens, param: 'max_completion_tokens' };
+	return { maxTokens: body.max_tokens ?? defaultMaxTokens, param: 'max_tokens' };
+}
+
+/**
+ * vLLM's 400 when the output limit alone exceeds the context (checked before tokenizing).
+ * Wording: vllm/renderers/params.py, `TokenizeParams.__post_init__` (as fixed by
+ * tests/renderers/test_params.py: "max_tokens=20000 cannot be greater than max_model_len=8192").
+ */
+export function checkOutputLimit(requested: RequestedTokens, maxModelLen: number): void {
+	const { maxTokens, param } = requested;
+	if (maxTokens === undefined || maxTokens <= maxModelLen) return;
+	throw new HttpError(
+		400,
+		`${param}=${maxTokens} cannot be greater than max_model_len=${maxModelLen}. ` +
+			'Please request fewer output tokens.',
+		'invalid_request_error',
+		param,
+	);
+}
+
+/**
+ * vLLM's 400 when prompt + requested output exceed the context (undefined when they fit).
+ * Wording and `param`: vllm/renderers/params.py, `TokenizeParams._token_len_check`.
+ */
+export function contextOverflowError(
+	promptTokens: number,
+	requestedOutput: number,
+	maxModelLen: number,
+): HttpError | undefined {
+	const maxInput = maxModelLen - requestedOutput;
+	if (promptTokens <= maxInput) return undefined;
+	return new HttpError(
+		400,
+		`You passed ${promptTokens} input tokens and requested ${requestedOutput} output tokens. ` +
+			`However, the model's context length is only ${maxModelLen} tokens, resulting in a ` +
+			`maximum input length of ${maxInput} tokens. Please reduce the length of the input prompt.`,
+		'invalid_request_error',
+		'input_tokens',
+	);
+}
+
+/** Whether a stream ends with a usage chunk (`stream_options.include_usage`). */
+export function includesUsage(body: CompletionRequest | ChatRequest): boolean {
+	return body.stream_options?.include_usage === true;
+}
+
+/** The request's generation parameters: exactly the ones it set (`max_tokens` as resolved). */
 export function generationParams(
 	body: CompletionRequest | ChatRequest,
-	defaultMaxTokens?: number,
+	maxTokens: number | undefined,
 ): GenerationParams {
 	const stop = typeof body.stop === 'string' ? [body.stop] : (body.stop ?? undefined);
-	const maxTokens = body.max_tokens ?? defaultMaxTokens;
 	return {
 		...(body.temperature != null ? { temperature: body.temperature } : {}),
 		...(body.top_p != null ? { top_p: body.top_p } : {}),
@@ -117,6 +210,15 @@ export function completionChoice(
 	return { index, text, logprobs, finish_reason: finishReason };
 }
 
+/**
+ * The chunk after the last choice when a stream asked for usage: `choices` empty, `usage` set
+ * (vllm/entrypoints/openai/completion/serving.py and chat_completion/serving.py, `final_usage_chunk`;
+ * OpenAI documents the same). Other chunks of such a stream carry `usage: null`.
+ */
+export function usageChunk(head: AnswerHead, usage: UsageJson): unknown {
+	return { ...head, choices: [], usage };
+}
+
 /** A `chat.completion.chunk`'s only choice. */
 export function chatChunkChoice(
 	delta: { readonly role?: string; readonly content?: string },
@@ -137,12 +239,23 @@ export function completionPart(full: EchoLogprobsJson, promptLength: number): Ec
 	};
 }
 
+/**
+ * A model object (OpenAI's `Model`, with vLLM's `ModelCard` extras `root` and `max_model_len`):
+ * `GET /v1/models/{id}` answers it, `GET /v1/models` lists it.
+ */
+export function modelJson(model: string, created: number, maxModelLen: number): unknown {
+	return {
+		id: model,
+		object: 'model',
+		created,
+		owned_by: 'benchtop',
+		root: model,
+		parent: null,
+		max_model_len: maxModelLen,
+	};
+}
+
 /** `GET /v1/models`: the one model this server serves. */
 export function modelListJson(model: string, created: number, maxModelLen: number): unknown {
-	return {
-		object: 'list',
-		data: [
-			{ id: model, object: 'model', created, owned_by: 'benchtop', max_model_len: maxModelLen },
-		],
-	};
+	return { object: 'list', data: [modelJson(model, created, maxModelLen)] };
 }

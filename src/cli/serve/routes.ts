@@ -1,6 +1,7 @@
 /**
- * `serve`'s model routes over one loaded model: `POST /v1/completions` (echoed prompt logprobs in
- * vLLM's shape, streamed or not) and `POST /v1/chat/completions` (streamed or not).
+ * `serve`'s model routes over one loaded model: `GET /v1/models/{id}`, `POST /v1/completions`
+ * (echoed prompt logprobs in vLLM's shape, streamed or not) and `POST /v1/chat/completions`
+ * (streamed or not), with vLLM's 400s for requests that do not fit the context.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -15,14 +16,21 @@ import { endEventStream, HttpError, sendJson, startEventStream } from './http-io
 import {
 	ChatRequest,
 	chatChunkChoice,
+	checkOutputLimit,
 	COMPLETIONS_DEFAULT_MAX_TOKENS,
 	completionChoice,
 	completionPart,
 	CompletionRequest,
+	contextOverflowError,
 	generationParams,
+	includesUsage,
+	modelJson,
 	parseRequest,
+	requestedTokens,
+	usageChunk,
 	usageJson,
 	type AnswerHead,
+	type RequestedTokens,
 } from './openai-shapes';
 
 /** The model a server answers with, and when it started (`created` on every answer). */
@@ -54,6 +62,26 @@ export function checkModel(routes: ModelRoutes, model: string | undefined): void
 	}
 }
 
+/**
+ * `GET /v1/models/{id}` (OpenAI's retrieve): the served model's object, 404 for any other id. The
+ * id comes URL-encoded (the openai client sends `owner%2Fname` for a hub id); vLLM has no such
+ * route (vllm/entrypoints/openai/models/api_router.py lists only), so OpenAI's shape is the rule.
+ */
+export function answerModel(
+	routes: ModelRoutes,
+	encodedId: string,
+	response: ServerResponse,
+): void {
+	let id: string;
+	try {
+		id = decodeURIComponent(encodedId);
+	} catch {
+		id = encodedId;
+	}
+	checkModel(routes, id);
+	sendJson(response, 200, modelJson(routes.modelId, routes.created, routes.info.maxPositions));
+}
+
 function generate(
 	call: Call,
 	prompt: GenerationPrompt,
@@ -67,10 +95,36 @@ function generate(
 	);
 }
 
-async function countTokens(routes: ModelRoutes, text: string): Promise<number> {
-	const { engine, info } = routes;
-	const result = await engine.tokenize({ modelKey: info.modelKey, text, convention: 'reference' });
-	return result.tokens.length;
+/** The engine's words for a prompt that leaves no room to generate (src/worker/generate-text.ts). */
+const PROMPT_FILLS_CONTEXT = /^The prompt has (\d+) tokens/;
+
+/**
+ * The prompt's token count as the engine encodes it for generation (chat template included): a
+ * generation of 0 tokens, which encodes the prompt and runs nothing.
+ */
+async function countPromptTokens(call: Call, prompt: GenerationPrompt): Promise<number> {
+	try {
+		return (await generate(call, prompt, { max_tokens: 0 })).usage.promptTokens;
+	} catch (error) {
+		const filled = error instanceof RangeError ? PROMPT_FILLS_CONTEXT.exec(error.message) : null;
+		if (filled?.[1] !== undefined) return Number(filled[1]);
+		throw error;
+	}
+}
+
+/**
+ * The prompt's token count, after vLLM's check that prompt + requested output fit the context
+ * (400 otherwise; see {@link contextOverflowError}).
+ */
+async function fittedPromptTokens(
+	call: Call,
+	prompt: GenerationPrompt,
+	maxTokens: number,
+): Promise<number> {
+	const promptTokens = await countPromptTokens(call, prompt);
+	const overflow = contextOverflowError(promptTokens, maxTokens, call.routes.info.maxPositions);
+	if (overflow) throw overflow;
+	return promptTokens;
 }
 
 /** Prompt logprobs of `text` (prompt and completion scored together), vLLM's echo shape. */
@@ -81,6 +135,11 @@ async function scoreEcho(call: Call, text: string): Promise<EchoLogprobsJson> {
 		{ signal: call.signal },
 	);
 	return echoLogprobsFromScoredTokens(text, result.texts[0]?.tokens ?? [], 0);
+}
+
+/** `/v1/completions` has no `max_completion_tokens` (vLLM ignores it there): `max_tokens`, or 16. */
+function completionLimit(request: CompletionRequest): RequestedTokens {
+	return requestedTokens({ max_tokens: request.max_tokens }, COMPLETIONS_DEFAULT_MAX_TOKENS);
 }
 
 /** `POST /v1/completions` with a checked body (see {@link parseCompletionRequest}). */
@@ -98,8 +157,14 @@ export async function answerCompletions(
 		model: routes.modelId,
 	};
 	const prompts = typeof request.prompt === 'string' ? [request.prompt] : request.prompt;
-	if (request.stream === true) await streamCompletion(call, head, request, prompts[0] ?? '');
-	else await wholeCompletions(call, head, request, prompts);
+	const maxTokens = completionLimit(request).maxTokens ?? 0;
+	// Every prompt is checked before any generation starts, as vLLM renders all prompts first.
+	const promptTokens: number[] = [];
+	for (const prompt of prompts)
+		promptTokens.push(await fittedPromptTokens(call, { kind: 'text', text: prompt }, maxTokens));
+	if (request.stream === true)
+		await streamCompletion(call, head, request, prompts[0] ?? '', promptTokens[0] ?? 0);
+	else await wholeCompletions(call, head, request, prompts, promptTokens);
 }
 
 /** The checked body of `POST /v1/completions` (400 / 404 before the request waits in the queue). */
@@ -108,6 +173,7 @@ export function parseCompletionRequest(routes: ModelRoutes, body: unknown): Comp
 	checkModel(routes, request.model);
 	if (request.stream === true && typeof request.prompt !== 'string' && request.prompt.length !== 1)
 		throw new HttpError(400, 'Streaming takes a single prompt.');
+	checkOutputLimit(completionLimit(request), routes.info.maxPositions);
 	return request;
 }
 
@@ -116,13 +182,16 @@ async function streamCompletion(
 	head: AnswerHead,
 	request: CompletionRequest,
 	prompt: string,
+	promptTokens: number,
 ): Promise<void> {
-	const params = generationParams(request, COMPLETIONS_DEFAULT_MAX_TOKENS);
-	const maxTokens = params.max_tokens ?? COMPLETIONS_DEFAULT_MAX_TOKENS;
+	const maxTokens = completionLimit(request).maxTokens ?? 0;
+	const params = generationParams(request, maxTokens);
+	const withUsage = includesUsage(request);
 	const send = startEventStream(call.response);
 	const chunk = (text: string, finishReason: string | null) => ({
 		...head,
 		choices: [completionChoice(0, text, null, finishReason)],
+		...(withUsage ? { usage: null } : {}),
 	});
 	if (request.echo === true) send(chunk(prompt, null));
 	const result =
@@ -131,11 +200,9 @@ async function streamCompletion(
 					send(chunk(text, null)),
 				)
 			: undefined;
-	const promptTokens = result?.usage.promptTokens ?? (await countTokens(call.routes, prompt));
-	send({
-		...chunk('', result?.finishReason ?? 'length'),
-		usage: usageJson(promptTokens, result?.usage.completionTokens ?? 0),
-	});
+	send(chunk('', result?.finishReason ?? 'length'));
+	if (withUsage)
+		send(usageChunk(head, usageJson(promptTokens, result?.usage.completionTokens ?? 0)));
 	endEventStream(call.response);
 }
 
@@ -144,11 +211,11 @@ async function wholeCompletions(
 	head: AnswerHead,
 	request: CompletionRequest,
 	prompts: readonly string[],
+	promptTokens: readonly number[],
 ): Promise<void> {
-	const params = generationParams(request, COMPLETIONS_DEFAULT_MAX_TOKENS);
-	const maxTokens = params.max_tokens ?? COMPLETIONS_DEFAULT_MAX_TOKENS;
+	const maxTokens = completionLimit(request).maxTokens ?? 0;
+	const params = generationParams(request, maxTokens);
 	const choices = [];
-	let promptTokens = 0;
 	let completionTokens = 0;
 	for (const [index, prompt] of prompts.entries()) {
 		const result =
@@ -160,15 +227,15 @@ async function wholeCompletions(
 			const full = await scoreEcho(call, prompt + completion);
 			logprobs = request.echo === true ? full : completionPart(full, prompt.length);
 		}
-		promptTokens += result?.usage.promptTokens ?? (await countTokens(call.routes, prompt));
 		completionTokens += result?.usage.completionTokens ?? 0;
 		const text = (request.echo === true ? prompt : '') + completion;
 		choices.push(completionChoice(index, text, logprobs, result?.finishReason ?? 'length'));
 	}
+	const promptTotal = promptTokens.reduce((sum, n) => sum + n, 0);
 	sendJson(call.response, 200, {
 		...head,
 		choices,
-		usage: usageJson(promptTokens, completionTokens),
+		usage: usageJson(promptTotal, completionTokens),
 	});
 }
 
@@ -176,6 +243,7 @@ async function wholeCompletions(
 export function parseChatRequest(routes: ModelRoutes, body: unknown): ChatRequest {
 	const request = parseRequest(ChatRequest, body);
 	checkModel(routes, request.model);
+	checkOutputLimit(requestedTokens(request), routes.info.maxPositions);
 	return request;
 }
 
@@ -195,22 +263,15 @@ export async function answerChatCompletions(
 			...(m.name !== undefined ? { name: m.name } : {}),
 		})),
 	};
-	const params = generationParams(request);
+	const { maxTokens } = requestedTokens(request);
+	// No limit asked: the engine's default, capped by the room left (vLLM's default is the room).
+	await fittedPromptTokens(call, prompt, maxTokens ?? 0);
+	const params = generationParams(request, maxTokens);
 	const id = `chatcmpl-${randomUUID()}`;
 	const { created, modelId: model } = routes;
 	if (request.stream === true) {
 		const head: AnswerHead = { id, object: 'chat.completion.chunk', created, model };
-		const send = startEventStream(response);
-		send({ ...head, choices: [chatChunkChoice({ role: 'assistant', content: '' }, null)] });
-		const result = await generate(call, prompt, params, (content) =>
-			send({ ...head, choices: [chatChunkChoice({ content }, null)] }),
-		);
-		send({
-			...head,
-			choices: [chatChunkChoice({}, result.finishReason)],
-			usage: usageJson(result.usage.promptTokens, result.usage.completionTokens),
-		});
-		endEventStream(response);
+		await streamChat(call, head, prompt, params, includesUsage(request));
 		return;
 	}
 	const result = await generate(call, prompt, params);
@@ -228,4 +289,32 @@ export async function answerChatCompletions(
 		],
 		usage: usageJson(result.usage.promptTokens, result.usage.completionTokens),
 	});
+}
+
+/**
+ * A streamed chat: the role chunk, one chunk per piece of text, the finish chunk; then, only when
+ * `stream_options.include_usage` asks, a usage chunk with no choices (other chunks `usage: null`).
+ */
+async function streamChat(
+	call: Call,
+	head: AnswerHead,
+	prompt: GenerationPrompt,
+	params: GenerationParams,
+	withUsage: boolean,
+): Promise<void> {
+	const send = startEventStream(call.response);
+	const chunk = (delta: { role?: string; content?: string }, finishReason: string | null) =>
+		send({
+			...head,
+			choices: [chatChunkChoice(delta, finishReason)],
+			...(withUsage ? { usage: null } : {}),
+		});
+	chunk({ role: 'assistant', content: '' }, null);
+	const result = await generate(call, prompt, params, (content) => {
+		if (content !== '') chunk({ content }, null);
+	});
+	chunk({}, result.finishReason);
+	const { promptTokens, completionTokens } = result.usage;
+	if (withUsage) send(usageChunk(head, usageJson(promptTokens, completionTokens)));
+	endEventStream(call.response);
 }

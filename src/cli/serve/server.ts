@@ -17,9 +17,11 @@ import { corsGrant } from './cors';
 import { errorJson, HttpError, readJsonBody, sendJson } from './http-io';
 import { modelListJson } from './openai-shapes';
 import { RequestQueue } from './request-queue';
+import { answerTokenize, parseTokenizeRequest } from './tokenize-route';
 import {
 	answerChatCompletions,
 	answerCompletions,
+	answerModel,
 	parseChatRequest,
 	parseCompletionRequest,
 	type ModelRoutes,
@@ -181,7 +183,8 @@ async function route(
 		});
 	}
 	const key = state.options.apiKey;
-	if (key !== undefined && path.startsWith('/v1/')) {
+	// vLLM guards /v1 only; /tokenize is guarded too (it runs the model's tokenizer).
+	if (key !== undefined && (path.startsWith('/v1/') || path === '/tokenize')) {
 		if (!authorizationMatches(request.headers.authorization, key)) {
 			throw new HttpError(
 				401,
@@ -199,6 +202,8 @@ async function route(
 			200,
 			modelListJson(routes.modelId, routes.created, routes.info.maxPositions),
 		);
+	} else if (request.method === 'GET' && path.startsWith('/v1/models/')) {
+		answerModel(routes, path.slice('/v1/models/'.length), response);
 	} else if (request.method === 'POST' && path === '/v1/completions') {
 		await queued(state, request, signal, async (body) => {
 			const parsed = parseCompletionRequest(routes, body);
@@ -209,10 +214,15 @@ async function route(
 			const parsed = parseChatRequest(routes, body);
 			return () => answerChatCompletions(routes, parsed, response, signal);
 		});
+	} else if (request.method === 'POST' && path === '/tokenize') {
+		await queued(state, request, signal, async (body) => {
+			const parsed = parseTokenizeRequest(routes, body);
+			return () => answerTokenize(routes, parsed, response);
+		});
 	} else {
 		throw new HttpError(
 			404,
-			`No route ${request.method ?? ''} ${path}: this server has GET /v1/models, POST /v1/completions and POST /v1/chat/completions.`,
+			`No route ${request.method ?? ''} ${path}: this server has GET /v1/models, GET /v1/models/{id}, POST /v1/completions, POST /v1/chat/completions and POST /tokenize.`,
 		);
 	}
 }

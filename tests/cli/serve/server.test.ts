@@ -24,7 +24,10 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 const CALL = { runId: 'r', sampleId: 's', role: 'policy' } as const;
 const MODEL = 'gpt2-random-tiny';
 
-/** Generations wait until `release()`; `started` counts those that reached the engine. */
+/**
+ * Generations wait until `release()`; `started` counts those that reached the engine. A 0-token
+ * generation (serve's prompt count before the context check) generates nothing: not held.
+ */
 class HeldEngine extends FakeEngine {
 	started = 0;
 	#release: () => void = () => undefined;
@@ -38,6 +41,7 @@ class HeldEngine extends FakeEngine {
 		params: GenerateTextParams,
 		options?: GenerateTextOptions,
 	): Promise<GenerateTextResult> {
+		if (params.params.max_tokens === 0) return super.generate(params, options);
 		this.started++;
 		await this.#released;
 		return super.generate(params, options);
@@ -267,6 +271,8 @@ describe('load, failures and shutdown', () => {
 			this: TransformersEngine,
 			...args
 		) {
+			// The 0-token call is serve's prompt count before its context check: not a generation.
+			if (args[0].params.max_tokens === 0) return generate.apply(this, args);
 			return generate.apply(this, args).finally(() => events.push('generation ended'));
 		});
 		vi.spyOn(TransformersEngine.prototype, 'disposeModel').mockImplementation(function (
