@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { TextModel } from '../core/model/generation';
 import {
+	baseUrlProblem,
 	normalizeBaseUrl,
 	parseModelSpecString,
 	type EndpointModelSpec,
@@ -17,6 +18,7 @@ import {
 import type { InferenceEngine } from '../worker/engine';
 import { createNodeEngine } from '../worker/node-engine';
 import { EndpointModel } from './endpoint-model';
+import { EndpointBaseUrlError } from './openai-client';
 import { createEngineTextModel } from './engine-model';
 import { createNodeFileCache } from './node-file-cache';
 import type { OpenAIClient } from './openai-client';
@@ -91,6 +93,8 @@ export function endpointSpecOf(
 			`openai/${model} needs the endpoint's base URL: pass --base-url http://host:8000/v1 or set OPENAI_BASE_URL.`,
 		);
 	}
+	const problem = baseUrlProblem(url);
+	if (problem !== undefined) throw new EndpointBaseUrlError(`openai/${model}: ${problem}.`);
 	return { source: 'openai', model, baseUrl: normalizeBaseUrl(url) };
 }
 

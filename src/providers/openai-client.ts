@@ -19,7 +19,7 @@ import {
 	type EndpointFailureKind,
 } from '../core/model/endpoint-errors';
 import type { TokenUsage } from '../core/model/generation';
-import { normalizeBaseUrl } from '../core/model/model-spec';
+import { baseUrlProblem, normalizeBaseUrl } from '../core/model/model-spec';
 import { ServerSentEventParser } from '../core/model/server-sent-events';
 
 /** A failed endpoint call; `kind` says which failure, the message what to do. */
@@ -65,6 +65,11 @@ export class EndpointCannotScoreError extends EndpointError {
 /** A 2xx answer that never became complete (cut off, empty, not JSON, HTML) after every retry. */
 export class EndpointIncompleteError extends EndpointError {
 	override name = 'EndpointIncompleteError';
+}
+
+/** A base URL that cannot be used (not http(s), or with user:password in it): bad input. */
+export class EndpointBaseUrlError extends BenchtopError {
+	override name = 'EndpointBaseUrlError';
 }
 
 /** An answer that is not complete: a transport fault, retried like a 5xx. Internal. */
@@ -350,6 +355,8 @@ export class OpenAIClient {
 
 	constructor(options: OpenAIClientOptions) {
 		this.#options = options;
+		const problem = baseUrlProblem(options.baseUrl);
+		if (problem !== undefined) throw new EndpointBaseUrlError(problem);
 		this.baseUrl = normalizeBaseUrl(options.baseUrl);
 		this.#limiter = new Limiter(Math.max(1, options.concurrency ?? 4));
 	}

@@ -120,6 +120,24 @@ export function normalizeBaseUrl(baseUrl: string): string {
 }
 
 /**
+ * Why an endpoint base URL cannot be used, or undefined when it can: only `http(s)://host...`,
+ * and never with `user:password@` in it (a secret in a URL ends up in logs, shell history, run
+ * records and share links; give the key as OPENAI_API_KEY or in the key field instead).
+ */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+	const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(baseUrl.trim());
+	if (!match) return `'${baseUrl}' is not a URL: give one like http://127.0.0.1:8000/v1`;
+	const scheme = (match[1] ?? '').toLowerCase();
+	if (scheme !== 'http' && scheme !== 'https') {
+		return `the base URL must start with http:// or https:// (got ${scheme}://)`;
+	}
+	if ((match[2] ?? '').includes('@')) {
+		return 'the base URL holds a user name or password (user:password@host): remove it and give the key as OPENAI_API_KEY (CLI) or in the key field (app), so it never lands in logs, records or links';
+	}
+	return undefined;
+}
+
+/**
  * The spec string of a spec (inverse of {@link parseModelSpecString} for bundled, hub, openai and
  * replay; a local folder gives its path). Endpoints add ` @ <baseUrl>` in {@link describeModelSpec}.
  */

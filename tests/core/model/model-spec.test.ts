@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+	baseUrlProblem,
 	describeModelSpec,
 	formatModelSpec,
 	normalizeBaseUrl,
@@ -75,4 +76,25 @@ describe('normalizeBaseUrl', () => {
 		['http://127.0.0.1:8000/v1/', 'http://127.0.0.1:8000/v1'],
 		[' https://api.openai.com/v1 ', 'https://api.openai.com/v1'],
 	])('%s → %s', (input, output) => expect(normalizeBaseUrl(input)).toBe(output));
+});
+
+describe('baseUrlProblem (issue 19: no secrets in URLs)', () => {
+	it.each([
+		['http://127.0.0.1:8000/v1', undefined],
+		['https://api.example.org/v1', undefined],
+		['  http://[::1]:8000/v1/  ', undefined],
+		['http://user:secret@127.0.0.1:8000/v1', /user name or password/],
+		['https://sk-abc@api.example.org/v1', /user name or password/],
+		['ftp://127.0.0.1/v1', /must start with http/],
+		['127.0.0.1:8000/v1', /is not a URL/],
+		['', /is not a URL/],
+	])('%j', (url, problem) => {
+		const said = baseUrlProblem(url);
+		if (problem === undefined) expect(said).toBeUndefined();
+		else expect(said).toMatch(problem);
+	});
+
+	it('never repeats the password in its reason', () => {
+		expect(baseUrlProblem('http://alice:hunter2@h/v1')).not.toContain('hunter2');
+	});
 });
