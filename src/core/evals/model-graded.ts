@@ -9,7 +9,8 @@ import type { ChatMessage, GenerationParams } from '../model/generation';
 import { renderChatAsText } from '../model/render-chat-as-text';
 import { isChatLike, readPrompt } from './chat-prompt';
 import { EvalsError } from './errors';
-import { formatNecessary, pythonStrip, removeAsciiPunctuation } from './python-text';
+import { formatNecessary } from './format-necessary';
+import { pythonStrip, removeAsciiPunctuation } from './python-text';
 import type {
 	AnswerPrompts,
 	AnswerPromptType,

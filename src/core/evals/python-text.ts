@@ -5,10 +5,11 @@
  */
 import { formatPythonFloat as pythonFloatRepr } from '../formats/python-float';
 import { isPythonWhitespace, pythonSplitWhitespace, pythonStrip } from '../suite/python-whitespace';
-import { EvalsError } from './errors';
 
 export { isPythonWhitespace, pythonFloatRepr, pythonSplitWhitespace, pythonStrip };
-import type { JsonValue } from './types';
+/** A parsed JSON value, as Python's `json.loads` gives it. */
+export type JsonValue =
+	null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** Python's `string.punctuation`: the 32 printable ASCII symbols (no Unicode punctuation). */
 export const PYTHON_PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
@@ -78,7 +79,7 @@ export function pythonStr(value: JsonValue): string {
 	return typeof value === 'string' ? value : pythonRepr(value);
 }
 
-type FormatPiece = { readonly literal: string } | { readonly field: string };
+export type FormatPiece = { readonly literal: string } | { readonly field: string };
 
 /**
  * Splits a template as Python's `string.Formatter().parse`: `{{`/`}}` are literal braces,
@@ -123,39 +124,6 @@ export function parseFormatTemplate(template: string): FormatPiece[] {
 /** The placeholder names of a template, in order, repeats included. */
 export function templateFields(template: string): string[] {
 	return parseFormatTemplate(template).flatMap((piece) => ('field' in piece ? [piece.field] : []));
-}
-
-/**
- * Upstream `format_necessary(template, **values)`: fills each `{key}` with Python `str(value)`;
- * every key the template uses must be present, else an EvalsError naming the missing ones
- * (upstream asserts `Required: [...], got: [...]`). Values are inserted verbatim (braces in a
- * value are not re-read).
- */
-export function formatNecessary(
-	template: string,
-	values: Readonly<Record<string, JsonValue>>,
-	where: string,
-): string {
-	let pieces: FormatPiece[];
-	try {
-		pieces = parseFormatTemplate(template);
-	} catch (error) {
-		throw new EvalsError(`${where}: ${(error as Error).message}`);
-	}
-	const missing = pieces.flatMap((piece) =>
-		'field' in piece && !Object.hasOwn(values, piece.field) ? [piece.field] : [],
-	);
-	if (missing.length > 0) {
-		throw new EvalsError(
-			`${where}: missing value for placeholder ${[...new Set(missing)].map((key) => `{${key}}`).join(', ')}; ` +
-				`available: ${Object.keys(values).sort().join(', ') || '(none)'}. Add the field to the sample or to modelgraded_spec_args`,
-		);
-	}
-	return pieces
-		.map((piece) =>
-			'literal' in piece ? piece.literal : pythonStr(values[piece.field] as JsonValue),
-		)
-		.join('');
 }
 
 /** Report and event keys whose numbers Python holds as floats (`float(True)` prints `1.0`). */

@@ -4,10 +4,10 @@
  * are upstream's (snake_case where the file format has it). Types only.
  */
 import type { ChatMessage, GenerationParams } from '../model/generation';
+import type { JsonValue } from './python-text';
 
 /** A JSON value as `json.loads` gives it (numbers lose Python's int/float distinction). */
-export type JsonValue =
-	null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type { JsonValue };
 
 /** One line of a samples JSONL file: an object, usually `{input, ideal}`. */
 export type Sample = { readonly [key: string]: JsonValue };

@@ -1,7 +1,6 @@
 // Python string behaviour the Evals port relies on; expected values printed by CPython 3.11.
 import { describe, expect, it } from 'vitest';
 import {
-	formatNecessary,
 	pythonFloatRepr,
 	pythonJsonDumps,
 	pythonRepr,
@@ -52,23 +51,6 @@ describe('whitespace', () => {
 		expect(pythonStrip('\x85\u3000 a b \x1c')).toBe('a b');
 		expect(pythonStrip('\ufeffa\u200b')).toBe('\ufeffa\u200b');
 		expect(pythonSplitWhitespace(' a\u2003b\n\nc ')).toEqual(['a', 'b', 'c']);
-	});
-});
-
-describe('formatNecessary', () => {
-	it('fills placeholders with str(value), keeps {{ }} as braces, ignores unused values', () => {
-		expect(formatNecessary('{{x}} {a} and {b}{a}', { a: 'A', b: 2, unused: 'u' }, 'w')).toBe(
-			'{x} A and 2A',
-		);
-	});
-
-	it.each([
-		['{missing}', /w: missing value for placeholder \{missing\}/u],
-		['a } b', /Single '\}' encountered/u],
-		['a { b', /Single '\{' encountered/u],
-		['{x!r}', /conversion, format spec or index/u],
-	])('%s is an error', (template, message) => {
-		expect(() => formatNecessary(template, { x: 1 }, 'w')).toThrow(message);
 	});
 });
 
