@@ -201,9 +201,10 @@ function describe(error: unknown): string {
 }
 
 /**
- * Whether the start of a dropped file is a Benchtop run bundle (`{"format": "benchtop-run", …}`,
- * as the exporter writes it) rather than a suite: decides where a page-wide drop goes.
+ * Whether the start of a dropped file is a Benchtop run bundle (`{"format": "benchtop-run/2", …}`
+ * as the exporter writes it, or `"benchtop-run"` of 0.1.0) rather than a suite: decides where a
+ * page-wide drop goes.
  */
 export function looksLikeRunBundle(head: string): boolean {
-	return /^\uFEFF?\s*\{\s*"format"\s*:\s*"benchtop-run"/.test(head);
+	return /^\uFEFF?\s*\{\s*"format"\s*:\s*"benchtop-run(?:\/2)?"/.test(head);
 }

@@ -159,7 +159,7 @@ test('a bundled suite runs through the endpoint and lands on its results', async
 	// reachable, and running it again through the same server reproduces it exactly.
 	await page.getByRole('button', { name: 'Share link' }).click();
 	const url = await page.getByTestId('share-url').inputValue();
-	expect(url).toMatch(/#\/share\/1\/[A-Za-z0-9_-]+$/);
+	expect(url).toMatch(/#\/share\/2\/[A-Za-z0-9_-]+$/);
 	const opened = await context.newPage();
 	await opened.goto(url);
 	await expect(opened.getByTestId('share-model')).toHaveText(

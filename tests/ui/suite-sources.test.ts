@@ -32,6 +32,8 @@ describe('looksLikeRunBundle', () => {
 	it.each([
 		['{\n\t"format": "benchtop-run",\n\t"formatVersion": 1', true],
 		['\uFEFF{"format":"benchtop-run"}', true],
+		['{\n\t"format": "benchtop-run/2",\n\t"kind": "suite"', true],
+		['{"format": "benchtop-run/3"', false],
 		['{"meta": {"name": "x"}, "format": "benchtop-run"}', false],
 		['{"format": "benchtop-runner"', false],
 		['[1, 2]', false],

@@ -1,26 +1,32 @@
 /**
- * The run bundle of an Evals run: one versioned JSON file with the stored run record (eval name,
+ * The run bundle of an Evals run: one JSON file in the `benchtop-run/2` envelope (kind `evals`)
+ * with the stored run record (eval name,
  * resolved spec, model specs (never a key), parameters, seed, status, report) and every finished
  * sample (result and recorder events), for export and import on another machine. Reading checks
  * the shapes the results panel uses (valibot) and refuses with a JSON pointer to what is wrong;
- * the rest passes through as written. No I/O here.
+ * the rest passes through as written. Bundles of 0.1.0 (`benchtop-evals-run/1`) are read too.
+ * No I/O here.
  */
 import * as v from 'valibot';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
 import {
 	GENERATION_PARAMS_ENTRIES,
+	RELEASE_RUN_BUNDLE_FORMATS,
+	RUN_BUNDLE_FORMAT,
 	RunStatusSchema,
 	TextModelSpecSchema,
 	portableModelSpec,
-	readVersionedBundle,
+	readRunBundleOfKind,
 	type ReadBundleResult,
 } from '../run/task-run-json';
 import type { RunStatus } from '../run/run-types';
 import { shownRunOfStored, type EvalsShownRun } from './shown-run';
 import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from './types';
 
-export const EVALS_RUN_BUNDLE_FORMAT = 'benchtop-evals-run/1';
+/** The format of the Evals run bundles of 0.1.0, still read; bundles are now written in the
+ * `benchtop-run/2` envelope with kind `evals`. */
+export const EVALS_RUN_BUNDLE_FORMAT = RELEASE_RUN_BUNDLE_FORMATS.evals;
 
 /** The run record as it travels: no local id, no replay files' text. */
 export interface PortableEvalsRun {
@@ -56,7 +62,8 @@ export interface EvalsBundleSample {
 }
 
 export interface EvalsRunBundle {
-	readonly format: typeof EVALS_RUN_BUNDLE_FORMAT;
+	readonly format: typeof RUN_BUNDLE_FORMAT;
+	readonly kind: 'evals';
 	readonly run: PortableEvalsRun;
 	readonly samples: readonly EvalsBundleSample[];
 }
@@ -69,7 +76,8 @@ export function buildEvalsRunBundle(
 	samples: readonly EvalsBundleSample[],
 ): EvalsRunBundle {
 	return {
-		format: EVALS_RUN_BUNDLE_FORMAT,
+		format: RUN_BUNDLE_FORMAT,
+		kind: 'evals',
 		run: {
 			evalName: record.evalName,
 			spec: { registryFiles: record.spec.registryFiles, eval: record.spec.eval },
@@ -165,7 +173,8 @@ const SampleResultSchema = v.looseObject({
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 const BundleSchema = v.object({
-	format: v.literal(EVALS_RUN_BUNDLE_FORMAT),
+	format: v.literal(RUN_BUNDLE_FORMAT),
+	kind: v.literal('evals'),
 	run: v.object({
 		evalName: v.string(),
 		spec: v.object({
@@ -197,14 +206,12 @@ const BundleSchema = v.object({
 	),
 });
 
-/** Reads a bundle; untrusted text, so every failure says where (pointer) and what. */
+/**
+ * Reads a bundle (`benchtop-run/2` of kind `evals`, or `benchtop-evals-run/1`); untrusted text,
+ * so every failure says where (pointer) and what.
+ */
 export function readEvalsRunBundle(text: string): ReadEvalsRunBundleResult {
-	return readVersionedBundle<EvalsRunBundle>(
-		text,
-		EVALS_RUN_BUNDLE_FORMAT,
-		'an Evals run bundle',
-		BundleSchema,
-	);
+	return readRunBundleOfKind<EvalsRunBundle>(text, 'evals', BundleSchema);
 }
 
 /** Whether a file's text looks like a run bundle of any kind (a JSON object with a `format`). */

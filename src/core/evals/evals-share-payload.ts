@@ -1,11 +1,12 @@
 /**
- * Evals share links: `#/evals/share/<base64url of deflated JSON>` carrying the resolved eval
- * (samples included), the model specs (never a key), the parameters set over upstream's, the seed,
- * replay files' text, and each sample's verdict, so opening the link re-runs the eval and says
- * how many verdicts it reproduced. Encoding and checked decoding (valibot).
+ * Evals share links: `#/evals/share/2/…` (the one share codec, share-codec.ts) carrying the
+ * resolved eval (samples included), the model specs (never a key), the parameters set over
+ * upstream's, the seed, replay files' text, and each sample's verdict, so opening the link re-runs
+ * the eval and says how many verdicts it reproduced. Encoding within the link budget and checked
+ * decoding (valibot); links of the 0.1.0 release (`#/evals/share/<data>`) still open.
  */
 import * as v from 'valibot';
-import { packJson, unpackJson } from '../share/packed-json';
+import { SHARE_ROUTES, encodeShareFragment, unpackShareLink } from '../share/share-codec';
 import { GENERATION_PARAMS_ENTRIES, TextModelSpecSchema } from '../run/task-run-json';
 import type { ResolvedEval } from './types';
 import type { GenerationParams } from '../model/generation';
@@ -66,14 +67,21 @@ const Payload = v.object({
 	verdicts: v.record(v.string(), v.string()),
 });
 
-/** The link's fragment part after `#/evals/share/`. */
+/**
+ * The link's part after `#/evals/share/` (`2/<data>`). Throws a ShareLinkError (kind `too-large`)
+ * when the link would pass the link budget: the run bundle is the way to share that run.
+ */
 export function encodeEvalsShare(payload: EvalsSharePayload): string {
-	return packJson(payload);
+	const encoded = encodeShareFragment('evals', payload);
+	if (!encoded.ok) throw encoded.error;
+	return encoded.fragment.slice(SHARE_ROUTES.evals.length);
 }
 
-/** Reads a link's payload; throws an Error that says what is wrong with the link. */
+/** Reads a link's part after `#/evals/share/`; throws an Error that says what is wrong with it. */
 export function decodeEvalsShare(text: string): EvalsSharePayload {
-	const json = unpackJson(text);
+	const unpacked = unpackShareLink(`${SHARE_ROUTES.evals}${text}`, 'evals');
+	if (!unpacked.ok) throw unpacked.error;
+	const json = unpacked.json;
 	const result = v.safeParse(Payload, json);
 	if (!result.success) {
 		const issue = result.issues[0];

@@ -1,17 +1,21 @@
 /**
- * The run bundle of a long-term-memory (LTM) run: one versioned JSON file with the stored run
+ * The run bundle of a long-term-memory (LTM) run: one JSON file in the `benchtop-run/2` envelope
+ * (kind `ltm`) with the stored run
  * record (definitions' hashes and tests, agent and judge specs without keys, parameters, memory
  * span, isolation, status), the scheduler state (the conversation log and every test's outcome,
  * from which the report is rebuilt), the per-test results in upstream's shape and the summary.
  * Reading checks the shapes the Memory page uses (valibot) and refuses with a JSON pointer to
- * what is wrong; the rest passes through as written. No I/O here.
+ * what is wrong; the rest passes through as written. Bundles of 0.1.0 (`benchtop-ltm-run/1`) are
+ * read too. No I/O here.
  */
 import * as v from 'valibot';
 import {
+	RELEASE_RUN_BUNDLE_FORMATS,
+	RUN_BUNDLE_FORMAT,
 	RunStatusSchema,
 	TextModelSpecSchema,
 	portableModelSpec,
-	readVersionedBundle,
+	readRunBundleOfKind,
 	type ReadBundleResult,
 } from '../run/task-run-json';
 import type { GenerationParams } from '../model/generation';
@@ -21,7 +25,9 @@ import { buildLtmReport, type LtmSummaryJson, type TestResultJson } from './repo
 import type { LtmRunState } from './scheduler';
 import type { LtmBenchmark } from './types';
 
-export const LTM_RUN_BUNDLE_FORMAT = 'benchtop-ltm-run/1';
+/** The format of the LTM run bundles of 0.1.0, still read; bundles are now written in the
+ * `benchtop-run/2` envelope with kind `ltm`. */
+export const LTM_RUN_BUNDLE_FORMAT = RELEASE_RUN_BUNDLE_FORMATS.ltm;
 
 /** The run record as it travels: no local id, no replay files' text. */
 export interface PortableLtmRun {
@@ -50,7 +56,8 @@ export interface PortableLtmRun {
 }
 
 export interface LtmRunBundle {
-	readonly format: typeof LTM_RUN_BUNDLE_FORMAT;
+	readonly format: typeof RUN_BUNDLE_FORMAT;
+	readonly kind: 'ltm';
 	readonly run: PortableLtmRun;
 	/** The scheduler state at export (absent if the run never started a step). */
 	readonly state: LtmRunState | null;
@@ -67,7 +74,8 @@ export function buildLtmRunBundle(record: PortableLtmRun, state: LtmRunState | n
 	const opt = <K extends keyof PortableLtmRun>(key: K) =>
 		record[key] === undefined ? {} : { [key]: record[key] };
 	return {
-		format: LTM_RUN_BUNDLE_FORMAT,
+		format: RUN_BUNDLE_FORMAT,
+		kind: 'ltm',
 		run: {
 			runName: record.runName,
 			definitions: { files: record.definitions.files, benchmark: record.definitions.benchmark },
@@ -164,7 +172,8 @@ const StateSchema = v.looseObject({
 });
 
 const BundleSchema = v.object({
-	format: v.literal(LTM_RUN_BUNDLE_FORMAT),
+	format: v.literal(RUN_BUNDLE_FORMAT),
+	kind: v.literal('ltm'),
 	run: v.object({
 		runName: v.string(),
 		definitions: v.object({
@@ -199,12 +208,10 @@ const BundleSchema = v.object({
 	summary: v.nullable(SummarySchema),
 });
 
-/** Reads a bundle; untrusted text, so every failure says where (pointer) and what. */
+/**
+ * Reads a bundle (`benchtop-run/2` of kind `ltm`, or `benchtop-ltm-run/1`); untrusted text,
+ * so every failure says where (pointer) and what.
+ */
 export function readLtmRunBundle(text: string): ReadLtmRunBundleResult {
-	return readVersionedBundle<LtmRunBundle>(
-		text,
-		LTM_RUN_BUNDLE_FORMAT,
-		'an LTM run bundle',
-		BundleSchema,
-	);
+	return readRunBundleOfKind<LtmRunBundle>(text, 'ltm', BundleSchema);
 }

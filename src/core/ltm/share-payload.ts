@@ -1,15 +1,16 @@
 /**
- * Memory (LTM) share links: `#/memory/share/<base64url of deflated JSON>` carrying the loaded
+ * Memory (LTM) share links: `#/memory/share/2/…` (the one share codec) carrying the loaded
  * definitions (the benchmark the run used), the agent and judge specs (never a key), the agent's
  * parameters and context limits, replay files' text, the memory span, isolation, and each test's
  * score with a fingerprint of them, so opening the link shows the sharer's scores, re-runs the
- * same tests and says whether the scores reproduced. Encoding and checked decoding (valibot). Pure.
+ * same tests and says whether the scores reproduced. Encoding within the link budget and checked
+ * decoding (valibot); links of the 0.1.0 release (`#/memory/share/<data>`) still open. Pure.
  */
 import * as v from 'valibot';
 import { sha256Hex } from '../hash/sha256';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
-import { packJson, unpackJson } from '../share/packed-json';
+import { SHARE_ROUTES, encodeShareFragment, unpackShareLink } from '../share/share-codec';
 import { GENERATION_PARAMS_ENTRIES, TextModelSpecSchema } from '../run/task-run-json';
 import type { LtmRunState } from './scheduler';
 import type { LtmBenchmark } from './types';
@@ -161,14 +162,21 @@ const Payload = v.object({
 	fingerprint: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
 });
 
-/** The link's part after `#/memory/share/`. */
+/**
+ * The link's part after `#/memory/share/` (`2/<data>`). Throws a ShareLinkError (kind
+ * `too-large`) when the link would pass the link budget: share the run bundle instead.
+ */
 export function encodeLtmShare(payload: LtmSharePayload): string {
-	return packJson(payload);
+	const encoded = encodeShareFragment('ltm', payload);
+	if (!encoded.ok) throw encoded.error;
+	return encoded.fragment.slice(SHARE_ROUTES.ltm.length);
 }
 
-/** Reads a link's payload; throws an Error that says what is wrong with the link. */
+/** Reads a link's part after `#/memory/share/`; throws an Error that says what is wrong with it. */
 export function decodeLtmShare(text: string): LtmSharePayload {
-	const json = unpackJson(text);
+	const unpacked = unpackShareLink(`${SHARE_ROUTES.ltm}${text}`, 'ltm');
+	if (!unpacked.ok) throw unpacked.error;
+	const json = unpacked.json;
 	const result = v.safeParse(Payload, json);
 	if (!result.success) {
 		const issue = result.issues[0];

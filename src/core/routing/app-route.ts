@@ -57,13 +57,11 @@ export function parseAppRoute(hash: string): AppRoute {
 		case 'history':
 			return { view: 'history' };
 		case 'evals':
-			return first === 'share' && second !== undefined && second !== ''
-				? { view: 'evals', share: second }
-				: { view: 'evals' };
-		case 'memory':
-			return first === 'share' && second !== undefined && second !== ''
-				? { view: 'memory', share: second }
-				: { view: 'memory' };
+		case 'memory': {
+			// A share link's data: `2/<data>` (format 2), or the bare data of a 0.1.0 link.
+			const share = first === 'share' ? parts.slice(2).join('/') : '';
+			return share === '' ? { view } : { view, share };
+		}
 		case 'glossary':
 			return { view: 'glossary' };
 		case 'editor':

@@ -1,8 +1,9 @@
 /**
- * The JSON bundle of a whole run (record, suite text, every scored token), for export and import
- * on another machine. Writing and strict reading (untrusted input, located errors). No I/O here.
- * Fields added later are optional (absent in older bundles, ignored by older readers), so they
- * keep format version 1: `run.wordBoundaries`, a sentence's `boundarySurprisalsBits`.
+ * The JSON bundle of a whole suite run (record, suite text, every scored token), for export and
+ * import on another machine: the `benchtop-run/2` envelope with kind `suite`; the 0.1.0 format
+ * (`benchtop-run`, `formatVersion` 1, same body) is read too. Writing and strict reading
+ * (untrusted input, located errors). No I/O here. Fields added later are optional (absent in
+ * older bundles): `run.wordBoundaries`, a sentence's `boundarySurprisalsBits`.
  */
 import { sha256Hex } from '../hash/sha256';
 import {
@@ -21,10 +22,7 @@ import {
 	type RunStatus,
 	type ScoredSentence,
 } from './run-types';
-import { parseJsonText } from './task-run-json';
-
-export const RUN_BUNDLE_FORMAT = 'benchtop-run';
-export const RUN_BUNDLE_FORMAT_VERSION = 1;
+import { RUN_BUNDLE_FORMAT, checkRunBundleKind, parseJsonText } from './task-run-json';
 
 /** A run without its local id and derived count: what travels between machines. */
 export type PortableRun = Omit<RunRecord, 'id' | 'itemsDone'>;
@@ -69,7 +67,7 @@ export function serializeRunBundle(bundle: RunBundle): string {
 	return JSON.stringify(
 		{
 			format: RUN_BUNDLE_FORMAT,
-			formatVersion: RUN_BUNDLE_FORMAT_VERSION,
+			kind: 'suite',
 			run: {
 				suiteName: run.suiteName,
 				suiteSha256: run.suiteSha256,
@@ -318,8 +316,8 @@ function readItems(value: Json, pointer: string): ItemResult[] {
 }
 
 /**
- * Reads a bundle written by serializeRunBundle. Every problem is reported with the JSON pointer
- * of the offending value; the suite text must match the run's SHA-256.
+ * Reads a bundle written by serializeRunBundle (or by 0.1.0). Every problem is reported with the
+ * JSON pointer of the offending value; the suite text must match the run's SHA-256.
  */
 export function parseRunBundle(text: string): ParseRunBundleResult {
 	const parsed = parseJsonText(text);
@@ -327,15 +325,8 @@ export function parseRunBundle(text: string): ParseRunBundleResult {
 	const json = parsed.json as Json;
 	try {
 		const root = readObject(json, '');
-		if (root.format !== RUN_BUNDLE_FORMAT) {
-			fail('/format', `not a Benchtop run bundle (expected "format": "${RUN_BUNDLE_FORMAT}")`);
-		}
-		if (root.formatVersion !== RUN_BUNDLE_FORMAT_VERSION) {
-			fail(
-				'/formatVersion',
-				`unsupported bundle version ${JSON.stringify(root.formatVersion)} (this app reads ${RUN_BUNDLE_FORMAT_VERSION})`,
-			);
-		}
+		const envelope = checkRunBundleKind(root, 'suite');
+		if (!envelope.ok) fail(envelope.pointer, envelope.message);
 		const run = readRun(root.run, '/run');
 		const suiteText = readString(readObject(root.suite, '/suite').text, '/suite/text');
 		if (sha256Hex(suiteText) !== run.suiteSha256) {

@@ -1,8 +1,8 @@
 /**
- * What the Evals and Memory run bundles and share links read alike: the valibot schemas of model
+ * What the run bundles and share links of every kind read alike: the valibot schemas of model
  * specs, generation parameters and run statuses, a model spec stripped to its declared fields, and
- * the reading of a versioned bundle (JSON, `format`, schema) with a JSON pointer on every refusal;
- * the suite run bundle reads its JSON text here too.
+ * the `benchtop-run/2` bundle envelope (`format`, `kind`; the 0.1.0 formats read too) with a JSON
+ * pointer on every refusal.
  */
 import * as v from 'valibot';
 import type { TextModelSpec } from '../model/model-spec';
@@ -80,36 +80,118 @@ export function parseJsonText(
 	}
 }
 
+/** The one run-bundle envelope of every kind: `{"format": "benchtop-run/2", "kind": …, …}`. */
+export const RUN_BUNDLE_FORMAT = 'benchtop-run/2';
+
+/** The run kinds a bundle holds (as the run record names them): a suite run, an Evals run, a
+ * long-term-memory run (the Memory page). */
+export type RunBundleKind = 'suite' | 'evals' | 'ltm';
+
 /**
- * Reads a versioned bundle from untrusted text: a JSON object whose `format` is `format` (a newer
- * version of the same family is named as such), then the schema. `what` names the bundle in
- * messages ("an Evals run bundle"). The schema checks what the page reads; the rest passes
- * through as written.
+ * The bundle formats of the 0.1.0 release, one per kind, still read: the suite bundle
+ * (`benchtop-run` with `formatVersion` 1), the Evals and the LTM run bundles.
  */
-export function readVersionedBundle<T>(
+export const RELEASE_RUN_BUNDLE_FORMATS: Readonly<Record<RunBundleKind, string>> = {
+	suite: 'benchtop-run',
+	evals: 'benchtop-evals-run/1',
+	ltm: 'benchtop-ltm-run/1',
+};
+
+const BUNDLE_WORDS: Readonly<Record<RunBundleKind, { what: string; page: string }>> = {
+	suite: { what: 'a suite run bundle', page: 'Run' },
+	evals: { what: 'an Evals run bundle', page: 'Evals' },
+	ltm: { what: 'an LTM run bundle', page: 'Memory' },
+};
+
+export type RunBundleEnvelope =
+	| {
+			readonly ok: true;
+			readonly kind: RunBundleKind;
+			/** Whether it is a 0.1.0 format (no `kind`), rather than `benchtop-run/2`. */
+			readonly release: boolean;
+	  }
+	| { readonly ok: false; readonly message: string; readonly pointer: string };
+
+/**
+ * The kind of a parsed bundle, from its envelope (`format` and `kind`) or its 0.1.0 format
+ * name. A bundle of a newer format says so; anything else is not a Benchtop run bundle.
+ */
+export function readRunBundleEnvelope(json: unknown): RunBundleEnvelope {
+	if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+		return { ok: false, pointer: '', message: 'expected a JSON object (a run bundle)' };
+	}
+	const { format, kind, formatVersion } = json as Record<string, unknown>;
+	if (format === RUN_BUNDLE_FORMAT) {
+		if (typeof kind === 'string' && Object.hasOwn(BUNDLE_WORDS, kind)) {
+			return { ok: true, kind: kind as RunBundleKind, release: false };
+		}
+		return { ok: false, pointer: '/kind', message: 'expected "suite", "evals" or "ltm"' };
+	}
+	for (const [name, release] of Object.entries(RELEASE_RUN_BUNDLE_FORMATS)) {
+		if (format === release && (name !== 'suite' || formatVersion === 1)) {
+			return { ok: true, kind: name as RunBundleKind, release: true };
+		}
+	}
+	const newer =
+		typeof format === 'string' &&
+		(/^benchtop-run\/\d+$/.test(format) ||
+			/^benchtop-(evals|ltm)-run\/\d+$/.test(format) ||
+			(format === 'benchtop-run' && formatVersion !== 1));
+	return {
+		ok: false,
+		pointer: format === 'benchtop-run' ? '/formatVersion' : '/format',
+		message: newer
+			? `format ${String(format)}${format === 'benchtop-run' ? ` version ${JSON.stringify(formatVersion)}` : ''} is newer than this Benchtop reads (${RUN_BUNDLE_FORMAT}); update Benchtop`
+			: `not a Benchtop run bundle (expected "format": "${RUN_BUNDLE_FORMAT}")`,
+	};
+}
+
+/**
+ * Checks that parsed JSON is a bundle of `kind` (format 2 or the kind's 0.1.0 format); a
+ * bundle of another kind is named, with the page that opens it.
+ */
+export function checkRunBundleKind(
+	json: unknown,
+	kind: RunBundleKind,
+):
+	| { readonly ok: true; readonly release: boolean }
+	| { readonly ok: false; readonly message: string; readonly pointer: string } {
+	const envelope = readRunBundleEnvelope(json);
+	if (!envelope.ok) {
+		return envelope.message.startsWith('not a Benchtop')
+			? {
+					...envelope,
+					message: `not ${BUNDLE_WORDS[kind].what} (expected "format": "${RUN_BUNDLE_FORMAT}")`,
+				}
+			: envelope;
+	}
+	if (envelope.kind !== kind) {
+		const other = BUNDLE_WORDS[envelope.kind];
+		return {
+			ok: false,
+			pointer: envelope.release ? '/format' : '/kind',
+			message: `${other.what}, not ${BUNDLE_WORDS[kind].what}: open it on the ${other.page} page`,
+		};
+	}
+	return { ok: true, release: envelope.release };
+}
+
+/**
+ * Reads a run bundle of `kind` from untrusted text: a JSON object in the `benchtop-run/2`
+ * envelope (or the kind's 0.1.0 format, read as if written in the envelope), then the schema,
+ * which expects `format` RUN_BUNDLE_FORMAT and `kind`. The schema checks what the page reads;
+ * the rest passes through as written.
+ */
+export function readRunBundleOfKind<T>(
 	text: string,
-	format: string,
-	what: string,
+	kind: RunBundleKind,
 	schema: v.GenericSchema,
 ): ReadBundleResult<T> {
 	const parsed = parseJsonText(text);
 	if (!parsed.ok) return parsed;
-	const { json } = parsed;
-	if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-		return { ok: false, pointer: '', message: `expected a JSON object (${what})` };
-	}
-	const found = (json as { format?: unknown }).format;
-	if (found !== format) {
-		const family = format.slice(0, format.lastIndexOf('/') + 1);
-		return {
-			ok: false,
-			pointer: '/format',
-			message:
-				typeof found === 'string' && found.startsWith(family)
-					? `format ${found} is newer than this Benchtop reads (${format}); update Benchtop`
-					: `not ${what} (expected format "${format}")`,
-		};
-	}
+	const checked = checkRunBundleKind(parsed.json, kind);
+	if (!checked.ok) return checked;
+	const json = { ...(parsed.json as object), format: RUN_BUNDLE_FORMAT, kind };
 	const result = v.safeParse(schema, json);
 	if (!result.success) {
 		const issue = result.issues[0];

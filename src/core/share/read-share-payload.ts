@@ -1,6 +1,7 @@
 /**
- * Checks the decoded JSON of a share link, field by field, and copies it into a SharePayload.
- * The input is untrusted: nothing is executed, unknown fields are dropped, nothing is trusted.
+ * The payload of a suite run's share link (its type) and its reading: the decoded JSON checked
+ * field by field and copied into a SharePayload. The input is untrusted: nothing is executed,
+ * unknown fields (the codec's `kind` among them) are dropped, nothing is trusted.
  */
 import {
 	SURPRISAL_CONVENTIONS,
@@ -12,7 +13,32 @@ import {
 import type { RunModelSpec } from '../run/run-types';
 import { METRIC_NAMES, type MetricName } from '../suite/types';
 import { unpackOutcomeCodes, type RegionKey, type ResultFingerprint } from './result-fingerprint';
-import type { SharedSuite, SharePayload } from './share-link';
+
+/** The suite of a link: its text exactly as loaded, or where to fetch it from. */
+export type SharedSuite =
+	| { readonly kind: 'inline'; readonly text: string }
+	| { readonly kind: 'url'; readonly url: string };
+
+/** Everything a suite run's share link carries. */
+export interface SharePayload {
+	/** `version` of the app that made the link. */
+	readonly appVersion: string;
+	readonly suite: SharedSuite;
+	/** SHA-256 (lowercase hex) of the suite text exactly as loaded, as in the run history: a
+	 * suite fetched from `suite.url` must hash to it, or it has changed since the link was made. */
+	readonly suiteSha256: string;
+	/** A hub model's `revision` must be a commit hash (resolve `main` before sharing). An
+	 * endpoint is its model id and base URL, never a key. */
+	readonly model: RunModelSpec;
+	readonly convention: SurprisalConvention;
+	/**
+	 * The run asked for word-boundary values (`RunDraft.wordBoundaries`), so the reproduction asks
+	 * too; the values are not in the link. Present only when true: links made before it existed,
+	 * and runs without it, leave it out.
+	 */
+	readonly wordBoundaries?: true;
+	readonly results: ResultFingerprint;
+}
 
 const MODEL_SOURCES = {
 	bundled: true,

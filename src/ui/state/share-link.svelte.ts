@@ -6,6 +6,7 @@
 import { describeError } from '../../core/messages/describe-error';
 import { buildResultFingerprint } from '../../core/share/result-fingerprint';
 import { encodeShareLink, formatShareUrl, type SharedSuite } from '../../core/share/share-link';
+import { copyText } from '../copy-text';
 import { loadStoredRun } from '../stored-run';
 
 export type ShareLinkStatus = 'idle' | 'building' | 'ready' | 'too-large' | 'failed';
@@ -34,7 +35,7 @@ export class ShareLinkBuilder {
 		return this.#link;
 	}
 
-	/** What went wrong (or why the JSON bundle is offered), for the user. */
+	/** What went wrong (or why the run bundle is offered), for the user. */
 	get message(): string | null {
 		return this.#message;
 	}
@@ -85,13 +86,11 @@ export class ShareLinkBuilder {
 	async copy(): Promise<boolean> {
 		const link = this.#link;
 		if (!link) return false;
-		try {
-			await navigator.clipboard.writeText(link.url);
+		if (await copyText(link.url)) {
 			this.#copied = true;
 			return true;
-		} catch {
-			this.#message = 'The browser refused to copy: select the link and copy it by hand.';
-			return false;
 		}
+		this.#message = 'The browser refused to copy: select the link and copy it by hand.';
+		return false;
 	}
 }

@@ -115,7 +115,8 @@ describe('Evals run bundle', () => {
 		const read = readEvalsRunBundle(text);
 		if (!read.ok) throw new Error(`${read.pointer}: ${read.message}`);
 		const { bundle } = read;
-		expect(bundle.format).toBe(EVALS_RUN_BUNDLE_FORMAT);
+		expect(bundle).toMatchObject({ format: 'benchtop-run/2', kind: 'evals' });
+		expect(JSON.parse(text)).toMatchObject({ format: 'benchtop-run/2', kind: 'evals' });
 		expect(bundle.run.models.grader).toEqual({
 			source: 'openai',
 			model: 'm',
@@ -145,6 +146,23 @@ describe('Evals run bundle', () => {
 		expect(shown.spec).toEqual(stored.spec);
 		expect(shown.paramsSent).toEqual(stored.paramsSent);
 		expect(shown.report?.accuracy).toBe(0.5);
+	});
+
+	it('reads a bundle of 0.1.0 (benchtop-evals-run/1) as the same run', () => {
+		const { kind: _kind, ...body } = bundleJson();
+		const release = readEvalsRunBundle(
+			JSON.stringify({ ...body, format: EVALS_RUN_BUNDLE_FORMAT }),
+		);
+		expect(release).toEqual(readEvalsRunBundle(JSON.stringify(bundleJson())));
+		expect(release.ok).toBe(true);
+	});
+
+	it('names a bundle of another kind and the page that opens it', () => {
+		const read = readEvalsRunBundle(JSON.stringify({ ...bundleJson(), kind: 'ltm' }));
+		expect(read).toMatchObject({ ok: false, pointer: '/kind' });
+		expect(!read.ok && read.message).toContain(
+			'LTM run bundle, not an Evals run bundle: open it on the Memory page',
+		);
 	});
 
 	it.each<[string, (json: Json) => unknown, string, RegExp]>([

@@ -7,6 +7,16 @@ import {
 	type EvalsSharePayload,
 } from '../../../src/core/evals';
 import { encodeBase64Url } from '../../../src/core/share/base64url';
+import {
+	MAX_SHARE_INFLATED_BYTES,
+	SHARE_LINK_BUDGET_CHARS,
+	packShareFragment,
+} from '../../../src/core/share/share-codec';
+
+/** The data of a well-framed Memory link (after `#/memory/share/2/`). */
+function encodeLtmShareData(): string {
+	return packShareFragment('ltm', { v: 1 }).slice('/memory/share/2/'.length);
+}
 
 const PAYLOAD: EvalsSharePayload = {
 	v: EVALS_SHARE_VERSION,
@@ -36,7 +46,7 @@ const PAYLOAD: EvalsSharePayload = {
 	verdicts: { 'capitals.dev.v0.0': 'correct' },
 };
 
-/** A link's text for a JSON value, as `encodeEvalsShare` packs it. */
+/** A link's text for a JSON value, as the 0.1.0 release packed it (no frame): still read. */
 function packed(value: unknown): string {
 	return encodeBase64Url(deflateSync(strToU8(JSON.stringify(value))));
 }
@@ -44,15 +54,34 @@ function packed(value: unknown): string {
 describe('encodeEvalsShare / decodeEvalsShare', () => {
 	it('round-trips a payload through URL-safe text', () => {
 		const text = encodeEvalsShare(PAYLOAD);
-		expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
+		expect(text).toMatch(/^2\/[A-Za-z0-9_-]+$/);
 		expect(decodeEvalsShare(text)).toEqual(PAYLOAD);
+		expect(decodeEvalsShare(packed(PAYLOAD))).toEqual(PAYLOAD);
+	});
+
+	it('refuses to make a link of a run too large for one (an eval of many samples)', () => {
+		const samples = Array.from({ length: 3000 }, (_, i) => ({
+			input: `Question ${i} ${i * 7919}?`,
+			ideal: String(i * 104729),
+		}));
+		const big = { ...PAYLOAD, eval: { ...PAYLOAD.eval, samples } };
+		expect(() => encodeEvalsShare(big)).toThrow(/too large for a link.*Download the run bundle/);
+	});
+
+	it('stops unpacking a link of 0.1.0 that unpacks past the cap', () => {
+		const bomb = encodeBase64Url(
+			deflateSync(new Uint8Array(MAX_SHARE_INFLATED_BYTES + 1024).fill(32)),
+		);
+		expect(bomb.length).toBeLessThan(SHARE_LINK_BUDGET_CHARS);
+		expect(() => decodeEvalsShare(bomb)).toThrow(/unpacks to more than 16 MiB/);
 	});
 
 	it.each([
 		['a cut-off link', 'A', /cut off/],
-		['a bad character', 'ab$d', /bad character at 2/],
+		['a bad character', 'ab$d', /character that no link contains \(position 3/],
 		['bytes that do not unpack', encodeBase64Url(strToU8('not deflated')), /does not unpack/],
-		['bytes that are not JSON', encodeBase64Url(deflateSync(strToU8('{'))), /does not unpack/],
+		['bytes that are not JSON', encodeBase64Url(deflateSync(strToU8('{'))), /no readable data/],
+		['a Memory link', `2/${encodeLtmShareData()}`, /checksum|holds a Memory run/],
 		[
 			'a payload of another kind',
 			packed({ v: 1, evalName: 3 }),

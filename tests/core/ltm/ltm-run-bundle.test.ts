@@ -116,7 +116,8 @@ describe('LTM run bundle', () => {
 		const read = readLtmRunBundle(text);
 		if (!read.ok) throw new Error(`${read.pointer}: ${read.message}`);
 		const { bundle } = read;
-		expect(bundle.format).toBe(LTM_RUN_BUNDLE_FORMAT);
+		expect(bundle).toMatchObject({ format: 'benchtop-run/2', kind: 'ltm' });
+		expect(JSON.parse(text)).toMatchObject({ format: 'benchtop-run/2', kind: 'ltm' });
 		expect(bundle.run.models.agent).toEqual({
 			source: 'openai',
 			model: 'm',
@@ -136,6 +137,21 @@ describe('LTM run bundle', () => {
 		expect(read.bundle.state).toBeNull();
 		expect(read.bundle.results).toEqual([]);
 		expect(read.bundle.summary).toEqual(run.summary);
+	});
+
+	it('reads a bundle of 0.1.0 (benchtop-ltm-run/1) as the same run', () => {
+		const { kind: _kind, ...body } = bundleJson();
+		const release = readLtmRunBundle(JSON.stringify({ ...body, format: LTM_RUN_BUNDLE_FORMAT }));
+		expect(release).toEqual(readLtmRunBundle(JSON.stringify(bundleJson())));
+		expect(release.ok).toBe(true);
+	});
+
+	it('names a bundle of another kind and the page that opens it', () => {
+		const read = readLtmRunBundle(JSON.stringify({ ...bundleJson(), kind: 'evals' }));
+		expect(read).toMatchObject({ ok: false, pointer: '/kind' });
+		expect(!read.ok && read.message).toContain(
+			'Evals run bundle, not an LTM run bundle: open it on the Evals page',
+		);
 	});
 
 	it.each<[string, (json: Json) => unknown, string, RegExp]>([

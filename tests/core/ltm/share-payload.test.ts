@@ -14,6 +14,7 @@ import {
 	type LtmSharePayload,
 	type TestEvaluation,
 } from '../../../src/core/ltm';
+import { sha256Hex } from '../../../src/core/hash/sha256';
 import { encodeBase64Url } from '../../../src/core/share/base64url';
 
 function benchmark() {
@@ -64,19 +65,32 @@ function payload(): LtmSharePayload {
 	};
 }
 
+/** A link's data as the 0.1.0 release wrote it (deflated JSON, no frame): still read. */
 const pack = (value: unknown) => encodeBase64Url(deflateSync(strToU8(JSON.stringify(value))));
 
 describe('Memory share links', () => {
 	it('round-trip the definitions, specs, span, isolation and scores (no key anywhere)', () => {
 		const text = encodeLtmShare(payload());
-		expect(text).toMatch(/^[A-Za-z0-9_-]+$/u);
+		expect(text).toMatch(/^2\/[A-Za-z0-9_-]+$/u);
 		expect(decodeLtmShare(text)).toEqual(payload());
 		expect(JSON.stringify(decodeLtmShare(text))).not.toMatch(/apiKey|sk-/u);
+		// A link of the 0.1.0 release (the bare data) reads to the same payload.
+		expect(decodeLtmShare(pack(payload()))).toEqual(payload());
+	});
+
+	it('refuses to make a link over the budget: the run bundle is the way to share it', () => {
+		const big = payload();
+		const noise = Array.from({ length: 6000 }, (_, i) => sha256Hex(`x${i}`)).join('');
+		expect(() => encodeLtmShare({ ...big, replayTexts: { x: noise } })).toThrow(
+			/too large for a link.*Download the run bundle/u,
+		);
 	});
 
 	it.each<[string, string, RegExp]>([
-		['a cut link', encodeLtmShare(payload()).slice(0, -1) + '=', /damaged/u],
-		['a bad character', 'abc$def', /bad character at 3/u],
+		['a cut link', encodeLtmShare(payload()).slice(0, -5), /cut off/u],
+		['a cut link of 0.1.0', pack(payload()).slice(0, -5), /damaged|cut off/u],
+		['a bad character', 'abc$def', /character that no link contains \(position 4/u],
+		['a link of another kind', `2/${'A'.repeat(40)}`, /damaged|checksum/u],
 		['not deflated', encodeBase64Url(strToU8('{"v":1}')), /does not unpack/u],
 		['another version', pack({ ...payload(), v: 2 }), /not a Memory run.*v/u],
 		['no tests', pack({ ...payload(), benchmark: { ...benchmark(), tests: [] } }), /tests/u],

@@ -174,6 +174,13 @@ describe('run bundle', () => {
 		expect(parseRunBundle(text)).toEqual({ ok: true, bundle: mixed });
 	});
 
+	it('writes the benchtop-run/2 envelope: format, then kind', () => {
+		const written = JSON.parse(serializeRunBundle(bundle())) as Record<string, unknown>;
+		expect(Object.keys(written).slice(0, 2)).toEqual(['format', 'kind']);
+		expect(written).toMatchObject({ format: 'benchtop-run/2', kind: 'suite' });
+		expect(written).not.toHaveProperty('formatVersion');
+	});
+
 	it('writes no boundary fields for a run without word boundaries', () => {
 		const written = JSON.parse(serializeRunBundle(bundle())) as Record<string, unknown>;
 		expect(written.run).not.toHaveProperty('wordBoundaries');
@@ -230,8 +237,19 @@ describe('run bundle', () => {
 	it.each<[string, string, string]>([
 		['{not json', '', 'not JSON'],
 		['[]', '', 'expected an object'],
-		[withRoot((r) => (r.format = 'other')), '/format', 'not a Benchtop run bundle'],
-		[withRoot((r) => (r.formatVersion = 2)), '/formatVersion', 'unsupported bundle version 2'],
+		[withRoot((r) => (r.format = 'other')), '/format', 'not a suite run bundle'],
+		[withRoot((r) => (r.format = 'benchtop-run/3')), '/format', 'newer than this Benchtop reads'],
+		[
+			withRoot((r) => Object.assign(r, { format: 'benchtop-run', formatVersion: 2 })),
+			'/formatVersion',
+			'newer than this Benchtop reads',
+		],
+		[
+			withRoot((r) => (r.kind = 'evals')),
+			'/kind',
+			'an Evals run bundle, not a suite run bundle: open it on the Evals page',
+		],
+		[withRoot((r) => (r.kind = 'chat')), '/kind', 'expected "suite", "evals" or "ltm"'],
 		[
 			withRoot((r) => ((r.run as Record<string, unknown>).convention = 'eos')),
 			'/run/convention',

@@ -2,13 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/hash/sha256';
 import { buildResultFingerprint } from '../../../src/core/share/result-fingerprint';
 import {
-	MAX_SHARE_FRAGMENT_CHARS,
+	MAX_SHARE_INFLATED_BYTES,
+	MAX_SHARE_LINK_CHARS,
+	SHARE_LINK_BUDGET_CHARS,
+	packShareBody,
+} from '../../../src/core/share/share-codec';
+import {
 	compareVersions,
 	decodeShareLink,
 	encodeShareLink,
 	formatShareUrl,
 	isShareLink,
-	packShareFragment,
 	type SharePayload,
 } from '../../../src/core/share/share-link';
 import { BUNDLED_MODEL, HUB_MODEL, SUITE_TEXT, makeResults } from './fixture-run';
@@ -43,6 +47,12 @@ function encodeOrFail(payload: SharePayload, options = {}) {
 	return encoded;
 }
 
+/** A format-2 suite link of any body text; an object body gets the codec's `kind` first. */
+function packShareFragment(bodyJson: string): string {
+	const body = bodyJson.startsWith('{') ? `{"kind":"suite",${bodyJson.slice(1)}` : bodyJson;
+	return packShareBody('suite', 2, body);
+}
+
 function kindOf(input: string): string {
 	const decoded = decodeShareLink(input);
 	return decoded.ok ? 'ok' : decoded.error.kind;
@@ -53,7 +63,7 @@ describe('encodeShareLink → decodeShareLink', () => {
 		const payload = makePayload();
 		const encoded = encodeOrFail(payload);
 		expect(encoded).toMatchObject({ suite: 'inline', values: 'all-regions' });
-		expect(encoded.fragment).toMatch(/^\/share\/1\/[A-Za-z0-9_-]+$/);
+		expect(encoded.fragment).toMatch(/^\/share\/2\/[A-Za-z0-9_-]+$/);
 		expect(decodeShareLink(encoded.fragment)).toEqual({ ok: true, payload, notes: [] });
 	});
 
@@ -63,7 +73,7 @@ describe('encodeShareLink → decodeShareLink', () => {
 		expect(decoded).toEqual({ ok: true, payload, notes: [] });
 		// A body written as format 1 was before the option existed: no field at all.
 		const { wordBoundaries: _option, ...older } = payload;
-		const olderDecoded = decodeShareLink(packShareFragment(JSON.stringify(older)));
+		const olderDecoded = decodeShareLink(packShareBody('suite', 1, JSON.stringify(older)));
 		expect(olderDecoded).toEqual({ ok: true, payload: makePayload(), notes: [] });
 	});
 
@@ -98,7 +108,7 @@ describe('encodeShareLink → decodeShareLink', () => {
 		const payload = makePayload(noise(40_000));
 		const encoded = encodeOrFail(payload, { suiteUrl: 'https://example.org/suites/big.json' });
 		expect(encoded).toMatchObject({ suite: 'url', values: 'all-regions' });
-		expect(encoded.fragment.length).toBeLessThanOrEqual(MAX_SHARE_FRAGMENT_CHARS);
+		expect(encoded.fragment.length).toBeLessThanOrEqual(SHARE_LINK_BUDGET_CHARS);
 		const decoded = decodeShareLink(encoded.fragment);
 		expect(decoded.ok && decoded.payload.suite).toEqual({
 			kind: 'url',
@@ -110,12 +120,12 @@ describe('encodeShareLink → decodeShareLink', () => {
 	it.each([
 		['no suite URL', {}],
 		['a suite URL that is not http(s)', { suiteUrl: 'javascript:alert(1)' }],
-	])('says "too large, use the JSON bundle" when nothing fits (%s)', (_, options) => {
+	])('says "too large, download the run bundle" when nothing fits (%s)', (_, options) => {
 		const encoded = encodeShareLink(makePayload(noise(40_000)), options);
 		expect(encoded.ok).toBe(false);
 		if (encoded.ok) return;
 		expect(encoded.error.kind).toBe('too-large');
-		expect(encoded.error.message).toMatch(/JSON bundle/);
+		expect(encoded.error.message).toMatch(/too large for a link.*Download the run bundle/);
 	});
 
 	it.each<[string, Partial<SharePayload>, RegExp]>([
@@ -145,7 +155,7 @@ describe('encodeShareLink → decodeShareLink', () => {
 
 describe('decodeShareLink errors', () => {
 	const { fragment } = encodeOrFail(makePayload());
-	const prefix = '/share/1/';
+	const prefix = '/share/2/';
 	const data = fragment.slice(prefix.length);
 
 	it.each([
@@ -155,11 +165,13 @@ describe('decodeShareLink errors', () => {
 		['/share/', 'truncated'],
 		['/share/1', 'truncated'],
 		['/share/1/', 'truncated'],
+		['/share/2/', 'truncated'],
 		['/share/x/AAAA', 'tampered'],
-		['/share/2/AAAA', 'newer-version'],
+		['/share/3/AAAA', 'newer-version'],
 		['/share/17/anything', 'newer-version'],
-		['/share/1/abc!def', 'tampered'],
-		[`/share/1/${'A'.repeat(MAX_SHARE_FRAGMENT_CHARS)}`, 'too-large'],
+		['/share/2/abc!def', 'tampered'],
+		['#/evals/share/2/AAAA', 'not-a-share-link'],
+		[`/share/2/${'A'.repeat(MAX_SHARE_LINK_CHARS)}`, 'too-large'],
 	])('%j → %s', (input, kind) => {
 		expect(kindOf(input)).toBe(kind);
 	});
@@ -184,9 +196,9 @@ describe('decodeShareLink errors', () => {
 	});
 
 	it('says "newer-version" with both format numbers in the message', () => {
-		const decoded = decodeShareLink('https://example.org/#/share/2/AAAA');
+		const decoded = decodeShareLink('https://example.org/#/share/3/AAAA');
 		expect(!decoded.ok && decoded.error.message).toMatch(
-			/newer version of Benchtop.*format 2.*format 1/,
+			/newer version of Benchtop.*format 3.*format 2/,
 		);
 	});
 
@@ -239,9 +251,9 @@ describe('decodeShareLink errors', () => {
 		expect(decoded.ok && Object.getPrototypeOf(decoded.payload)).toBe(Object.prototype);
 	});
 
-	it('says "too-large" for a small link that unpacks to more than 4 MiB', () => {
-		const bomb = packShareFragment(JSON.stringify({ pad: 'a'.repeat(5 * 1024 * 1024) }));
-		expect(bomb.length).toBeLessThan(MAX_SHARE_FRAGMENT_CHARS);
+	it('says "too-large" for a small link that unpacks to more than the cap', () => {
+		const bomb = packShareFragment(JSON.stringify({ pad: 'a'.repeat(MAX_SHARE_INFLATED_BYTES) }));
+		expect(bomb.length).toBeLessThan(SHARE_LINK_BUDGET_CHARS);
 		expect(kindOf(bomb)).toBe('too-large');
 	});
 

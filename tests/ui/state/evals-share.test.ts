@@ -45,7 +45,7 @@ describe('Evals share links', () => {
 		first.setOverride('policy', 'max_tokens', 3);
 		await first.run();
 		const fragment = (await first.shareFragment(first.shown?.runRecordId ?? -1)) ?? '';
-		expect(fragment).toMatch(/^#\/evals\/share\/[A-Za-z0-9_-]+$/);
+		expect(fragment).toMatch(/^#\/evals\/share\/2\/[A-Za-z0-9_-]+$/);
 
 		await clearDatabase();
 		// Same browser, same cache: the re-run must still ask the model.
@@ -66,7 +66,7 @@ describe('Evals share links', () => {
 		const opened = session();
 		opened.openShare('A');
 		expect(opened.problems.map((problem) => problem.message)).toEqual([
-			expect.stringMatching(/This share link is damaged \(it was cut off\)/),
+			expect.stringMatching(/This share link is cut off: copy the whole link/),
 		]);
 		expect(opened.source).not.toBe('share');
 		expect(opened.resolved).toBeNull();

@@ -56,7 +56,7 @@ describe('ShareLinkBuilder', () => {
 		const builder = new ShareLinkBuilder();
 		const link = await builder.build(runId, 'https://example.org/app/#/results/1');
 		expect(builder.status).toBe('ready');
-		expect(link?.url.startsWith('https://example.org/app/#/share/1/')).toBe(true);
+		expect(link?.url.startsWith('https://example.org/app/#/share/2/')).toBe(true);
 		expect(link?.fragmentChars).toBe(link!.url.length - 'https://example.org/app/#'.length);
 
 		const decoded = decodeShareLink(link!.url);
@@ -82,7 +82,7 @@ describe('ShareLinkBuilder', () => {
 		expect(decoded.ok && decoded.payload.wordBoundaries).toBe(true);
 	});
 
-	it('offers the JSON bundle when the run is too large for a URL', async () => {
+	it('offers the run bundle when the run is too large for a link', async () => {
 		// Incompressible padding: random-looking text that DEFLATE cannot shrink below the limit.
 		let seed = 2463534242;
 		const padding = Array.from({ length: 60_000 }, () => {
@@ -95,7 +95,7 @@ describe('ShareLinkBuilder', () => {
 		const builder = new ShareLinkBuilder();
 		expect(await builder.build(runId, 'https://example.org/')).toBeNull();
 		expect(builder.status).toBe('too-large');
-		expect(builder.message).toMatch(/JSON bundle/);
+		expect(builder.message).toMatch(/too large for a link.*Download the run bundle/);
 	});
 
 	it('says so when the run does not exist', async () => {
