@@ -4,12 +4,13 @@
  * plain batches (no shared-prefix reuse, so the figures stay comparable over time); the wall time
  * to score the 34 SyntaxGym suites as the app does (prefix reuse on, one request per suite) in
  * Chromium WASM and in Node, with the positions computed, and again in one request for all 34 (as
- * `run a.json b.json ...` scores them); and the app's open → first result time with the default
- * model.
+ * `run a.json b.json ...` scores them); the app's open → first result time with the default
+ * model; and the wall time of `ltm run` with a no-op replay agent at 128k and 500k-token memory
+ * spans (bench/ltm-bench.ts).
  * The last stdout line is one JSON object.
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
  * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34-node,suites34-wasm,app,
- * generate; `suites34` is both suites34 parts; default all), BENCHTOP_BENCH_REPEATS (timed runs per
+ * generate,ltm; `suites34` is both suites34 parts; default all), BENCHTOP_BENCH_REPEATS (timed runs per
  * figure, default 3).
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -30,6 +31,7 @@ import {
 	benchGeneration,
 	type GenerationBench,
 } from './generate-bench';
+import { benchLtmReplay, type LtmBench } from './ltm-bench';
 
 const ROOT = new URL('../', import.meta.url);
 const PORT = Number(process.env.BENCHTOP_BENCH_PORT ?? 4179);
@@ -43,7 +45,7 @@ const HEADLINE_MODEL = 'gpt2-en-small';
 /** The 34 suites are scored as a teacher would: the default model's own convention. */
 const SUITES34_CONVENTION: SurprisalConvention = 'bos';
 const PARTS = new Set(
-	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app,generate')
+	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app,generate,ltm')
 		.split(',')
 		.map((p) => p.trim())
 		.flatMap((p) => (p === 'suites34' ? ['suites34-node', 'suites34-wasm'] : [p])),
@@ -344,6 +346,9 @@ async function main(): Promise<void> {
 		? await benchGeneration(threads)
 		: undefined;
 	if (generation) log(`generate ${JSON.stringify(generation)}`);
+	const ltm: LtmBench | undefined = PARTS.has('ltm') ? await benchLtmReplay() : undefined;
+	if (ltm?.ltm_replay_skipped) log(`ltm: ${ltm.ltm_replay_skipped}; skipped`);
+	else if (ltm) log(`ltm ${JSON.stringify(ltm)}`);
 
 	log(`building the app into ${OUT_DIR}`);
 	await build({
@@ -447,6 +452,10 @@ async function main(): Promise<void> {
 			generate_tokens_per_s_node: generation?.generate_tokens_per_s_node ?? null,
 			generate_tokens_per_s_serve: generation?.generate_tokens_per_s_serve ?? null,
 			generate_tokens_per_s_wasm: generateWasm?.tokensPerSecond ?? null,
+			// `ltm run`, no-op replay agent, the peer's 1k definitions (null: skipped, reason beside).
+			ltm_replay_128k_wall_s: ltm?.ltm_replay_128k_wall_s ?? null,
+			ltm_replay_500k_wall_s: ltm?.ltm_replay_500k_wall_s ?? null,
+			ltm_replay_skipped: ltm ? ltm.ltm_replay_skipped : 'not in BENCHTOP_BENCH_PARTS',
 			cross_origin_isolated: environment.crossOriginIsolated,
 			// Other processes on the machine skew every figure: the 1-minute load average before and after.
 			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],

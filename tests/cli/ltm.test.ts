@@ -1,12 +1,23 @@
 // `ltm run` end to end: definitions folder and ltm-suite.json, result files in upstream's layout,
 // summary and table, located errors; agents are in-test TextModels or a real `replay:` file.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+	appendFile,
+	mkdir,
+	mkdtemp,
+	readdir,
+	readFile,
+	rename,
+	rm,
+	symlink,
+	writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLtmCommand, ltmCommand, type OpenModel } from '../../src/cli/commands/ltm';
-import { loadLtmSuite } from '../../src/core/ltm';
+import { readLtmRunFiles } from '../../src/cli/ltm-run-files';
+import { buildLtmReport, loadLtmSuite, type LtmRunState } from '../../src/core/ltm';
 import type {
 	ChatMessage,
 	GenerateRequest,
@@ -81,7 +92,9 @@ describe('ltm run', () => {
 			'Colours',
 			'Names',
 			'Prospective Memory',
+			'run-log.jsonl',
 			'run-state.json',
+			'run-tests.json',
 			'summary.json',
 		]);
 		const colours = JSON.parse(await readFile(join(out, 'Colours', '0_0.json'), 'utf8'));
@@ -241,6 +254,256 @@ describe('ltm run', () => {
 	});
 });
 
+/** The remembering agent, failing on its `failAt`-th generation (a dropped connection). */
+function flakyOpener(failAt: number): OpenModel {
+	let calls = 0;
+	return async () => {
+		const agent = rememberingAgent();
+		return {
+			model: {
+				...agent,
+				async *generate(request, call, signal): AsyncGenerator<GenerationEvent> {
+					if (++calls === failAt) throw new Error('connection reset');
+					yield* agent.generate(request, call, signal);
+				},
+			},
+			close: async () => undefined,
+		};
+	};
+}
+
+/** What a run said and was told, without the clock: equal for the same conversation. */
+const conversation = (state: LtmRunState) =>
+	state.log.map(({ role, testId, text, tokens, kind }) => ({ role, testId, text, tokens, kind }));
+
+async function logLines(out: string): Promise<string[]> {
+	return (await readFile(join(out, 'run-log.jsonl'), 'utf8')).split('\n').filter(Boolean);
+}
+
+/** Every file under `root`, relative to it. */
+async function filesUnder(root: string): Promise<string[]> {
+	const entries = await readdir(root, { recursive: true, withFileTypes: true });
+	return entries
+		.filter((entry) => !entry.isDirectory())
+		.map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+		.sort();
+}
+
+describe('ltm run: the saved state grows linearly and resumes', () => {
+	const definitions = `${FIXTURES}tiny-definitions`;
+
+	it('writes a small checkpoint, the tests once and the log as JSON Lines; they join to the end state', async () => {
+		const out = await outDir();
+		const run = await runCliCommand(
+			createLtmCommand(openModel),
+			['run', definitions, '--agent', 'a', '--out', out],
+			'disk',
+		);
+		expect(run.exitCode).toBe(0);
+		const checkpoint = JSON.parse(await readFile(join(out, 'run-state.json'), 'utf8'));
+		expect(checkpoint.format).toBe('ltm-run-checkpoint/1');
+		expect(checkpoint).not.toHaveProperty('log');
+		expect(checkpoint).not.toHaveProperty('tests');
+		expect(checkpoint.logLength).toBe((await logLines(out)).length);
+		const tests = JSON.parse(await readFile(join(out, 'run-tests.json'), 'utf8'));
+		expect(tests.map((test: { uniqueId: string }) => test.uniqueId)).toEqual([
+			'Colours - 0',
+			'Names - 0',
+			'Prospective Memory - 0',
+		]);
+		const state = await readLtmRunFiles(out);
+		const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'));
+		expect(JSON.parse(JSON.stringify(buildLtmReport(state).summary))).toEqual(summary);
+		expect((await readdir(out)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+	});
+
+	it('resumes a run-state.json written by the earlier release (the whole state, log inside)', async () => {
+		const whole = await outDir();
+		await runCliCommand(
+			createLtmCommand(openModel),
+			['run', definitions, '--agent', 'a', '--out', whole],
+			'disk',
+		);
+		const out = await outDir();
+		const args = ['run', definitions, '--agent', 'a', '--out', out];
+		expect((await runCliCommand(createLtmCommand(flakyOpener(5)), args, 'disk')).exitCode).toBe(1);
+		const stopped = await readLtmRunFiles(out);
+		const wholeState = await readLtmRunFiles(whole);
+		expect(stopped.log.length).toBeGreaterThan(4);
+		expect(stopped.log.length).toBeLessThan(wholeState.log.length);
+		// The earlier release kept one file: JSON.stringify of the whole state.
+		await writeFile(join(out, 'run-state.json'), JSON.stringify(stopped));
+		await rm(join(out, 'run-log.jsonl'));
+		await rm(join(out, 'run-tests.json'));
+		const resumed = await runCliCommand(createLtmCommand(openModel), [...args, '--resume'], 'disk');
+		expect(resumed.exitCode).toBe(0);
+		const end = await readLtmRunFiles(out);
+		expect(conversation(end)).toEqual(conversation(wholeState));
+		expect(end.log.slice(0, stopped.log.length)).toEqual(stopped.log);
+		expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toMatchObject({
+			score: 3,
+			accuracy: 100,
+		});
+	});
+
+	it('drops log lines appended after the last checkpoint (a crash between the two writes)', async () => {
+		const whole = await outDir();
+		await runCliCommand(
+			createLtmCommand(openModel),
+			['run', definitions, '--agent', 'a', '--out', whole],
+			'disk',
+		);
+		const out = await outDir();
+		const args = ['run', definitions, '--agent', 'a', '--out', out];
+		await runCliCommand(createLtmCommand(flakyOpener(4)), args, 'disk');
+		const saved = await logLines(out);
+		await appendFile(join(out, 'run-log.jsonl'), `${saved.at(-1)}\n{"role": "ag`);
+		const resumed = await runCliCommand(createLtmCommand(openModel), [...args, '--resume'], 'disk');
+		expect(resumed.exitCode).toBe(0);
+		const end = await readLtmRunFiles(out);
+		expect(conversation(end)).toEqual(conversation(await readLtmRunFiles(whole)));
+		expect(await logLines(out)).toHaveLength(end.log.length);
+	});
+
+	it('resumes from run-state.json.tmp when a run stopped between removing the old state and renaming the new', async () => {
+		const whole = await outDir();
+		await runCliCommand(
+			createLtmCommand(openModel),
+			['run', definitions, '--agent', 'a', '--out', whole],
+			'disk',
+		);
+		const out = await outDir();
+		const args = ['run', definitions, '--agent', 'a', '--out', out];
+		await runCliCommand(createLtmCommand(flakyOpener(4)), args, 'disk');
+		await rename(join(out, 'run-state.json'), join(out, 'run-state.json.tmp'));
+		const resumed = await runCliCommand(createLtmCommand(openModel), [...args, '--resume'], 'disk');
+		expect(resumed.exitCode).toBe(0);
+		expect(conversation(await readLtmRunFiles(out))).toEqual(
+			conversation(await readLtmRunFiles(whole)),
+		);
+		expect((await readdir(out)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+	});
+
+	it.each([
+		['a checkpoint that names more log lines than there are', { logLength: 10_000 }, /needs 10000/],
+		['a checkpoint of another shape', { totalTokens: 'many' }, /run-state\.json: .*\/totalTokens/],
+	])('refuses %s, naming the file (exit 2)', async (_name, change, message) => {
+		const out = await outDir();
+		const args = ['run', definitions, '--agent', 'a', '--out', out];
+		await runCliCommand(createLtmCommand(openModel), args, 'disk');
+		const checkpoint = JSON.parse(await readFile(join(out, 'run-state.json'), 'utf8'));
+		await writeFile(join(out, 'run-state.json'), JSON.stringify({ ...checkpoint, ...change }));
+		const resumed = await runCliCommand(createLtmCommand(openModel), [...args, '--resume'], 'disk');
+		expect(resumed.exitCode).toBe(2);
+		expect(resumed.stderr).toMatch(message);
+	});
+
+	it('--resume in a folder without a saved run says so (exit 2)', async () => {
+		const out = await outDir();
+		const resumed = await runCliCommand(
+			createLtmCommand(openModel),
+			['run', definitions, '--agent', 'a', '--out', out, '--resume'],
+			'disk',
+		);
+		expect(resumed.exitCode).toBe(2);
+		expect(resumed.stderr).toMatch(/run-state\.json: no such file/);
+	});
+});
+
+describe('ltm: nothing is written outside --out', () => {
+	const hostileSuite = (name: string) =>
+		JSON.stringify({
+			format: 'ltm-suite/1',
+			config: { run_name: 'hostile', memory_span: 120 },
+			datasets: [
+				{
+					name,
+					evaluator: 'colours',
+					examples: [
+						{
+							script: ['My favourite colour is amber.', 'What is my favourite colour?'],
+							is_question: [false, true],
+							expected_responses: ['amber'],
+						},
+					],
+				},
+			],
+		});
+
+	it.each([
+		['../../escaped', '..%2F..%2Fescaped'],
+		['/tmp/absolute', '%2Ftmp%2Fabsolute'],
+		['..\\..\\windows', '..%5C..%5Cwindows'],
+		['C:', 'C%3A'],
+		['NUL', '%4EUL'],
+		['..', '%2E%2E'],
+		['Colours', 'Colours'],
+	])('the dataset %j writes its results to <out>/%s/', async (name, folder) => {
+		const root = await outDir();
+		const out = join(root, 'a', 'b', 'out');
+		const suite = join(root, 'suite.ltm-suite.json');
+		await writeFile(suite, hostileSuite(name));
+		const run = await runCliCommand(
+			createLtmCommand(openModel),
+			['run', suite, '--agent', 'a', '--out', out],
+			'disk',
+		);
+		expect(run.exitCode).toBe(0);
+		const outside = (await filesUnder(root)).filter((path) => !path.startsWith('a/b/out/'));
+		expect(outside).toEqual(['suite.ltm-suite.json']);
+		expect(await readdir(join(out, folder))).toEqual(['0_0.json']);
+	});
+
+	it('refuses to write through a folder inside --out that links outside it', async () => {
+		const root = await outDir();
+		const out = join(root, 'out');
+		const elsewhere = join(root, 'elsewhere');
+		await mkdir(out);
+		await mkdir(elsewhere);
+		await symlink(elsewhere, join(out, 'Colours'));
+		const run = await runCliCommand(
+			createLtmCommand(openModel),
+			['run', `${FIXTURES}tiny-definitions`, '--agent', 'a', '--out', out],
+			'disk',
+		);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toMatch(/refused to write Colours\/0_0\.json/);
+		expect(await readdir(elsewhere)).toEqual([]);
+	});
+
+	it('ltm generate --dataset with a path in it writes one folder inside --out', async () => {
+		const root = await outDir();
+		const promptPath = join(root, 'prompt.json');
+		await writeFile(
+			promptPath,
+			JSON.stringify({ content: 'Invent facts.', question: 'Ask.', answer: 'Answer.' }),
+		);
+		const generator: OpenModel = async () => ({
+			model: {
+				...rememberingAgent(),
+				async *generate(): AsyncGenerator<GenerationEvent> {
+					yield {
+						type: 'done',
+						completion:
+							'{"content": ["Zed has glass moons."], "question": ["Moons?"], "answer": ["glass"]}',
+						finishReason: 'stop',
+					};
+				},
+			},
+			close: async () => undefined,
+		});
+		const out = join(root, 'a', 'defs');
+		const run = await runCliCommand(
+			createLtmCommand(generator),
+			['generate', promptPath, '--generator', 'g', '--out', out, '--dataset', '../../escaped'],
+			'disk',
+		);
+		expect(run.exitCode).toBe(0);
+		expect(await filesUnder(root)).toEqual(['a/defs/..%2F..%2Fescaped/0.def.json', 'prompt.json']);
+		expect(run.stdout).toContain(join(out, '..%2F..%2Fescaped', '0.def.json'));
+	});
+});
+
 describe('ltm generate', () => {
 	it('freezes generated tests to <Dataset Name>/<i>.def.json that ltm run loads', async () => {
 		const out = await outDir();
@@ -346,10 +609,11 @@ describe('ltm-suite.json config.tokenizer', () => {
 				'disk',
 			);
 			expect(run.exitCode).toBe(0);
-			const state = JSON.parse(await readFile(join(out, 'run-state.json'), 'utf8')) as {
-				log: { role: string; text: string; tokens: number }[];
-			};
-			const lines = state.log.filter((entry) => entry.role !== 'system');
+			const log = (await readFile(join(out, 'run-log.jsonl'), 'utf8'))
+				.trimEnd()
+				.split('\n')
+				.map((line) => JSON.parse(line) as { role: string; text: string; tokens: number });
+			const lines = log.filter((entry) => entry.role !== 'system');
 			expect(lines.length).toBeGreaterThan(4);
 			const count = tokenizer === 'agent' ? (text: string) => text.length : countCl100kTokens;
 			expect(lines.map((entry) => entry.tokens)).toEqual(lines.map((entry) => count(entry.text)));

@@ -4,7 +4,7 @@
  * long-term-memory tests (GoodAI LTM benchmark) against an agent model; writes upstream's result
  * files and a summary, and prints a table. Tokens are counted with cl100k_base, as upstream reports gaps.
  */
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import {
 	buildLtmReport,
@@ -21,9 +21,15 @@ import {
 	type LtmDiagnostic,
 	type LtmReport,
 	type LtmRunState,
+	type LtmTestDefinition,
 	type TriviaItem,
 } from '../../core/ltm';
 import { generateCompletion, type TextModel } from '../../core/model/generation';
+import {
+	UnsafePathError,
+	safePathSegment,
+	safeRelativePath,
+} from '../../core/security/contained-path';
 import { openTextModel } from '../../providers/open-model';
 import { countCl100kTokens } from '../../providers/token-count';
 import {
@@ -34,6 +40,8 @@ import {
 	type CliCommand,
 	type CliIo,
 } from '../cli-io';
+import { LtmRunFilesWriter, readLtmRunFiles } from '../ltm-run-files';
+import { outputPath, writeOutputFile } from '../output-files';
 import { parseCommandArgs } from '../parse-command-args';
 
 export const LTM_GENERATE_USAGE =
@@ -128,6 +136,8 @@ async function runCommand(
 		io.stderr(`${input}: not runnable: ${loaded.diagnostics.length} error(s)\n`);
 		return EXIT_BAD_INPUT;
 	}
+	// Refuse names no result file can have before the run, not after it.
+	for (const test of loaded.benchmark.tests) resultPath(test);
 	let trivia: TriviaItem[] | undefined;
 	if (typeof values.trivia === 'string') {
 		try {
@@ -139,12 +149,11 @@ async function runCommand(
 		}
 	}
 	const out = typeof values.out === 'string' ? values.out : undefined;
-	const statePath = out === undefined ? undefined : join(out, 'run-state.json');
 	let resumeFrom: LtmRunState | undefined;
 	if (values.resume === true) {
-		if (statePath === undefined)
+		if (out === undefined)
 			throw new CliInputError('--resume needs --out <dir> (the run state is kept there).');
-		resumeFrom = JSON.parse(await io.readText(statePath)) as LtmRunState;
+		resumeFrom = await readLtmRunFiles(out);
 	}
 	const cacheDir = typeof values['cache-dir'] === 'string' ? values['cache-dir'] : undefined;
 	const modelOptions = {
@@ -157,7 +166,9 @@ async function runCommand(
 	// An ltm-suite.json may ask for the agent's own tokenizer (upstream schedules with it); filler
 	// is still sized with cl100k (the state machine needs a synchronous counter).
 	const tokenizer = (resumeFrom?.config ?? loaded.benchmark.config).tokenizer ?? 'cl100k';
+	const countShortTexts = cachedTokenCounter(countCl100kTokens);
 	const started = Date.now();
+	const files = out === undefined ? undefined : new LtmRunFilesWriter(out);
 	let state: LtmRunState;
 	try {
 		if (out !== undefined) await mkdir(out, { recursive: true });
@@ -166,21 +177,21 @@ async function runCommand(
 			agent: agent.model,
 			...(judge ? { judge: judge.model } : {}),
 			countTokens:
-				tokenizer === 'agent' ? (text: string) => agent.model.countTokens(text) : countCl100kTokens,
+				tokenizer === 'agent' ? (text: string) => agent.model.countTokens(text) : countShortTexts,
 			agentParams: {
 				...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
 				...(temperature !== undefined ? { temperature } : {}),
 			},
 			...(contextTokens !== undefined ? { maxContextTokens: contextTokens } : {}),
 			...(maxMessageTokens !== undefined ? { maxMessageTokens } : {}),
-			environment: { countTokens: countCl100kTokens, ...(trivia ? { trivia } : {}) },
+			environment: { countTokens: countShortTexts, ...(trivia ? { trivia } : {}) },
 			triviaSource: trivia ? 'upstream' : 'ours',
 			startTime: new Date(started).toISOString(),
 			...(resumeFrom ? { resumeFrom } : {}),
 			runId: loaded.benchmark.config.runName,
-			onEvent: async ({ action, state: current }) => {
+			onEvent: async ({ action, state: current, logFrom }) => {
 				if (action.kind === 'send') exchanges++;
-				if (statePath !== undefined) await writeFile(statePath, JSON.stringify(current));
+				files?.save(current, logFrom, action.kind === 'send' && action.cannedReply !== undefined);
 				if (action.kind === 'evaluate') io.stderr(`finished ${action.testId}\n`);
 			},
 		});
@@ -195,6 +206,7 @@ async function runCommand(
 		}
 		throw error;
 	} finally {
+		files?.close();
 		await agent.close();
 		await judge?.close();
 	}
@@ -203,6 +215,23 @@ async function runCommand(
 	io.stdout(formatLtmTable(report));
 	for (const warning of state.warnings) io.stderr(`warning: ${warning}\n`);
 	return EXIT_OK;
+}
+
+/**
+ * `count`, remembered for short texts: filler lines, their answers and short replies come back
+ * again and again, and encoding a short text costs mostly js-tiktoken's per-call setup.
+ */
+function cachedTokenCounter(count: (text: string) => number): (text: string) => number {
+	const cache = new Map<string, number>();
+	return (text) => {
+		if (text.length > 200) return count(text);
+		let tokens = cache.get(text);
+		if (tokens === undefined) {
+			tokens = count(text);
+			if (cache.size < 100_000) cache.set(text, tokens);
+		}
+		return tokens;
+	};
 }
 
 function wholeNumberOption(value: string | boolean | undefined, name: string): number | undefined {
@@ -256,10 +285,9 @@ async function generateCommand(
 		throw new CliInputError(error instanceof Error ? error.message : String(error));
 	}
 	const cacheDir = typeof values['cache-dir'] === 'string' ? values['cache-dir'] : undefined;
+	const folder = datasetFolder(values.out, dataset);
 	const generator = await openModel(values.generator, cacheDir !== undefined ? { cacheDir } : {});
 	try {
-		const folder = join(values.out, dataset);
-		await mkdir(folder, { recursive: true });
 		for (let index = 0; index < examples; index++) {
 			const definition = await generateDefinition(prompt, async (messages, params) => {
 				const done = await generateCompletion(
@@ -269,8 +297,11 @@ async function generateCommand(
 				);
 				return done.completion;
 			});
-			const path = join(folder, `${index}.def.json`);
-			await writeFile(path, `${JSON.stringify(definition, null, 2)}\n`);
+			const path = await writeOutputFile(
+				values.out,
+				`${folder}/${index}.def.json`,
+				`${JSON.stringify(definition, null, 2)}\n`,
+			);
 			io.stdout(`${path}: ${definition.expected_responses.length} questions\n`);
 		}
 	} catch (error) {
@@ -288,6 +319,23 @@ async function generateCommand(
 		);
 	}
 	return EXIT_OK;
+}
+
+/**
+ * The folder (one safe segment) of a dataset under `out`: the name as it is when ordinary, else
+ * percent-encoded (so `../x` cannot leave `out`); checked before the generator is opened.
+ */
+function datasetFolder(out: string, dataset: string): string {
+	let folder: string;
+	try {
+		folder = safePathSegment(dataset);
+	} catch (error) {
+		if (error instanceof UnsafePathError)
+			throw new CliInputError(`--dataset: ${error.message}.\n${LTM_GENERATE_USAGE}`);
+		throw error;
+	}
+	outputPath(out, folder);
+	return folder;
 }
 
 /** A located definitions problem: `path#pointer: error: message`. */
@@ -336,13 +384,26 @@ async function listFiles(root: string): Promise<string[]> {
 		.sort();
 }
 
+/** Where a test's result file goes under `--out`. @throws CliInputError for a name no file can have. */
+function resultPath(test: LtmTestDefinition): string {
+	try {
+		return safeRelativePath(test.datasetName, `${test.exampleId}_0.json`);
+	} catch (error) {
+		if (error instanceof UnsafePathError)
+			throw new CliInputError(`${test.uniqueId}: no result file can be named so: ${error.message}`);
+		throw error;
+	}
+}
+
+/**
+ * Upstream's result files, `<Dataset Name>/<example_id>_0.json` (names from the definitions, so
+ * made safe segments: a hostile name is percent-encoded, never a way out of `out`), and summary.json.
+ */
 async function writeReport(out: string, report: LtmReport): Promise<void> {
 	for (const entry of report.tests) {
-		const path = join(out, ...entry.path.split('/'));
-		await mkdir(join(path, '..'), { recursive: true });
-		await writeFile(path, `${JSON.stringify(entry.result, null, 2)}\n`);
+		await writeOutputFile(out, entry.path, `${JSON.stringify(entry.result, null, 2)}\n`);
 	}
-	await writeFile(join(out, 'summary.json'), `${JSON.stringify(report.summary, null, 2)}\n`);
+	await writeOutputFile(out, 'summary.json', `${JSON.stringify(report.summary, null, 2)}\n`);
 }
 
 /** The table printed at the end: one row per dataset, then the totals. */

@@ -47,11 +47,12 @@ export { loadLtmZip } from './zip-input';
 /** Our single-file format `ltm-suite.json`, validated with located errors. */
 export { loadLtmSuite, type LoadSuiteOptions } from './ltm-suite';
 
-/** The scheduler state machine: `createLtmRun` → loop { `nextAction` → do it → `applyResult` }. State is JSON. */
+/** The scheduler state machine: `createLtmRun` → loop { `nextAction` → do it → `applyResult` }. State is JSON; its log is append-only. */
 export {
 	createLtmRun,
 	nextAction,
 	applyResult,
+	testsInRunOrder,
 	tokensToWait,
 	areCompatible,
 	questionsAndResponses,
@@ -66,6 +67,20 @@ export {
 	type TestOutcome,
 	type TestProgress,
 } from './scheduler';
+
+/** A state saved in parts (checkpoint, append-only log, tests), and a whole state of earlier releases. */
+export {
+	LTM_CHECKPOINT_FORMAT,
+	LtmStateReadError,
+	checkpointOf,
+	stateFromCheckpoint,
+	readSavedLtmState,
+	readSavedLtmTests,
+	readSavedLtmLog,
+	ltmLogLines,
+	type LtmRunCheckpoint,
+	type SavedLtmState,
+} from './run-state-checkpoint';
 
 /** The driver over TextModel agent and judge, with per-step events and resume. */
 export {
@@ -110,6 +125,8 @@ export type { Evaluator, EvaluatorInput, EvaluatorVerdict, Judge } from './evalu
 /** Reports: upstream TestResult files and the summary (L14). */
 export {
 	buildLtmReport,
+	buildLtmSummary,
+	resultFilePath,
 	summarizeScores,
 	meanAndStd,
 	formatLogTime,

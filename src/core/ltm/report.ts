@@ -6,6 +6,7 @@
 import { LTM_DIVERGENCES } from './divergences';
 import type { LogEntry, LtmRunState } from './scheduler';
 import { firstLineIndex } from './scheduler';
+import { UnsafePathError, safeRelativePath } from '../security/contained-path';
 import type { JsonValue, LtmTestDefinition } from './types';
 
 /** Upstream's TestResult file (`<Dataset Name>/<example_id>_0.json`). */
@@ -109,9 +110,27 @@ export function summarizeScores(
 	};
 }
 
-/** Builds every report of a (finished or partial) run from its state. */
-export function buildLtmReport(state: LtmRunState): LtmReport {
-	const tests: LtmTestReport[] = [];
+/**
+ * Where a test's result file goes: `<Dataset Name>/<example_id>_0.json`, each name a safe path
+ * segment (a hostile name is percent-encoded, so no path leaves the folder or zip it is written
+ * to); a name no file can have (over 255 bytes, broken Unicode) gives `unnamed/<position>_0.json`.
+ */
+export function resultFilePath(test: LtmTestDefinition, position: number): string {
+	try {
+		return safeRelativePath(test.datasetName, `${test.exampleId}_0.json`);
+	} catch (error) {
+		if (error instanceof UnsafePathError) return `unnamed/${position}_0.json`;
+		throw error;
+	}
+}
+
+/**
+ * The summary of a (finished or partial) run from its outcomes alone (no log line is formatted),
+ * cheap enough to show after every step; buildLtmReport's summary is this one.
+ */
+export function buildLtmSummary(state: LtmRunState): LtmSummaryJson {
+	const scored: { dataset: string; score: number; tokens: number; id: string; overrun: boolean }[] =
+		[];
 	const skipped: { test: string; reason: string }[] = [];
 	for (const test of state.tests) {
 		const outcome = state.outcomes[test.uniqueId];
@@ -120,6 +139,34 @@ export function buildLtmReport(state: LtmRunState): LtmReport {
 			skipped.push({ test: test.uniqueId, reason: outcome.evaluation.reasons.join(' ') });
 			continue;
 		}
+		scored.push({
+			dataset: test.datasetName,
+			score: outcome.evaluation.score,
+			tokens: outcome.tokens,
+			id: test.uniqueId,
+			overrun: outcome.overrun,
+		});
+	}
+	return {
+		run_name: state.config.runName + (state.config.isolated ? ' (isolated)' : ''),
+		memory_span: state.config.memorySpan,
+		...summarizeScores(scored),
+		speed: state.agentDurationMs > 0 ? state.agentTokens / (state.agentDurationMs / 1000) : 0,
+		verbosity: state.agentTokens,
+		total_tokens: state.totalTokens,
+		skipped,
+		overruns: scored.filter((entry) => entry.overrun).map((entry) => entry.id),
+		isolated: state.config.isolated,
+		divergences: LTM_DIVERGENCES,
+	};
+}
+
+/** Builds every report of a (finished or partial) run from its state. */
+export function buildLtmReport(state: LtmRunState): LtmReport {
+	const tests: LtmTestReport[] = [];
+	state.tests.forEach((test, position) => {
+		const outcome = state.outcomes[test.uniqueId];
+		if (!outcome || outcome.evaluation.status === 'skipped') return;
 		const id = test.uniqueId;
 		const taskLog = state.log
 			.filter((entry) => entry.testId === id && entry.role !== 'system')
@@ -130,7 +177,7 @@ export function buildLtmReport(state: LtmRunState): LtmReport {
 		);
 		tests.push({
 			test,
-			path: `${test.datasetName}/${test.exampleId}_0.json`,
+			path: resultFilePath(test, position),
 			flags: outcome.evaluation.flags,
 			overrun: outcome.overrun,
 			result: {
@@ -146,27 +193,6 @@ export function buildLtmReport(state: LtmRunState): LtmReport {
 				needles: test.isQuestion.filter((question) => !question).length,
 			},
 		});
-	}
-	const scores = summarizeScores(
-		tests.map((entry) => ({
-			dataset: entry.test.datasetName,
-			score: entry.result.score,
-			tokens: entry.result.tokens,
-		})),
-	);
-	return {
-		tests,
-		summary: {
-			run_name: state.config.runName + (state.config.isolated ? ' (isolated)' : ''),
-			memory_span: state.config.memorySpan,
-			...scores,
-			speed: state.agentDurationMs > 0 ? state.agentTokens / (state.agentDurationMs / 1000) : 0,
-			verbosity: state.agentTokens,
-			total_tokens: state.totalTokens,
-			skipped,
-			overruns: tests.filter((entry) => entry.overrun).map((entry) => entry.test.uniqueId),
-			isolated: state.config.isolated,
-			divergences: LTM_DIVERGENCES,
-		},
-	};
+	});
+	return { tests, summary: buildLtmSummary(state) };
 }

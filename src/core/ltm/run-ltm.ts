@@ -1,7 +1,7 @@
 /**
  * The LTM driver: runs the scheduler's actions against an agent (and a judge) through
  * `TextModel`, one reply at a time, reporting every step through `onEvent` with the new state
- * (store it to resume). The agent sees the conversation since its last reset as chat messages.
+ * and where its new log entries start (store them to resume). The agent sees the conversation since its last reset as chat messages.
  */
 import {
 	generateCompletion,
@@ -30,7 +30,7 @@ export interface RunLtmOptions extends LtmRunOptions {
 	/** Overrides the benchmark's memory span. */
 	readonly memorySpan?: number;
 	readonly isolated?: boolean;
-	/** Called after every applied step with the action, its result and the new state. */
+	/** Called after every applied step with the action, its result, the new state and its new log entries. */
 	readonly onEvent?: (event: LtmRunEvent) => void | Promise<void>;
 	readonly signal?: CancelSignal;
 	/** A stored state to continue from (its tests and config win over `benchmark`). */
@@ -52,6 +52,12 @@ export interface LtmRunEvent {
 	readonly action: LtmAction;
 	readonly result: LtmActionResult;
 	readonly state: LtmRunState;
+	/**
+	 * Where the entries new since the last event start: `state.log.slice(logFrom)` is what to
+	 * append to a stored log (the first event of a new run also holds the entries written before
+	 * its first step; of a resumed run, those after `resumeFrom`'s log).
+	 */
+	readonly logFrom: number;
 }
 
 /** Thrown when the run is cancelled; `state` is where it stopped (resumable). */
@@ -142,6 +148,7 @@ export async function runLtm(
 		options.countTokens ? options.countTokens(text) : options.agent.countTokens(text);
 	const now = options.now ?? (() => Date.now());
 	const runId = options.runId ?? 'ltm';
+	let logFrom = options.resumeFrom?.log.length ?? 0;
 	const judgeCalls = new Map<string, number>();
 	const agentTokens = new Map<string, number>();
 	for (;;) {
@@ -240,6 +247,7 @@ export async function runLtm(
 			};
 		}
 		state = applyResult(state, result, environment);
-		await options.onEvent?.({ action, result, state });
+		await options.onEvent?.({ action, result, state, logFrom });
+		logFrom = state.log.length;
 	}
 }

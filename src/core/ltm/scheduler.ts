@@ -3,7 +3,8 @@
  * sorted by unique id, an intro message, interleaving of compatible tests, token waits (a
  * percentage of the memory span, L3) and time waits on a virtual clock, filler until the earliest
  * token target (canned replies, L4, except while a callback test is active), reset messages,
- * isolated mode. The state is plain JSON: store it after every reply and resume from it.
+ * isolated mode. The state is plain JSON: store it after every reply and resume from it (its log
+ * is append-only: store only the entries each step adds).
  * `nextAction(state)` says what the driver must do; `applyResult` folds the outcome in.
  */
 import {
@@ -166,6 +167,7 @@ export interface LtmRunState {
 	/** Agent reply tokens and time spent in the agent, for speed and verbosity. */
 	agentTokens: number;
 	agentDurationMs: number;
+	/** Append-only: a step only adds entries at the end (applyResult shares the array, never copies it). */
 	log: LogEntry[];
 	next: LtmAction;
 }
@@ -218,13 +220,18 @@ export function tokensToWait(
 	return amount;
 }
 
+/** The tests in the order a run holds them (by unique id, as upstream sorts them). */
+export function testsInRunOrder(tests: readonly LtmTestDefinition[]): LtmTestDefinition[] {
+	return [...tests].sort((a, b) => compareIds(a.uniqueId, b.uniqueId));
+}
+
 /** A new run, settled to its first action. */
 export function createLtmRun(
 	benchmark: LtmBenchmark,
 	options: LtmRunOptions = {},
 	environment: LtmEnvironment = {},
 ): LtmRunState {
-	const tests = [...benchmark.tests].sort((a, b) => compareIds(a.uniqueId, b.uniqueId));
+	const tests = testsInRunOrder(benchmark.tests);
 	const progress: Record<string, TestProgress> = {};
 	for (const test of tests) {
 		progress[test.uniqueId] = {
@@ -293,16 +300,40 @@ export function nextAction(state: LtmRunState): LtmAction {
 	return state.next;
 }
 
-/** Folds the driver's result of `nextAction(state)` into a new state (the input is not changed). */
+/** States already applied: their log is their successor's too, so they must not be applied again. */
+const applied = new WeakSet<LtmRunState>();
+
+/**
+ * Folds the driver's result of `nextAction(state)` into a new state. The log is append-only and
+ * shared, not copied: the new state's log is the input's array with this step's entries appended
+ * (so the input's log grows too; read `log.length` first to know which entries are new). Nothing
+ * else of the input changes; the tests and config are shared, never changed. Apply a state once.
+ * @throws Error when the run is done, the result does not answer the action, or `state` was
+ * already applied.
+ */
 export function applyResult(
 	state: LtmRunState,
 	result: LtmActionResult,
 	environment: LtmEnvironment = {},
 ): LtmRunState {
-	const draft = JSON.parse(JSON.stringify({ ...state, log: [] })) as LtmRunState;
-	draft.log = state.log.slice();
 	const action = state.next;
 	if (action.kind === 'done') throw new Error('the LTM run is finished: there is nothing to apply');
+	if (applied.has(state))
+		throw new Error(
+			'this LTM state was already applied: go on from the state applyResult returned',
+		);
+	const draft = draftOf(state);
+	if (foldResult(draft, action, result)) settle(draft, environment);
+	applied.add(state);
+	return draft;
+}
+
+/** Folds `result` into `draft`; false when `draft.next` is already set (isolated: reset the agent). */
+function foldResult(
+	draft: LtmRunState,
+	action: Exclude<LtmAction, { kind: 'done' }>,
+	result: LtmActionResult,
+): boolean {
 	if (action.kind === 'send') {
 		if (result.kind !== 'sent')
 			throw new Error(`expected the reply to a message, got '${result.kind}'`);
@@ -323,7 +354,7 @@ export function applyResult(
 			recordOutcome(draft, action.testId, { status: 'skipped', reasons: [NEEDS_JUDGE_REASON] });
 			if (draft.config.isolated) {
 				draft.next = { kind: 'reset-agent' };
-				return draft;
+				return false;
 			}
 			finishTest(draft, action.testId);
 		} else {
@@ -341,12 +372,23 @@ export function applyResult(
 		recordOutcome(draft, action.testId, result.evaluation);
 		if (draft.config.isolated) {
 			draft.next = { kind: 'reset-agent' };
-			return draft;
+			return false;
 		}
 		finishTest(draft, action.testId);
 	}
-	settle(draft, environment);
-	return draft;
+	return true;
+}
+
+/** A copy to change: the mutable parts are copied; tests, config, next action and log are shared. */
+function draftOf(state: LtmRunState): LtmRunState {
+	return {
+		...state,
+		progress: JSON.parse(JSON.stringify(state.progress)) as Record<string, TestProgress>,
+		waitList: { ...state.waitList },
+		callbacks: [...state.callbacks],
+		outcomes: { ...state.outcomes },
+		warnings: [...state.warnings],
+	};
 }
 
 function applySent(

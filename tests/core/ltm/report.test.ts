@@ -1,6 +1,17 @@
-// Aggregates (L14) and the TestResult files built from a run state.
+// Aggregates (L14), the TestResult files built from a run state and their safe paths.
 import { describe, expect, it } from 'vitest';
-import { meanAndStd, summarizeScores, formatLogTime } from '../../../src/core/ltm/report';
+import { defaultWaits } from '../../../src/core/ltm/definitions';
+import {
+	buildLtmReport,
+	buildLtmSummary,
+	formatLogTime,
+	meanAndStd,
+	resultFilePath,
+	summarizeScores,
+} from '../../../src/core/ltm/report';
+import { runLtm } from '../../../src/core/ltm/run-ltm';
+import type { LtmTestDefinition } from '../../../src/core/ltm/types';
+import type { GenerationEvent, TextModel } from '../../../src/core/model/generation';
 
 describe('summarizeScores (L14)', () => {
 	it('score = sum of dataset means, accuracy = 100 · score / datasets, ltm = mean gap of perfect tests', () => {
@@ -42,5 +53,59 @@ describe('meanAndStd', () => {
 describe('formatLogTime', () => {
 	it('adds the virtual clock to the start', () => {
 		expect(formatLogTime('2024-01-01T00:00:00.000Z', 3661)).toBe('2024-01-01 01:01:01');
+	});
+});
+
+describe('result file paths and the summary alone', () => {
+	const test = (datasetName: string, exampleId: string, uniqueId: string): LtmTestDefinition => ({
+		uniqueId,
+		datasetName,
+		exampleId,
+		configName: 'colours',
+		evaluator: 'colours',
+		description: '',
+		resetMessage: '',
+		script: ['My favourite colour is teal.', 'What is my favourite colour?'],
+		isQuestion: [false, true],
+		waits: defaultWaits(2),
+		expectedResponses: ['teal'],
+		isTemporal: false,
+		usesCallback: false,
+		canBeInterleaved: true,
+		source: 'test',
+	});
+
+	it.each([
+		['Colours', '0', 'Colours/0_0.json'],
+		['Prospective Memory', '2', 'Prospective Memory/2_0.json'],
+		['../../escaped', '0', '..%2F..%2Fescaped/0_0.json'],
+		['Colours', '../../x', 'Colours/..%2F..%2Fx_0.json'],
+		['C:\\evil', '/etc/passwd', 'C%3A%5Cevil/%2Fetc%2Fpasswd_0.json'],
+		['x'.repeat(300), '0', 'unnamed/4_0.json'],
+	])('dataset %j, example %j → %s', (dataset, example, path) => {
+		expect(resultFilePath(test(dataset, example, 't'), 4)).toBe(path);
+	});
+
+	it('buildLtmSummary is the summary of the full report, and the report paths are safe', async () => {
+		const benchmark = {
+			config: { runName: 'r', memorySpan: 40, incompatibilities: [], isolated: false },
+			tests: [test('../../escaped', '0', 'a - 0'), test('Colours', '1', 'b - 1')],
+		};
+		const agent: TextModel = {
+			label: 'teal',
+			abilities: { score: false, generate: true, chat: true },
+			async *generate(): AsyncGenerator<GenerationEvent> {
+				yield { type: 'done', completion: 'teal', finishReason: 'stop' };
+			},
+			countTokens: (text) => text.length,
+		};
+		const state = await runLtm(benchmark, { agent, now: () => 0 });
+		const report = buildLtmReport(state);
+		expect(report.tests.map((entry) => entry.path)).toEqual([
+			'..%2F..%2Fescaped/0_0.json',
+			'Colours/1_0.json',
+		]);
+		expect(buildLtmSummary(state)).toEqual(report.summary);
+		expect(report.summary.score).toBe(2);
 	});
 });

@@ -165,6 +165,54 @@ describe('runLtm', () => {
 	});
 });
 
+describe('events name the new log entries', () => {
+	const options = () => ({
+		agent: model('agent', agentAnswer),
+		environment: { countTokens: words },
+		now: () => 0,
+	});
+
+	it('the entries from each logFrom on, event after event, are the whole log once', async () => {
+		const appended: LtmRunState['log'] = [];
+		const state = await runLtm(BENCHMARK, {
+			...options(),
+			onEvent: ({ state: current, logFrom }) => {
+				expect(logFrom).toBe(appended.length);
+				appended.push(...current.log.slice(logFrom));
+			},
+		});
+		expect(appended).toEqual(state.log);
+		expect(state.log[0]!.text).toMatch(/^Hello\./);
+	});
+
+	it('a resumed run starts after the log it resumes from', async () => {
+		const signal = { aborted: false };
+		let stopped: LtmRunState | undefined;
+		let steps = 0;
+		await runLtm(BENCHMARK, {
+			...options(),
+			signal,
+			onEvent: () => {
+				if (++steps === 3) signal.aborted = true;
+			},
+		}).catch((error: unknown) => {
+			stopped = (error as LtmCancelledError).state;
+		});
+		const resumeFrom = JSON.parse(JSON.stringify(stopped)) as LtmRunState;
+		const appended = [...resumeFrom.log];
+		const state = await runLtm(BENCHMARK, {
+			...options(),
+			resumeFrom,
+			onEvent: ({ state: current, logFrom }) => {
+				expect(logFrom).toBe(appended.length);
+				appended.push(...current.log.slice(logFrom));
+			},
+		});
+		expect(appended).toEqual(state.log);
+		expect(state).toEqual(await runLtm(BENCHMARK, options()));
+	});
+});
+
 describe('agentHistory with a short context', () => {
 	it('keeps the newest whole exchanges that fit', async () => {
 		const state = await runLtm(BENCHMARK, {

@@ -393,14 +393,53 @@ describe('state is plain JSON and resumable', () => {
 		expect(resumed.state).toEqual(whole.state);
 	});
 
-	it('applyResult does not change its input', () => {
+	it('applyResult changes nothing of its input but appends to the log it shares', () => {
 		const state = createLtmRun({ config: config(), tests: [colours] }, {}, ENV);
-		const before = JSON.stringify(state);
-		applyResult(
+		const { log, ...rest } = state;
+		const before = JSON.stringify(rest);
+		const logBefore = JSON.stringify(log);
+		const length = log.length;
+		const next = applyResult(
 			state,
 			{ kind: 'sent', reply: 'hi', messageTokens: 3, replyTokens: 1, durationMs: 1 },
 			ENV,
 		);
-		expect(JSON.stringify(state)).toBe(before);
+		const { log: _log, ...restAfter } = state;
+		expect(JSON.stringify(restAfter)).toBe(before);
+		expect(next.log).toBe(state.log);
+		expect(next.tests).toBe(state.tests);
+		expect(next.log.length).toBeGreaterThan(length);
+		expect(JSON.stringify(next.log.slice(0, length))).toBe(logBefore);
+		expect(next.log.slice(length).map((entry) => [entry.role, entry.text])).toEqual([
+			['user', INTRO_MESSAGE],
+			['agent', 'hi'],
+			['system', 'Test Colours - 0 begins.'],
+		]);
+	});
+
+	it("applyResult refuses a state it already applied (its log is its successor's)", () => {
+		const state = createLtmRun({ config: config(), tests: [colours] }, {}, ENV);
+		const sent = {
+			kind: 'sent',
+			reply: 'hi',
+			messageTokens: 3,
+			replyTokens: 1,
+			durationMs: 1,
+		} as const;
+		applyResult(state, sent, ENV);
+		expect(() => applyResult(state, sent, ENV)).toThrow(/already applied/);
+		const copy = JSON.parse(JSON.stringify(state)) as LtmRunState;
+		expect(() => applyResult(copy, sent, ENV)).not.toThrow();
+	});
+
+	it('a result that does not answer the action leaves the state usable', () => {
+		const state = createLtmRun({ config: config(), tests: [colours] }, {}, ENV);
+		expect(() => applyResult(state, { kind: 'agent-reset' }, ENV)).toThrow(/expected the reply/);
+		const next = applyResult(
+			state,
+			{ kind: 'sent', reply: 'hi', messageTokens: 3, replyTokens: 1, durationMs: 1 },
+			ENV,
+		);
+		expect(next.log.filter((entry) => entry.role === 'agent')).toHaveLength(1);
 	});
 });
