@@ -1,10 +1,16 @@
 /**
- * `run <suite.json>... [--model ...] [--convention ...]`: scores suites' sentences with a model in
- * Node and prints the prediction results TSV (as `evaluate`), accuracies on stderr.
+ * `run <suite.json>... [--model ...] [--convention ...] [--battery-csv <file>]`: scores suites'
+ * sentences with a model in Node and prints the prediction results TSV (as `evaluate`),
+ * accuracies on stderr; several suites also get the battery's circuit means and SG score.
  */
+import { access, constants, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { writeBatteryCsv } from '../../core/battery/battery-csv';
+import { scoreBattery } from '../../core/battery/sg-score';
 import { writeSuitesResultsTsv } from '../../core/formats/results-tsv';
 import { scoreSuites } from '../../core/scoring/score-suite';
 import { buildSuiteSentences } from '../../core/suite/build-sentences';
+import { formatBatterySummary } from '../battery-summary';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';
 import { readSuiteFile } from '../read-scoring-inputs';
@@ -16,24 +22,28 @@ import {
 	scoreTextsInNode,
 } from './surprisals';
 
-export const RUN_USAGE = `usage: run <suite.json>... ${MODEL_OPTIONS_USAGE} [--strict]`;
+export const RUN_USAGE = `usage: run <suite.json>... ${MODEL_OPTIONS_USAGE} [--strict] [--battery-csv <file>]`;
 
 /**
  * Sentences are built from the regions as syntaxgym-core does, scored with the engine's character
  * offsets, and tokens are assigned to regions by those offsets (the reference's HF path).
  * Several suites are all read before the model loads (a bad one stops the run), then scored in
  * one request: a prefix that sentences of different suites share is computed once. One results
- * table, suites in argument order; an accuracy summary per suite.
+ * table, suites in argument order; an accuracy summary per suite, then (several suites) the
+ * battery's circuit means and SG score (core/battery). `--battery-csv` writes the long-form CSV.
  */
 export const runCommand: CliCommand = async (args, io) => {
 	const { positionals, values } = parseCommandArgs(args, RUN_USAGE, {
 		...MODEL_OPTIONS,
 		strict: { type: 'boolean' },
+		'battery-csv': { type: 'string' },
 	});
 	if (positionals.length === 0) {
 		throw new CliInputError(`expected a suite file.\n${RUN_USAGE}`);
 	}
 	const request = await readModelRequest(values, RUN_USAGE);
+	const csvPath = values['battery-csv'];
+	if (typeof csvPath === 'string') await checkWritableFolder(csvPath);
 	const suites = [];
 	for (const path of positionals) {
 		suites.push(await readSuiteFile(path, io, values.strict === true ? { mode: 'strict' } : {}));
@@ -58,5 +68,31 @@ export const runCommand: CliCommand = async (args, io) => {
 		),
 	);
 	for (const { suite, score } of results) io.stderr(formatAccuracySummary(suite, score));
+	const battery = scoreBattery(
+		results.map(({ suite, score }) => ({ suite, outcomes: score.outcomes })),
+	);
+	if (results.length > 1) io.stderr(formatBatterySummary(battery));
+	if (typeof csvPath === 'string') {
+		const model = request.endpoint ? `openai/${request.endpoint.model}` : request.spec.id;
+		try {
+			await writeFile(csvPath, writeBatteryCsv([{ model, cells: battery.cells }]));
+		} catch (error) {
+			throw new CliInputError(
+				`${csvPath}: cannot write the battery CSV (${(error as Error).message})`,
+			);
+		}
+		io.stderr(`wrote the battery CSV (${battery.cells.length} suites) to ${csvPath}\n`);
+	}
 	return EXIT_OK;
 };
+
+/** Refuses `--battery-csv` before the model loads when its folder cannot be written to. */
+async function checkWritableFolder(path: string): Promise<void> {
+	try {
+		await access(dirname(resolve(path)), constants.W_OK);
+	} catch {
+		throw new CliInputError(
+			`--battery-csv ${path}: its folder does not exist or cannot be written to.\n${RUN_USAGE}`,
+		);
+	}
+}
