@@ -1,13 +1,33 @@
 /**
- * The app's IndexedDB database (Dexie): the only module that imports dexie. Row types here are
- * storage shapes; repositories map them to the core's domain types. Keep every version block.
+ * The app's IndexedDB database (Dexie): the only module that imports dexie. Since version 6 one
+ * `runs` table holds runs of every kind and one `runItems` table their pieces; repositories map
+ * the rows to the core's records. Keep every version block.
  */
-import { Dexie, type Table } from 'dexie';
-import type { SurprisalConvention, TextModelSpec } from '../core/model/model-spec';
-import type { RunModelSpec, RunStatus } from '../core/run/run-types';
-import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from '../core/evals/types';
-import type { GenerateRequest, GenerationParams, TokenUsage } from '../core/model/generation';
-import type { LtmBenchmark, LtmRunState, LtmSummaryJson } from '../core/ltm';
+import { Dexie, type Table, type Transaction } from 'dexie';
+import type { GenerateRequest, TokenUsage } from '../core/model/generation';
+import type {
+	EvalsRunRecord,
+	LtmRunRecord,
+	RunItemRecord,
+	RunRecord,
+	SuiteRunRecord,
+} from '../core/run/run-record';
+import {
+	evalsRunFromLegacy,
+	evalsSampleFromLegacy,
+	ltmLogFromLegacy,
+	ltmRunFromLegacy,
+	ltmStateFromLegacy,
+	suiteItemFromLegacy,
+	suiteRunFromLegacy,
+	type LegacyEvalsRunRow,
+	type LegacyEvalsSampleRow,
+	type LegacyItemResultRow,
+	type LegacyLtmLogRow,
+	type LegacyLtmRunRow,
+	type LegacyLtmStateRow,
+	type LegacySuiteRunRow,
+} from './run-store-upgrade';
 
 /** Where a suite in the library came from. */
 export type SuiteOrigin = 'bundled' | 'file' | 'paste' | 'url' | 'import';
@@ -25,85 +45,22 @@ export interface SuiteRow {
 	savedAt: number;
 }
 
-export interface RunRow {
-	id?: number;
-	suiteSha256: string;
-	suiteName: string;
-	/** A local model or an endpoint (never its key). */
-	model: RunModelSpec;
-	convention: SurprisalConvention;
-	/** Scored with word-boundary values (the beginning-of-word correction); absent: false. */
-	wordBoundaries?: boolean;
-	itemCount: number;
-	appVersion: string;
-	createdAt: number;
-	status: RunStatus;
-	itemsDone: number;
-	updatedAt: number;
-	scoringMs: number;
-	tokenCount: number;
-	errorMessage?: string;
-	fallbackReason?: string;
-}
+/** A stored row of `T`: writable, its id absent until the row is added. */
+type Row<T> = T extends unknown
+	? { -readonly [K in keyof T as K extends 'id' ? never : K]: T[K] } & { id?: number }
+	: never;
 
-/** One scored sentence, column-wise: typed arrays keep big runs small and fast to clone. */
-export interface SentenceRow {
-	conditionName: string;
-	text: string;
-	tokens: string[];
-	surprisalsBits: Float64Array;
-	/** UTF-16 offsets; -1 where the token has none (imported lm-zoo tokens). */
-	starts: Int32Array;
-	ends: Int32Array;
-	/** 1 for special tokens (BOS/EOS), else 0. */
-	special: Uint8Array;
-	/** Each token's `boundarySurprisalBits`, NaN where it has none; absent when no token has one
-	 * (runs without word boundaries, older rows). */
-	boundarySurprisalsBits?: Float64Array;
-}
+/** A run of any kind as stored in `runs` (one table, told apart by `kind`). */
+export type RunRow = Row<RunRecord>;
+export type SuiteRunRow = Row<SuiteRunRecord>;
+export type EvalsRunRow = Row<EvalsRunRecord>;
+export type LtmRunRow = Row<LtmRunRecord>;
 
-/** An Evals run (generative runs, design §3): what ran, on which models, how far, the report. */
-export interface EvalsRunRow {
-	id?: number;
-	kind: 'evals';
-	evalName: string;
-	/** The registry files' SHA-256 by path, and the resolved eval (samples included). */
-	spec: { registryFiles: Record<string, string>; eval: ResolvedEval };
-	/** Full model specs (never an API key): the policy model(s) and the grader. */
-	models: { policy: TextModelSpec[]; grader?: TextModelSpec };
-	/** Generation parameters the user set over upstream's, per role (absent: upstream's). */
-	overrides: { policy: GenerationParams; grader: GenerationParams };
-	/** Replay files' text by SHA-256, so a run on replay models resumes after a reload. */
-	replayTexts: Record<string, string>;
-	seed: number;
-	maxSamples?: number;
-	runId: string;
-	status: RunStatus;
-	progress: { done: number; total: number; tokens: number; elapsedMs: number };
-	createdAt: number;
-	updatedAt: number;
-	/** The final report (metric → value) once finished. */
-	report?: FinalReport;
-	errorMessage?: string;
-}
+/** A stored piece of a run (suite item, Evals sample, LTM state or log entry) in `runItems`. */
+export type RunItemRow = RunItemRecord;
 
-/** One finished sample of an Evals run: its result and the recorder events it wrote. */
-export interface EvalsSampleRow {
-	runId: number;
-	sampleId: string;
-	/** Position in evaluation order (after the shuffle). */
-	position: number;
-	result: SampleResult;
-	events: EvalEvent[];
-	savedAt: number;
-}
-
-export interface ItemResultRow {
-	runId: number;
-	itemNumber: number;
-	sentences: SentenceRow[];
-	savedAt: number;
-}
+/** `[runId, key]`: key a number (item number, log index) or a string (sample id, `'state'`). */
+export type RunItemKey = [number, number | string];
 
 /** One cached completion (the providers' CachedResponse) and the size of its JSON. */
 export interface ResponseCacheRow {
@@ -121,47 +78,11 @@ export interface ResponseCacheRow {
 	bytes: number;
 }
 
-/** A long-term-memory (LTM) run: what ran (definitions hashed), on which models, how far. */
-export interface LtmRunRow {
-	id?: number;
-	kind: 'ltm';
-	runName: string;
-	/** Definition files' SHA-256 by path, and the tests and config as loaded (span and isolation applied). */
-	definitions: { files: Record<string, string>; benchmark: LtmBenchmark };
-	/** Full model specs (never an API key). */
-	models: { agent: TextModelSpec; judge?: TextModelSpec };
-	/** Agent generation parameters and context limits sent. */
-	agentParams: GenerationParams;
-	maxContextTokens?: number;
-	maxMessageTokens?: number;
-	/** Replay files' text by SHA-256, so a run on replay models resumes after a reload. */
-	replayTexts: Record<string, string>;
-	memorySpan: number;
-	isolated: boolean;
-	status: RunStatus;
-	progress: { testsDone: number; testsTotal: number; tokens: number; elapsedMs: number };
-	createdAt: number;
-	updatedAt: number;
-	summary?: LtmSummaryJson;
-	errorMessage?: string;
-}
-
-/** The scheduler state (log included) of an LTM run, saved after every step. */
-export interface LtmStateRow {
-	runId: number;
-	state: LtmRunState;
-	savedAt: number;
-}
-
 export type BenchtopDatabase = Dexie & {
 	suites: Table<SuiteRow, string>;
 	runs: Table<RunRow, number, RunRow>;
-	itemResults: Table<ItemResultRow, [number, number]>;
-	evalsRuns: Table<EvalsRunRow, number, EvalsRunRow>;
-	evalsSamples: Table<EvalsSampleRow, [number, string]>;
+	runItems: Table<RunItemRow, RunItemKey>;
 	responseCache: Table<ResponseCacheRow, string>;
-	ltmRuns: Table<LtmRunRow, number, LtmRunRow>;
-	ltmStates: Table<LtmStateRow, number>;
 };
 
 /** The database name; one per origin. */
@@ -191,3 +112,83 @@ db.version(4).stores({
 	ltmRuns: '++id, status, createdAt',
 	ltmStates: '&runId',
 });
+
+// The LTM log, append-only: one row per entry, so a step saves only its new entries.
+db.version(5).stores({
+	ltmLog: '[runId+index], runId',
+});
+
+// One store for runs of every kind: `runs` holds suite, Evals and LTM runs (told apart by `kind`),
+// `runItems` every stored piece of them; the upgrade moves the old tables' rows in, then Dexie
+// deletes the old tables (after the upgrade function, so it can still read them).
+db.version(6)
+	.stores({
+		runs: '++id, kind, suiteSha256, status, createdAt, [kind+createdAt]',
+		runItems: '[runId+key], runId',
+		itemResults: null,
+		evalsRuns: null,
+		evalsSamples: null,
+		ltmRuns: null,
+		ltmStates: null,
+		ltmLog: null,
+	})
+	.upgrade(moveRunsIntoOneStore);
+
+/**
+ * Version 6's upgrade: suite runs keep their ids (`#/results/<id>` links) and get `kind: 'suite'`;
+ * Evals and LTM runs get new ids after them (no link or setting holds those ids), in their old
+ * order; every item, sample, state and log entry follows its run. Rows of a deleted run are not
+ * copied (nothing reaches them).
+ */
+async function moveRunsIntoOneStore(tx: Transaction): Promise<void> {
+	const runs = tx.table<RunRow | LegacySuiteRunRow, number>('runs');
+	const items = tx.table<RunItemRow, RunItemKey>('runItems');
+	const suiteIds = await runs.toCollection().primaryKeys();
+	await runs.toCollection().modify((row, ref) => {
+		if (!('kind' in row)) ref.value = suiteRunFromLegacy(row);
+	});
+	for (const runId of suiteIds) {
+		const rows = await tx
+			.table<LegacyItemResultRow>('itemResults')
+			.where('runId')
+			.equals(runId)
+			.toArray();
+		await items.bulkPut(rows.map(suiteItemFromLegacy));
+	}
+	await moveEvalsRuns(tx, runs, items);
+	await moveLtmRuns(tx, runs, items);
+}
+
+type UpgradeRuns = Table<RunRow | LegacySuiteRunRow, number>;
+type UpgradeItems = Table<RunItemRow, RunItemKey>;
+
+async function moveEvalsRuns(
+	tx: Transaction,
+	runs: UpgradeRuns,
+	items: UpgradeItems,
+): Promise<void> {
+	const oldRuns = tx.table<LegacyEvalsRunRow, number>('evalsRuns');
+	const oldSamples = tx.table<LegacyEvalsSampleRow>('evalsSamples');
+	for (const oldId of await oldRuns.toCollection().primaryKeys()) {
+		const row = await oldRuns.get(oldId);
+		if (!row) continue;
+		const runId = await runs.add(evalsRunFromLegacy(row));
+		const samples = await oldSamples.where('runId').equals(oldId).toArray();
+		await items.bulkPut(samples.map((sample) => evalsSampleFromLegacy(sample, runId)));
+	}
+}
+
+async function moveLtmRuns(tx: Transaction, runs: UpgradeRuns, items: UpgradeItems): Promise<void> {
+	const oldRuns = tx.table<LegacyLtmRunRow, number>('ltmRuns');
+	const oldStates = tx.table<LegacyLtmStateRow, number>('ltmStates');
+	const oldLog = tx.table<LegacyLtmLogRow>('ltmLog');
+	for (const oldId of await oldRuns.toCollection().primaryKeys()) {
+		const row = await oldRuns.get(oldId);
+		if (!row) continue;
+		const runId = await runs.add(ltmRunFromLegacy(row));
+		const state = await oldStates.get(oldId);
+		if (state) await items.put(ltmStateFromLegacy(state, runId));
+		const log = await oldLog.where('runId').equals(oldId).toArray();
+		await items.bulkPut(log.map((entry) => ltmLogFromLegacy(entry, runId)));
+	}
+}

@@ -1,20 +1,22 @@
 /**
- * Evals runs in IndexedDB: the run record (what ran, on which models, how far, the report) and one
- * row per finished sample, written as each sample finishes so a reload loses nothing. No Dexie
- * type leaks out: callers get the row shapes as plain records.
+ * Evals runs in IndexedDB (the `evals` kind of the one run store): the run record (what ran, on
+ * which models, how far, the report) and one item per finished sample, written as each sample
+ * finishes so a reload loses nothing. No Dexie type leaks out: callers get the core's records.
  */
 import type { EvalEvent, FinalReport, SampleResult } from '../core/evals/types';
+import type { EvalsRunRecord, EvalsSampleItemRecord, RunItemRecord } from '../core/run/run-record';
 import type { RunStatus } from '../core/run/run-types';
-import { db, type EvalsRunRow, type EvalsSampleRow } from './db';
+import { db, type EvalsRunRow } from './db';
+import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';
 import { guardQuota } from './storage-errors';
 
 /** A stored Evals run, with its id. */
-export type EvalsRunRecord = Readonly<Omit<EvalsRunRow, 'id'>> & { readonly id: number };
+export type { EvalsRunRecord };
 
-/** What a new run needs; status, progress and times are set here. */
+/** What a new run needs; status, progress, times and title are set here. */
 export type EvalsRunDraft = Omit<
-	EvalsRunRow,
-	'id' | 'kind' | 'status' | 'progress' | 'updatedAt' | 'report' | 'errorMessage'
+	EvalsRunRecord,
+	'id' | 'kind' | 'title' | 'status' | 'progress' | 'updatedAt' | 'report' | 'errorMessage'
 > & { readonly total: number };
 
 /** Fields that change while a run goes on. `errorMessage: undefined` clears it. */
@@ -33,11 +35,6 @@ export interface EvalsSampleRecord {
 	readonly events: readonly EvalEvent[];
 }
 
-function toRecord(row: EvalsRunRow): EvalsRunRecord {
-	if (row.id === undefined) throw new Error('a stored Evals run has no id');
-	return { ...row, id: row.id };
-}
-
 /** Stores a new run with status `running` and nothing done. */
 export async function createEvalsRun(
 	draft: EvalsRunDraft,
@@ -47,13 +44,14 @@ export async function createEvalsRun(
 	const row: EvalsRunRow = {
 		...rest,
 		kind: 'evals',
+		title: draft.evalName,
 		status: 'running',
 		progress: { done: 0, total, tokens: 0, elapsedMs: 0 },
 		createdAt: draft.createdAt,
 		updatedAt: now,
 	};
-	const id = await guardQuota(() => db.evalsRuns.add(row));
-	return toRecord({ ...row, id });
+	const id = await guardQuota(() => db.runs.add(row));
+	return withId({ ...row, id });
 }
 
 /** Updates status, progress, report or error; returns the record (undefined if deleted). */
@@ -63,7 +61,8 @@ export async function updateEvalsRun(
 	now = Date.now(),
 ): Promise<EvalsRunRecord | undefined> {
 	await guardQuota(() =>
-		db.evalsRuns.update(id, (row) => {
+		db.runs.update(id, (row) => {
+			if (row.kind !== 'evals') return;
 			for (const [key, value] of Object.entries(update) as [keyof EvalsRunUpdate, unknown][]) {
 				if (value === undefined) delete row[key];
 				else Object.assign(row, { [key]: value });
@@ -75,23 +74,20 @@ export async function updateEvalsRun(
 }
 
 export async function getEvalsRun(id: number): Promise<EvalsRunRecord | undefined> {
-	const row = await db.evalsRuns.get(id);
-	return row && toRecord(row);
+	const row = await db.runs.get(id);
+	return row?.kind === 'evals' ? withId(row) : undefined;
 }
 
 /** Every Evals run, newest first. */
 export async function listEvalsRuns(): Promise<EvalsRunRecord[]> {
-	const rows = await db.evalsRuns.orderBy('createdAt').reverse().toArray();
-	return rows.map(toRecord);
+	const rows = await listRowsOfKind('evals');
+	return rows.map(withId);
 }
 
 /** Runs a reload interrupted (`running`) or that stopped early (`cancelled`, `failed`), newest first. */
 export async function listResumableEvalsRuns(): Promise<EvalsRunRecord[]> {
-	const rows = await db.evalsRuns.where('status').anyOf('running', 'cancelled', 'failed').toArray();
-	return rows
-		.filter((row) => row.progress.done < row.progress.total)
-		.sort((a, b) => b.createdAt - a.createdAt)
-		.map(toRecord);
+	const rows = await listRowsOfKindWithStatus('evals', ['running', 'cancelled', 'failed']);
+	return rows.filter((row) => row.progress.done < row.progress.total).map(withId);
 }
 
 /** Stores (or replaces, on a resumed run) one finished sample. */
@@ -100,29 +96,37 @@ export async function saveEvalsSample(
 	sample: EvalsSampleRecord,
 	now = Date.now(),
 ): Promise<void> {
-	const row: EvalsSampleRow = {
+	const row: EvalsSampleItemRecord = {
 		runId,
-		sampleId: sample.sampleId,
+		kind: 'evals-sample',
+		key: sample.sampleId,
 		position: sample.position,
 		result: sample.result,
 		events: [...sample.events],
 		savedAt: now,
 	};
-	await guardQuota(() => db.evalsSamples.put(row));
+	await guardQuota(() => db.runItems.put(row));
 }
 
 /** A run's finished samples in evaluation order. */
 export async function listEvalsSamples(runId: number): Promise<EvalsSampleRecord[]> {
-	const rows = await db.evalsSamples.where('runId').equals(runId).toArray();
+	const rows = await db.runItems.where('runId').equals(runId).toArray();
 	return rows
+		.filter(isEvalsSample)
 		.sort((a, b) => a.position - b.position)
-		.map(({ sampleId, position, result, events }) => ({ sampleId, position, result, events }));
+		.map(({ key, position, result, events }) => ({ sampleId: key, position, result, events }));
 }
 
 /** Deletes a run and its samples. */
 export async function deleteEvalsRun(id: number): Promise<void> {
-	await db.transaction('rw', db.evalsRuns, db.evalsSamples, async () => {
-		await db.evalsSamples.where('runId').equals(id).delete();
-		await db.evalsRuns.delete(id);
+	await db.transaction('rw', db.runs, db.runItems, async () => {
+		const run = await db.runs.get(id);
+		if (run && run.kind !== 'evals') return;
+		await db.runItems.where('runId').equals(id).delete();
+		await db.runs.delete(id);
 	});
+}
+
+function isEvalsSample(row: RunItemRecord): row is EvalsSampleItemRecord {
+	return row.kind === 'evals-sample';
 }

@@ -1,21 +1,24 @@
 /**
- * Long-term-memory (LTM) runs in IndexedDB: the master log of a run (definitions hashed, agent
- * and judge specs without keys, memory span, isolation, status, the summary once finished) and
- * its scheduler state with the conversation log, saved after every step so that a reload resumes
- * exactly where the run stopped. No Dexie type leaks out.
+ * Long-term-memory (LTM) runs in IndexedDB (the `ltm` kind of the one run store): the master log
+ * of a run (definitions hashed, agent and judge specs without keys, memory span, isolation,
+ * status, the summary once finished) and its scheduler state, saved after every step so that a
+ * reload resumes exactly where the run stopped: the state without its log, and the log entry by
+ * entry (append-only). No Dexie type leaks out.
  */
-import type { LtmRunState, LtmSummaryJson } from '../core/ltm';
+import { testsInRunOrder, type LtmRunState, type LtmSummaryJson } from '../core/ltm';
+import { LTM_STATE_KEY, type LtmRunRecord } from '../core/run/run-record';
 import type { RunStatus } from '../core/run/run-types';
 import { db, type LtmRunRow } from './db';
+import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';
 import { guardQuota } from './storage-errors';
 
 /** A stored LTM run, with its id. */
-export type LtmRunRecord = Readonly<Omit<LtmRunRow, 'id'>> & { readonly id: number };
+export type { LtmRunRecord };
 
-/** What a new run needs; status, progress and times are set here. */
+/** What a new run needs; status, progress, times and title are set here. */
 export type LtmRunDraft = Omit<
-	LtmRunRow,
-	'id' | 'kind' | 'status' | 'progress' | 'updatedAt' | 'summary' | 'errorMessage'
+	LtmRunRecord,
+	'id' | 'kind' | 'title' | 'status' | 'progress' | 'updatedAt' | 'summary' | 'errorMessage'
 >;
 
 /** Fields that change while a run goes on. `errorMessage: undefined` clears it. */
@@ -26,16 +29,12 @@ export interface LtmRunUpdate {
 	readonly errorMessage?: string | undefined;
 }
 
-function toRecord(row: LtmRunRow): LtmRunRecord {
-	if (row.id === undefined) throw new Error('a stored LTM run has no id');
-	return { ...row, id: row.id };
-}
-
 /** Stores a new run with status `running` and no test finished. */
 export async function createLtmRun(draft: LtmRunDraft, now = Date.now()): Promise<LtmRunRecord> {
 	const row: LtmRunRow = {
 		...draft,
 		kind: 'ltm',
+		title: draft.runName,
 		status: 'running',
 		progress: {
 			testsDone: 0,
@@ -45,8 +44,8 @@ export async function createLtmRun(draft: LtmRunDraft, now = Date.now()): Promis
 		},
 		updatedAt: now,
 	};
-	const id = await guardQuota(() => db.ltmRuns.add(row));
-	return toRecord({ ...row, id });
+	const id = await guardQuota(() => db.runs.add(row));
+	return withId({ ...row, id });
 }
 
 /** Updates status, progress, summary or error; returns the record (undefined if deleted). */
@@ -56,7 +55,8 @@ export async function updateLtmRun(
 	now = Date.now(),
 ): Promise<LtmRunRecord | undefined> {
 	await guardQuota(() =>
-		db.ltmRuns.update(id, (row) => {
+		db.runs.update(id, (row) => {
+			if (row.kind !== 'ltm') return;
 			for (const [key, value] of Object.entries(update) as [keyof LtmRunUpdate, unknown][]) {
 				if (value === undefined) delete row[key];
 				else Object.assign(row, { [key]: value });
@@ -68,49 +68,89 @@ export async function updateLtmRun(
 }
 
 export async function getLtmRun(id: number): Promise<LtmRunRecord | undefined> {
-	const row = await db.ltmRuns.get(id);
-	return row && toRecord(row);
+	const row = await db.runs.get(id);
+	return row?.kind === 'ltm' ? withId(row) : undefined;
 }
 
 /** Every LTM run, newest first. */
 export async function listLtmRuns(): Promise<LtmRunRecord[]> {
-	const rows = await db.ltmRuns.orderBy('createdAt').reverse().toArray();
-	return rows.map(toRecord);
+	const rows = await listRowsOfKind('ltm');
+	return rows.map(withId);
 }
 
 /** Runs a reload interrupted (`running`) or that stopped early (`cancelled`, `failed`), newest first. */
 export async function listResumableLtmRuns(): Promise<LtmRunRecord[]> {
-	const rows = await db.ltmRuns.where('status').anyOf('running', 'cancelled', 'failed').toArray();
-	return rows.sort((a, b) => b.createdAt - a.createdAt).map(toRecord);
+	const rows = await listRowsOfKindWithStatus('ltm', ['running', 'cancelled', 'failed']);
+	return rows.map(withId);
 }
 
 /**
- * Saves the scheduler state (log included) and the run's progress in one transaction: what a
- * reload resumes from is always the state the progress describes.
+ * Saves a step of a run in one transaction, in time that does not grow with the run: the state
+ * without its log and tests (the tests are the run record's, in run order), the log entries from
+ * `logFrom` on (each stored once, keyed by its index; if the entries before `logFrom` are not
+ * stored, as for a run saved by an earlier release, the whole log is), and, when given, the run's
+ * progress (the run record holds the definitions, so the caller updates it only now and then).
  */
 export async function saveLtmState(
 	runId: number,
 	state: LtmRunState,
-	progress: LtmRunRow['progress'],
+	logFrom: number,
+	progress?: LtmRunRecord['progress'],
 	now = Date.now(),
 ): Promise<void> {
 	await guardQuota(() =>
-		db.transaction('rw', db.ltmRuns, db.ltmStates, async () => {
-			await db.ltmStates.put({ runId, state, savedAt: now });
-			await db.ltmRuns.update(runId, { progress, updatedAt: now });
+		db.transaction('rw', db.runs, db.runItems, async () => {
+			const before = logFrom > 0 ? await db.runItems.get([runId, logFrom - 1]) : undefined;
+			const from = before?.kind === 'ltm-log' ? logFrom : 0;
+			await db.runItems.bulkPut(
+				state.log
+					.slice(from)
+					.map((entry, index) => ({ runId, kind: 'ltm-log', key: from + index, entry })),
+			);
+			const stored: LtmRunState = { ...state, tests: [], log: [] };
+			await db.runItems.put({
+				runId,
+				kind: 'ltm-state',
+				key: LTM_STATE_KEY,
+				state: stored,
+				savedAt: now,
+			});
+			if (progress === undefined) return;
+			await db.runs.update(runId, (row) => {
+				if (row.kind !== 'ltm') return;
+				row.progress = progress;
+				row.updatedAt = now;
+			});
 		}),
 	);
 }
 
-/** The last saved state of a run, or undefined before its first step. */
+/**
+ * The last saved state of a run, or undefined before its first step: the stored state joined with
+ * the run's tests and its stored log entries; a state an earlier release saved holds both already.
+ */
 export async function getLtmState(runId: number): Promise<LtmRunState | undefined> {
-	return (await db.ltmStates.get(runId))?.state;
+	return db.transaction('r', db.runs, db.runItems, async () => {
+		const row = await db.runItems.get([runId, LTM_STATE_KEY]);
+		if (row?.kind !== 'ltm-state') return undefined;
+		if (row.state.tests.length > 0) return row.state;
+		const run = await db.runs.get(runId);
+		if (run?.kind !== 'ltm') return undefined;
+		const entries = await db.runItems
+			.where('[runId+key]')
+			.between([runId, 0], [runId, Infinity], true, true)
+			.toArray();
+		const log = entries.flatMap((item) => (item.kind === 'ltm-log' ? [item.entry] : []));
+		return { ...row.state, tests: testsInRunOrder(run.definitions.benchmark.tests), log };
+	});
 }
 
 /** Deletes a run and its state. */
 export async function deleteLtmRun(id: number): Promise<void> {
-	await db.transaction('rw', db.ltmRuns, db.ltmStates, async () => {
-		await db.ltmStates.delete(id);
-		await db.ltmRuns.delete(id);
+	await db.transaction('rw', db.runs, db.runItems, async () => {
+		const run = await db.runs.get(id);
+		if (run && run.kind !== 'ltm') return;
+		await db.runItems.where('runId').equals(id).delete();
+		await db.runs.delete(id);
 	});
 }

@@ -1,11 +1,12 @@
 /**
- * Per-item results of a run in IndexedDB, keyed [runId+itemNumber]: every finished item is saved
- * at once, so a reload loses none and a run can resume. Token surprisals (and word-boundary
- * values, when scored with them) are kept column-wise.
+ * Per-item results of a suite run in IndexedDB (`runItems`, keyed [runId+itemNumber]): every
+ * finished item is saved at once, so a reload loses none and a run can resume. Token surprisals
+ * (and word-boundary values, when scored with them) are kept column-wise.
  */
+import type { ColumnarSentence, SuiteItemRecord } from '../core/run/run-record';
 import type { ItemResult, ScoredSentence } from '../core/run/run-types';
 import type { ScoredToken } from '../core/scoring/types';
-import { db, type ItemResultRow, type SentenceRow } from './db';
+import { db, type RunItemRow } from './db';
 import { guardQuota } from './storage-errors';
 
 /**
@@ -17,17 +18,22 @@ export async function saveItemResult(
 	result: ItemResult,
 	now = Date.now(),
 ): Promise<number> {
-	const row: ItemResultRow = {
+	const row: SuiteItemRecord = {
 		runId,
-		itemNumber: result.itemNumber,
-		sentences: result.sentences.map(toSentenceRow),
+		kind: 'suite-item',
+		key: result.itemNumber,
+		sentences: result.sentences.map(toColumnarSentence),
 		savedAt: now,
 	};
 	return guardQuota(() =>
-		db.transaction('rw', db.itemResults, db.runs, async () => {
-			await db.itemResults.put(row);
-			const itemsDone = await db.itemResults.where('runId').equals(runId).count();
-			await db.runs.update(runId, { itemsDone, updatedAt: now });
+		db.transaction('rw', db.runItems, db.runs, async () => {
+			await db.runItems.put(row);
+			const itemsDone = await db.runItems.where('runId').equals(runId).count();
+			await db.runs.update(runId, (run) => {
+				if (run.kind !== 'suite') return;
+				run.itemsDone = itemsDone;
+				run.updatedAt = now;
+			});
 			return itemsDone;
 		}),
 	);
@@ -35,11 +41,11 @@ export async function saveItemResult(
 
 /** Every stored item of a run, in item-number order. */
 export async function listItemResults(runId: number): Promise<ItemResult[]> {
-	const rows = await db.itemResults
-		.where('[runId+itemNumber]')
+	const rows = await db.runItems
+		.where('[runId+key]')
 		.between([runId, -Infinity], [runId, Infinity])
 		.toArray();
-	return rows.map(toItemResult);
+	return rows.filter(isSuiteItem).map(toItemResult);
 }
 
 /** One stored item of a run. */
@@ -47,22 +53,26 @@ export async function getItemResult(
 	runId: number,
 	itemNumber: number,
 ): Promise<ItemResult | undefined> {
-	const row = await db.itemResults.get([runId, itemNumber]);
-	return row && toItemResult(row);
+	const row = await db.runItems.get([runId, itemNumber]);
+	return row && isSuiteItem(row) ? toItemResult(row) : undefined;
 }
 
 /** The item numbers of a run that are already stored (what a resume skips), ascending. */
 export async function listFinishedItemNumbers(runId: number): Promise<number[]> {
-	const keys = await db.itemResults
-		.where('[runId+itemNumber]')
+	const keys = await db.runItems
+		.where('[runId+key]')
 		.between([runId, -Infinity], [runId, Infinity])
 		.primaryKeys();
-	return keys.map(([, itemNumber]) => itemNumber);
+	return keys.flatMap(([, key]) => (typeof key === 'number' ? [key] : []));
 }
 
-function toSentenceRow(sentence: ScoredSentence): SentenceRow {
+function isSuiteItem(row: RunItemRow): row is SuiteItemRecord {
+	return row.kind === 'suite-item';
+}
+
+function toColumnarSentence(sentence: ScoredSentence): ColumnarSentence {
 	const count = sentence.tokens.length;
-	const row: SentenceRow = {
+	const row: ColumnarSentence = {
 		conditionName: sentence.conditionName,
 		text: sentence.text,
 		tokens: new Array<string>(count),
@@ -87,7 +97,7 @@ function toSentenceRow(sentence: ScoredSentence): SentenceRow {
 	return row;
 }
 
-function toScoredToken(row: SentenceRow, index: number): ScoredToken {
+function toScoredToken(row: ColumnarSentence, index: number): ScoredToken {
 	const start = row.starts[index] ?? -1;
 	const end = row.ends[index] ?? -1;
 	const boundary = row.boundarySurprisalsBits?.[index] ?? Number.NaN;
@@ -101,9 +111,9 @@ function toScoredToken(row: SentenceRow, index: number): ScoredToken {
 	};
 }
 
-function toItemResult(row: ItemResultRow): ItemResult {
+function toItemResult(row: SuiteItemRecord): ItemResult {
 	return {
-		itemNumber: row.itemNumber,
+		itemNumber: row.key,
 		sentences: row.sentences.map((sentence) => ({
 			conditionName: sentence.conditionName,
 			text: sentence.text,

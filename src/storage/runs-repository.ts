@@ -1,9 +1,12 @@
 /**
- * Runs in IndexedDB: create, update progress and status, history, delete (with their item
- * results), and import of a whole run. Returns the core's RunRecord; no Dexie type leaks out.
+ * Suite runs in IndexedDB (the `suite` kind of the one run store): create, update progress and
+ * status, history, delete (with their item results), and import of a whole run; and the list of
+ * runs of every kind. Returns the core's records; no Dexie type leaks out.
  */
+import type { RunRecord as RunOfAnyKind } from '../core/run/run-record';
 import type { ItemResult, RunDraft, RunRecord, RunStatus } from '../core/run/run-types';
-import { db, type RunRow } from './db';
+import { db, type RunRow, type SuiteRunRow } from './db';
+import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';
 import { saveItemResult } from './results-repository';
 import { guardQuota } from './storage-errors';
 import { saveSuite, type SuiteToSave } from './suites-repository';
@@ -20,8 +23,10 @@ export interface RunUpdate {
 
 /** Stores a new run with status `running` and no items done. */
 export async function createRun(draft: RunDraft): Promise<RunRecord> {
-	const row: RunRow = {
+	const row: SuiteRunRow = {
 		...draft,
+		kind: 'suite',
+		title: draft.suiteName,
 		status: 'running',
 		itemsDone: 0,
 		updatedAt: draft.createdAt,
@@ -40,6 +45,7 @@ export async function updateRun(
 ): Promise<RunRecord | undefined> {
 	await guardQuota(() =>
 		db.runs.update(id, (row) => {
+			if (row.kind !== 'suite') return;
 			for (const [key, value] of Object.entries(update) as [keyof RunUpdate, unknown][]) {
 				if (value === undefined) delete row[key];
 				else Object.assign(row, { [key]: value });
@@ -50,21 +56,31 @@ export async function updateRun(
 	return getRun(id);
 }
 
+/** A suite run (undefined for a missing id or a run of another kind). */
 export async function getRun(id: number): Promise<RunRecord | undefined> {
 	const row = await db.runs.get(id);
-	return row && toRunRecord(row);
+	return row?.kind === 'suite' ? toRunRecord(row) : undefined;
 }
 
-/** The run history, newest first. */
+/** The suite-run history, newest first. */
 export async function listRuns(): Promise<RunRecord[]> {
-	const rows = await db.runs.orderBy('createdAt').reverse().toArray();
+	const rows = await listRowsOfKind('suite');
 	return rows.map(toRunRecord);
 }
 
 /** Runs of one suite (by the SHA-256 of its text), newest first: what "compare" offers. */
 export async function listRunsForSuite(suiteSha256: string): Promise<RunRecord[]> {
 	const rows = await db.runs.where('suiteSha256').equals(suiteSha256).toArray();
-	return rows.sort((a, b) => b.createdAt - a.createdAt).map(toRunRecord);
+	return rows
+		.filter(isSuiteRow)
+		.sort((a, b) => b.createdAt - a.createdAt)
+		.map(toRunRecord);
+}
+
+/** Runs of every kind (suite, Evals, LTM), newest first. */
+export async function listAllRuns(): Promise<RunOfAnyKind[]> {
+	const rows = await db.runs.orderBy('createdAt').reverse().toArray();
+	return rows.map(withId);
 }
 
 /**
@@ -72,21 +88,16 @@ export async function listRunsForSuite(suiteSha256: string): Promise<RunRecord[]
  * `cancelled`/`failed` with items missing: the ones the app offers to resume, newest first.
  */
 export async function listResumableRuns(): Promise<RunRecord[]> {
-	const rows = await db.runs.where('status').anyOf('running', 'cancelled', 'failed').toArray();
-	return rows
-		.filter((row) => row.itemsDone < row.itemCount)
-		.sort((a, b) => b.createdAt - a.createdAt)
-		.map(toRunRecord);
+	const rows = await listRowsOfKindWithStatus('suite', ['running', 'cancelled', 'failed']);
+	return rows.filter((row) => row.itemsDone < row.itemCount).map(toRunRecord);
 }
 
 /** Deletes a run, its item results, and its suite when that is unlisted and no longer used. */
 export async function deleteRun(id: number): Promise<void> {
-	await db.transaction('rw', db.runs, db.itemResults, db.suites, async () => {
+	await db.transaction('rw', db.runs, db.runItems, db.suites, async () => {
 		const run = await db.runs.get(id);
-		await db.itemResults
-			.where('[runId+itemNumber]')
-			.between([id, -Infinity], [id, Infinity])
-			.delete();
+		if (run && !isSuiteRow(run)) return;
+		await db.runItems.where('runId').equals(id).delete();
 		await db.runs.delete(id);
 		if (!run) return;
 		const suite = await db.suites.get(run.suiteSha256);
@@ -108,10 +119,12 @@ export interface RunToImport {
  */
 export async function importRun(imported: RunToImport): Promise<RunRecord> {
 	const id = await guardQuota(() =>
-		db.transaction('rw', db.runs, db.itemResults, db.suites, async () => {
+		db.transaction('rw', db.runs, db.runItems, db.suites, async () => {
 			const suite = await saveSuite(imported.suite, imported.run.createdAt);
-			const row: RunRow = {
+			const row: SuiteRunRow = {
 				...imported.run,
+				kind: 'suite',
+				title: imported.run.suiteName,
 				suiteSha256: suite.sha256,
 				itemsDone: 0,
 			};
@@ -126,9 +139,14 @@ export async function importRun(imported: RunToImport): Promise<RunRecord> {
 	return record;
 }
 
-function toRunRecord(row: RunRow): RunRecord {
+function isSuiteRow(row: RunRow): row is SuiteRunRow {
+	return row.kind === 'suite';
+}
+
+/** The suite pages' record: the row without the one store's `kind` and `title`. */
+function toRunRecord(row: SuiteRunRow): RunRecord {
 	if (row.id === undefined) throw new Error('a stored run has no id');
-	const { id, errorMessage, fallbackReason, ...rest } = row;
+	const { id, errorMessage, fallbackReason, kind: _kind, title: _title, ...rest } = row;
 	return {
 		...rest,
 		id,

@@ -51,15 +51,13 @@ async function storedItems(page: Page): Promise<[number, number][]> {
 				const open = indexedDB.open('benchtop');
 				open.onerror = () => reject(open.error);
 				open.onsuccess = () => {
-					const request = open.result
-						.transaction('itemResults')
-						.objectStore('itemResults')
-						.getAll();
+					const request = open.result.transaction('runItems').objectStore('runItems').getAll();
 					request.onerror = () => reject(request.error);
 					request.onsuccess = () => {
-						const rows = request.result as { itemNumber: number; savedAt: number }[];
+						const rows = request.result as { kind: string; key: number; savedAt: number }[];
 						open.result.close();
-						resolve(rows.map((row) => [row.itemNumber, row.savedAt]));
+						const items = rows.filter((row) => row.kind === 'suite-item');
+						resolve(items.map((row) => [row.key, row.savedAt]));
 					};
 				};
 			}),

@@ -79,10 +79,7 @@ async function storedSentences(
 					boundarySurprisalsBits?: Float64Array;
 				}[];
 			}>((resolve, reject) => {
-				const request = db
-					.transaction('itemResults')
-					.objectStore('itemResults')
-					.get([runId, itemNumber]);
+				const request = db.transaction('runItems').objectStore('runItems').get([runId, itemNumber]);
 				request.onsuccess = () => resolve(request.result);
 				request.onerror = () => reject(request.error);
 			});

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ResolvedEval, SampleResult } from '../../src/core/evals/types';
 import { db } from '../../src/storage/db';
 import {
 	createEvalsRun,
@@ -10,68 +9,15 @@ import {
 	listResumableEvalsRuns,
 	saveEvalsSample,
 	updateEvalsRun,
-	type EvalsRunDraft,
 } from '../../src/storage/evals-runs-repository';
 import { clearDatabase } from './clear-database';
+import { evalsRunDraft, sampleResult } from './fixtures';
 
 beforeEach(clearDatabase);
 
-const EVAL: ResolvedEval = {
-	name: 'capitals.dev.v0',
-	requestedName: 'capitals',
-	className: 'evals.elsuite.basic.match:Match',
-	kind: 'match',
-	args: { samples_jsonl: 'capitals.jsonl' },
-	file: 'evals/capitals.yaml',
-	samples: [
-		{ input: 'Capital of France?', ideal: 'Paris' },
-		{ input: 'Capital of Peru?', ideal: 'Lima' },
-	],
-	fewShot: [],
-	ignoreCase: false,
-};
-
-function draft(overrides: Partial<EvalsRunDraft> = {}): EvalsRunDraft {
-	return {
-		evalName: 'capitals',
-		spec: { registryFiles: { 'evals/capitals.yaml': 'a'.repeat(64) }, eval: EVAL },
-		models: {
-			policy: [{ source: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:8000/v1' }],
-		},
-		overrides: { policy: {}, grader: {} },
-		replayTexts: {},
-		seed: 20220722,
-		runId: '261124041600ABCDEFGH',
-		createdAt: 100,
-		total: 2,
-		...overrides,
-	};
-}
-
-function sampleResult(index: number, completion: string, correct: boolean): SampleResult {
-	return {
-		sampleId: `capitals.dev.${index}`,
-		index,
-		sample: EVAL.samples[index] ?? {},
-		calls: [
-			{
-				role: 'policy',
-				prompt: [{ role: 'system', content: 'Capital?' }],
-				params: { temperature: 0 },
-				completion,
-				modelLabel: 'm',
-			},
-		],
-		completion,
-		correct,
-		expected: 'Paris',
-		picked: correct ? 'Paris' : null,
-	};
-}
-
 describe('Evals runs repository', () => {
 	it('creates a running run with nothing done, and keeps the full model specs', async () => {
-		const run = await createEvalsRun(draft(), 150);
+		const run = await createEvalsRun(evalsRunDraft(), 150);
 		expect(run).toMatchObject({
 			kind: 'evals',
 			evalName: 'capitals',
@@ -91,7 +37,7 @@ describe('Evals runs repository', () => {
 	});
 
 	it('updates progress, report and status, and clears an error', async () => {
-		const run = await createEvalsRun(draft());
+		const run = await createEvalsRun(evalsRunDraft());
 		await updateEvalsRun(run.id, { status: 'failed', errorMessage: 'endpoint down' }, 200);
 		const done = await updateEvalsRun(
 			run.id,
@@ -113,9 +59,9 @@ describe('Evals runs repository', () => {
 	});
 
 	it('lists runs newest first, and offers unfinished ones for resume', async () => {
-		const older = await createEvalsRun(draft({ createdAt: 1 }));
-		const newer = await createEvalsRun(draft({ createdAt: 5 }));
-		const finished = await createEvalsRun(draft({ createdAt: 3 }));
+		const older = await createEvalsRun(evalsRunDraft({ createdAt: 1 }));
+		const newer = await createEvalsRun(evalsRunDraft({ createdAt: 5 }));
+		const finished = await createEvalsRun(evalsRunDraft({ createdAt: 3 }));
 		await updateEvalsRun(finished.id, {
 			status: 'done',
 			progress: { done: 2, total: 2, tokens: 0, elapsedMs: 1 },
@@ -126,7 +72,7 @@ describe('Evals runs repository', () => {
 	});
 
 	it('keeps samples in evaluation order and replaces a sample written again on resume', async () => {
-		const run = await createEvalsRun(draft());
+		const run = await createEvalsRun(evalsRunDraft());
 		const event = {
 			run_id: 'r',
 			event_id: 0,
@@ -161,8 +107,8 @@ describe('Evals runs repository', () => {
 	});
 
 	it('deletes a run with its samples and leaves other runs alone', async () => {
-		const a = await createEvalsRun(draft());
-		const b = await createEvalsRun(draft());
+		const a = await createEvalsRun(evalsRunDraft());
+		const b = await createEvalsRun(evalsRunDraft());
 		const sample = {
 			sampleId: 'capitals.dev.0',
 			position: 0,
@@ -173,7 +119,7 @@ describe('Evals runs repository', () => {
 		await saveEvalsSample(b.id, sample);
 		await deleteEvalsRun(a.id);
 		expect(await getEvalsRun(a.id)).toBeUndefined();
-		expect(await db.evalsSamples.count()).toBe(1);
+		expect(await db.runItems.count()).toBe(1);
 		expect(await listEvalsSamples(b.id)).toHaveLength(1);
 	});
 });

@@ -1,20 +1,7 @@
 // LTM runs in IndexedDB: the run record, the state saved after every step, and a run stopped
 // midway that resumes from the stored state to the same end as a run never stopped.
-import { readFileSync } from 'node:fs';
-import { beforeEach, describe, expect, it } from 'vitest';
-import {
-	LtmCancelledError,
-	loadLtmSuite,
-	runLtm,
-	type LtmBenchmark,
-	type LtmRunState,
-} from '../../src/core/ltm';
-import type {
-	GenerateRequest,
-	GenerationEvent,
-	ModelCall,
-	TextModel,
-} from '../../src/core/model/generation';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { LtmCancelledError, runLtm, type LtmRunState } from '../../src/core/ltm';
 import { db } from '../../src/storage/db';
 import {
 	createLtmRun,
@@ -25,60 +12,17 @@ import {
 	listResumableLtmRuns,
 	saveLtmState,
 	updateLtmRun,
-	type LtmRunDraft,
 } from '../../src/storage/ltm-runs-repository';
 import { clearDatabase } from './clear-database';
+import { countingAgent, ltmBenchmark, ltmRunDraft } from './fixtures';
 
 beforeEach(clearDatabase);
-
-const SUITE_PATH = 'suites/memory/classroom-basics.ltm-suite.json';
-
-function benchmark(): LtmBenchmark {
-	const loaded = loadLtmSuite(SUITE_PATH, readFileSync(SUITE_PATH, 'utf8'));
-	if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
-	return loaded.benchmark;
-}
-
-function draft(overrides: Partial<LtmRunDraft> = {}): LtmRunDraft {
-	const loaded = benchmark();
-	return {
-		runName: loaded.config.runName,
-		definitions: { files: { [SUITE_PATH]: 'a'.repeat(64) }, benchmark: loaded },
-		models: {
-			agent: { source: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:8000/v1' },
-		},
-		agentParams: { temperature: 0 },
-		replayTexts: {},
-		memorySpan: loaded.config.memorySpan,
-		isolated: false,
-		createdAt: 1000,
-		...overrides,
-	};
-}
-
-/** An agent whose reply depends on the number of messages it sees (so a wrong history shows). */
-function countingAgent(): TextModel & { calls: number } {
-	const agent = {
-		label: 'counting',
-		calls: 0,
-		abilities: { score: false, generate: true, chat: true },
-		async *generate(request: GenerateRequest, _call: ModelCall): AsyncGenerator<GenerationEvent> {
-			agent.calls++;
-			const seen = request.prompt.kind === 'chat' ? request.prompt.messages.length : 0;
-			const completion = `Reply after ${seen} messages.`;
-			yield { type: 'token', text: completion };
-			yield { type: 'done', completion, finishReason: 'stop' };
-		},
-		countTokens: (text: string) => Math.ceil(text.length / 4),
-	};
-	return agent;
-}
 
 const RUN_OPTIONS = { startTime: '2026-01-01T00:00:00.000Z', now: () => 0, runId: 'r' } as const;
 
 describe('ltm runs repository', () => {
 	it('creates a running run with no test done, lists it, updates and deletes it', async () => {
-		const created = await createLtmRun(draft(), 2000);
+		const created = await createLtmRun(ltmRunDraft(), 2000);
 		expect(created.status).toBe('running');
 		expect(created.kind).toBe('ltm');
 		expect(created.progress).toEqual({
@@ -104,36 +48,48 @@ describe('ltm runs repository', () => {
 	});
 
 	it('lists runs newest first', async () => {
-		await createLtmRun(draft({ createdAt: 1 }));
-		await createLtmRun(draft({ createdAt: 5, runName: 'newer' }));
+		await createLtmRun(ltmRunDraft({ createdAt: 1 }));
+		await createLtmRun(ltmRunDraft({ createdAt: 5, runName: 'newer' }));
 		expect((await listLtmRuns()).map((run) => run.runName)).toEqual(['newer', 'Classroom basics']);
 	});
 
 	it('saves the state with the progress, and deletes the state with the run', async () => {
-		const run = await createLtmRun(draft());
+		const run = await createLtmRun(ltmRunDraft());
 		expect(await getLtmState(run.id)).toBeUndefined();
-		const state = await runLtm(benchmark(), { ...RUN_OPTIONS, agent: countingAgent() });
+		const state = await runLtm(ltmBenchmark(), { ...RUN_OPTIONS, agent: countingAgent() });
 		const progress = { testsDone: 3, testsTotal: 5, tokens: state.totalTokens, elapsedMs: 12 };
-		await saveLtmState(run.id, state, progress, 4000);
+		await saveLtmState(run.id, state, 0, progress, 4000);
 		expect(await getLtmState(run.id)).toEqual(state);
 		expect((await getLtmRun(run.id))?.progress).toEqual(progress);
+		// Stored apart: the state without log and tests, and one item per log entry.
+		const stored = await db.runItems.get([run.id, 'state']);
+		expect(stored?.kind === 'ltm-state' && [stored.state.log, stored.state.tests]).toEqual([
+			[],
+			[],
+		]);
+		expect(await db.runItems.where('runId').equals(run.id).count()).toBe(state.log.length + 1);
 		await deleteLtmRun(run.id);
-		expect(await db.ltmStates.count()).toBe(0);
+		expect(await db.runItems.count()).toBe(0);
 	});
 
 	it('a run stopped after 7 steps resumes from the stored state to the same end', async () => {
-		const whole = await runLtm(benchmark(), { ...RUN_OPTIONS, agent: countingAgent() });
+		const whole = await runLtm(ltmBenchmark(), { ...RUN_OPTIONS, agent: countingAgent() });
 
-		const run = await createLtmRun(draft());
+		const run = await createLtmRun(ltmRunDraft());
 		const abort = new AbortController();
 		let steps = 0;
 		const first = countingAgent();
-		const stopped = await runLtm(benchmark(), {
+		const stopped = await runLtm(ltmBenchmark(), {
 			...RUN_OPTIONS,
 			agent: first,
 			signal: abort.signal,
-			onEvent: async ({ state }) => {
-				await saveLtmState(run.id, state, { testsDone: 0, testsTotal: 1, tokens: 0, elapsedMs: 0 });
+			onEvent: async ({ state, logFrom }) => {
+				await saveLtmState(run.id, state, logFrom, {
+					testsDone: 0,
+					testsTotal: 1,
+					tokens: 0,
+					elapsedMs: 0,
+				});
 				steps++;
 				if (steps === 7) abort.abort();
 			},
@@ -143,7 +99,7 @@ describe('ltm runs repository', () => {
 		const stored = (await getLtmState(run.id)) as LtmRunState;
 		expect(stored.log.length).toBeGreaterThan(0);
 		const second = countingAgent();
-		const resumed = await runLtm(benchmark(), {
+		const resumed = await runLtm(ltmBenchmark(), {
 			...RUN_OPTIONS,
 			agent: second,
 			resumeFrom: stored,
@@ -153,5 +109,74 @@ describe('ltm runs repository', () => {
 		// No agent call was made twice: the two halves add up to the whole run's calls.
 		const wholeCalls = whole.log.filter((entry) => entry.role === 'agent' && !entry.canned).length;
 		expect(first.calls + second.calls).toBe(wholeCalls);
+	});
+
+	it('each step stores only its new log entries; without progress the run record is left alone', async () => {
+		const run = await createLtmRun(ltmRunDraft(), 1000);
+		const logItems = () =>
+			db.runItems
+				.where('runId')
+				.equals(run.id)
+				.filter((item) => item.kind === 'ltm-log')
+				.toArray();
+		let steps = 0;
+		const state = await runLtm(ltmBenchmark(), {
+			...RUN_OPTIONS,
+			agent: countingAgent(),
+			onEvent: async ({ state: current, logFrom }) => {
+				const before = await logItems();
+				const put = vi.spyOn(db.runItems, 'bulkPut');
+				await saveLtmState(run.id, current, logFrom, undefined, 5000 + steps++);
+				expect(put.mock.calls.map(([items]) => (items as unknown[]).length)).toEqual([
+					current.log.length - logFrom,
+				]);
+				put.mockRestore();
+				const after = await logItems();
+				expect(after.slice(0, before.length)).toEqual(before);
+				expect(after.map((item) => item.key)).toEqual(current.log.map((_, index) => index));
+			},
+		});
+		expect(steps).toBeGreaterThan(5);
+		expect(await getLtmState(run.id)).toEqual(state);
+		const record = await getLtmRun(run.id);
+		expect([record?.updatedAt, record?.progress.tokens]).toEqual([1000, 0]);
+	});
+
+	it('a state an earlier release saved (log and tests inside) reads and resumes, then is kept apart', async () => {
+		const whole = await runLtm(ltmBenchmark(), { ...RUN_OPTIONS, agent: countingAgent() });
+		const run = await createLtmRun(ltmRunDraft());
+		const abort = new AbortController();
+		let steps = 0;
+		let stopped: LtmRunState | undefined;
+		await runLtm(ltmBenchmark(), {
+			...RUN_OPTIONS,
+			agent: countingAgent(),
+			signal: abort.signal,
+			onEvent: ({ state }) => {
+				stopped = state;
+				if (++steps === 6) abort.abort();
+			},
+		}).catch(() => undefined);
+		// As the earlier release stored it (and the version 6 upgrade keeps it): the whole state.
+		const old = JSON.parse(JSON.stringify(stopped)) as LtmRunState;
+		await db.runItems.put({
+			runId: run.id,
+			kind: 'ltm-state',
+			key: 'state',
+			state: old,
+			savedAt: 1,
+		});
+		const read = (await getLtmState(run.id)) as LtmRunState;
+		expect(read).toEqual(old);
+		const resumed = await runLtm(ltmBenchmark(), {
+			...RUN_OPTIONS,
+			agent: countingAgent(),
+			resumeFrom: read,
+			onEvent: async ({ state, logFrom }) => saveLtmState(run.id, state, logFrom),
+		});
+		expect(resumed.log).toEqual(whole.log);
+		expect(await getLtmState(run.id)).toEqual(resumed);
+		const stored = await db.runItems.get([run.id, 'state']);
+		expect(stored?.kind === 'ltm-state' && stored.state.log).toEqual([]);
 	});
 });

@@ -70,7 +70,7 @@ describe('results repository', () => {
 	it('turns a full quota into StorageQuotaError and stores nothing', async () => {
 		const run = await createRun(runDraft());
 		const quota = new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-		const put = vi.spyOn(db.itemResults, 'put').mockRejectedValueOnce(quota);
+		const put = vi.spyOn(db.runItems, 'put').mockRejectedValueOnce(quota);
 		await expect(saveItemResult(run.id, itemResult(1))).rejects.toBeInstanceOf(StorageQuotaError);
 		put.mockRestore();
 		expect(await listFinishedItemNumbers(run.id)).toEqual([]);

@@ -12,12 +12,15 @@ import {
 	importRun,
 	listResumableRuns,
 	listRuns,
+	listAllRuns,
 	listRunsForSuite,
 	updateRun,
 } from '../../src/storage/runs-repository';
 import { getSuite, listSuites } from '../../src/storage/suites-repository';
+import { createEvalsRun, getEvalsRun } from '../../src/storage/evals-runs-repository';
+import { createLtmRun, getLtmRun } from '../../src/storage/ltm-runs-repository';
 import { clearDatabase } from './clear-database';
-import { SUITE_TEXT, itemResult, runDraft } from './fixtures';
+import { SUITE_TEXT, evalsRunDraft, itemResult, ltmRunDraft, runDraft } from './fixtures';
 
 beforeEach(clearDatabase);
 
@@ -102,5 +105,23 @@ describe('runs repository', () => {
 		expect(await getItemResult(imported.id, 2)).toEqual(itemResult(2));
 		expect((await getSuite(imported.suiteSha256))?.origin).toBe('import');
 		expect((await listSuites()).length).toBe(1);
+	});
+
+	it('lists runs of every kind in one history; each kind keeps to its functions', async () => {
+		const suite = await createRun(runDraft({ createdAt: 10 }));
+		const evals = await createEvalsRun(evalsRunDraft({ createdAt: 30 }));
+		const ltm = await createLtmRun(ltmRunDraft({ createdAt: 20 }));
+		expect((await listAllRuns()).map((run) => [run.kind, run.id, run.title])).toEqual([
+			['evals', evals.id, 'capitals'],
+			['ltm', ltm.id, 'Classroom basics'],
+			['suite', suite.id, 'tiny agreement'],
+		]);
+		expect(new Set([suite.id, evals.id, ltm.id]).size).toBe(3);
+		expect((await listRuns()).map((run) => run.id)).toEqual([suite.id]);
+		expect(await getRun(evals.id)).toBeUndefined();
+		expect(await updateRun(ltm.id, { status: 'failed' })).toBeUndefined();
+		expect((await getLtmRun(ltm.id))?.status).toBe('running');
+		await deleteRun(evals.id);
+		expect(await getEvalsRun(evals.id)).toEqual(evals);
 	});
 });

@@ -3,7 +3,7 @@
 // sample, the log export, and resume after a "reload" (a new session) without calling the model
 // again for finished samples.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readOaievalLog } from '../../../src/core/evals';
+import { readOaievalLog, type InspectEvalLog } from '../../../src/core/evals';
 import { createMemoryResponseCache } from '../../../src/providers/response-cache';
 import { db } from '../../../src/storage/db';
 import {
@@ -109,6 +109,16 @@ describe('EvalsSession runs', () => {
 		expect(log.spec.eval_name).toBe('pasted.dev.v0');
 		expect(log.events.filter((event) => event.type === 'match')).toHaveLength(3);
 		expect(log.finalReport?.accuracy).toBeCloseTo(1 / 3, 12);
+		// The Inspect export: each output stopped at max_tokens 4, the accuracy as a metric.
+		const inspect = JSON.parse((await evals.inspectLogText()) ?? 'null') as InspectEvalLog;
+		expect(inspect.status).toBe('success');
+		expect(inspect.samples.map((sample) => sample.output.choices[0]?.stop_reason)).toEqual([
+			'max_tokens',
+			'max_tokens',
+			'max_tokens',
+		]);
+		expect(inspect.results.scores[0]?.metrics.accuracy?.value).toBeCloseTo(1 / 3, 12);
+		expect(inspect.eval.model_generate_config).toEqual({ temperature: 0, max_tokens: 4 });
 		const stored = await getEvalsRun(shown?.runRecordId ?? -1);
 		expect(stored?.models.policy[0]).toMatchObject({ source: 'bundled', id: 'gpt2-random-tiny' });
 	});
@@ -124,7 +134,7 @@ describe('EvalsSession runs', () => {
 		const report = evals.shown?.report;
 		// As if the tab closed after two samples: the third sample's row is gone.
 		const lastId = evals.shown?.rows[2]?.sampleId ?? '';
-		await db.evalsSamples.delete([id, lastId]);
+		await db.runItems.delete([id, lastId]);
 		await updateEvalsRun(id, {
 			status: 'running',
 			progress: { done: 2, total: 3, tokens: 0, elapsedMs: 10 },
@@ -152,7 +162,7 @@ describe('EvalsSession runs', () => {
 		await evals.run();
 		expect(first.generateCalls()).toBe(3);
 		const id = evals.shown?.runRecordId ?? -1;
-		await db.evalsSamples.delete([id, evals.shown?.rows[2]?.sampleId ?? '']);
+		await db.runItems.delete([id, evals.shown?.rows[2]?.sampleId ?? '']);
 		await updateEvalsRun(id, { status: 'running' });
 		const second = countingClient();
 		const reloaded = new EvalsSession({

@@ -1,0 +1,37 @@
+/**
+ * Queries over the one run store shared by the suite, Evals and LTM repositories: the runs of one
+ * kind, newest first, and a stored row as a record with its id.
+ */
+import { db, type RunRow } from './db';
+
+/** The rows of one kind, newest first (ties: the later id first), by `[kind+createdAt]`. */
+export async function listRowsOfKind<K extends RunRow['kind']>(
+	kind: K,
+): Promise<Extract<RunRow, { kind: K }>[]> {
+	const rows = await db.runs
+		.where('[kind+createdAt]')
+		.between([kind, -Infinity], [kind, Infinity])
+		.reverse()
+		.toArray();
+	return rows.filter((row): row is Extract<RunRow, { kind: K }> => row.kind === kind);
+}
+
+/** The rows of one kind whose status is one of `statuses`, newest first. */
+export async function listRowsOfKindWithStatus<K extends RunRow['kind']>(
+	kind: K,
+	statuses: readonly RunRow['status'][],
+): Promise<Extract<RunRow, { kind: K }>[]> {
+	const rows = await db.runs.where('status').anyOf(statuses).toArray();
+	return rows
+		.filter((row): row is Extract<RunRow, { kind: K }> => row.kind === kind)
+		.sort((a, b) => b.createdAt - a.createdAt);
+}
+
+/** A row with its id required (distributes over a union of rows). */
+export type WithId<T> = T extends unknown ? Omit<T, 'id'> & { id: number } : never;
+
+/** A stored row as its record: the id, present on every stored row, made required. */
+export function withId<T extends RunRow>(row: T): WithId<T> {
+	if (row.id === undefined) throw new Error(`a stored ${row.kind} run has no id`);
+	return { ...row, id: row.id } as unknown as WithId<T>;
+}
