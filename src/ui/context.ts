@@ -4,6 +4,7 @@
  */
 import { createContext } from 'svelte';
 import type { AppRouter } from './state/app-route.svelte';
+import type { EndpointSettings } from './state/endpoint-settings.svelte';
 import type { ModelCatalog } from './state/model-catalog.svelte';
 import type { RunComparison } from './state/run-comparison.svelte';
 import type { RunHistory } from './state/run-history.svelte';
@@ -14,6 +15,8 @@ import type { SuiteLibrary } from './state/suite-library.svelte';
 export const [getAppRouter, setAppRouter] = createContext<AppRouter>();
 export const [getSuiteLibrary, setSuiteLibrary] = createContext<SuiteLibrary>();
 export const [getModelCatalog, setModelCatalog] = createContext<ModelCatalog>();
+/** The app's one endpoint choice (base URL, model id, key): every page and session uses it. */
+export const [getEndpointSettings, setEndpointSettings] = createContext<EndpointSettings>();
 export const [getRunSession, setRunSession] = createContext<RunSession>();
 export const [getRunHistory, setRunHistory] = createContext<RunHistory>();
 export const [getRunResults, setRunResults] = createContext<RunResults>();

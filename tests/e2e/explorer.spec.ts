@@ -25,6 +25,9 @@ async function axeViolationIds(page: Page): Promise<string[]> {
 test.use({ bypassCSP: true });
 
 const series = (page: Page) => page.getByTestId('explore-series');
+/** The line chart (a canvas): one line per model, counted by its series. */
+const chartLines = (page: Page) =>
+	page.getByTestId('explore-chart').getByRole('img', { name: /^Line chart of surprisal/ });
 
 test('a link scores its text; tokens, words, chart, and a link that follows the choices', async ({
 	page,
@@ -39,7 +42,8 @@ test('a link scores its text; tokens, words, chart, and a link that follows the 
 	await expect(tokens).toHaveCount(6);
 	await expect(tokens.nth(4)).toHaveAccessibleName(/^s \d+\.\d bits$/);
 	await expect(tokens.nth(1)).toHaveAccessibleName(/^The \d+\.\d bits$/);
-	await expect(page.getByTestId('explore-chart').locator('polyline')).toHaveCount(1);
+	await expect(chartLines(page)).toHaveAttribute('data-series-count', '1');
+	await expect(chartLines(page).locator('canvas')).toBeVisible();
 
 	await page.getByLabel('Words').check();
 	// BOS, then three words: bark + s + . make the word "barks.".
@@ -65,7 +69,8 @@ test('compare two models on the same text', async ({ page }) => {
 		{ timeout: 120_000 },
 	);
 	await expect(series(page)).toHaveCount(2);
-	await expect(page.getByTestId('explore-chart').locator('polyline')).toHaveCount(2);
+	await expect(chartLines(page)).toHaveAttribute('data-series-count', '2');
+	await expect(chartLines(page).locator('canvas')).toBeVisible();
 	// Same tokenizer: the same tokens, with different surprisals.
 	const names = async (index: number) =>
 		series(page)

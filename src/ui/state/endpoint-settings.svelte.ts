@@ -1,8 +1,10 @@
 /**
  * The "Endpoint" model choice: base URL, model id and API key of an OpenAI-compatible server,
  * "Test connection" (lists `/v1/models`), and what the page remembers. The key lives in memory
- * unless the user ticks "remember the key" (then localStorage); it is never part of a spec.
+ * unless the user ticks "remember the key" (then localStorage); it is never part of a spec. A share
+ * link's endpoint is an EndpointProposal: it never writes these settings unless the user saves it.
  */
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import * as v from 'valibot';
 import { describeError } from '../../core/messages/describe-error';
 import { BenchtopError } from '../../core/errors';
@@ -117,6 +119,8 @@ export class EndpointSettings {
 	#testedUrl = '';
 	#testedModel = '';
 	#abort: AbortController | null = null;
+	/** Endpoints a share link proposed and the user ran once, by base URL. Never stored. */
+	readonly #once = new SvelteMap<string, { readonly models: SvelteSet<string>; key: string }>();
 
 	constructor(options: EndpointSettingsOptions = {}) {
 		this.#listModels = options.listModels ?? listEndpointModels;
@@ -283,6 +287,59 @@ export class EndpointSettings {
 		}
 	}
 
+	/**
+	 * Lets this page's runs use `spec` (a share link's endpoint, "Run once with it") with `apiKey`
+	 * (empty: none) until the page is closed. Nothing is stored and the fields do not change.
+	 */
+	useOnce(spec: EndpointModelSpec, apiKey: string): void {
+		const baseUrl = normalizeEndpointBaseUrl(spec.baseUrl);
+		const entry = this.#once.get(baseUrl) ?? { models: new SvelteSet<string>(), key: '' };
+		entry.models.add(spec.model.trim());
+		if (apiKey.trim() !== '' || entry.key === '') entry.key = apiKey.trim();
+		this.#once.set(baseUrl, entry);
+	}
+
+	/** Whether `spec` is the endpoint set here (same base URL and model id). */
+	isChosen(spec: EndpointModelSpec): boolean {
+		const chosen = this.spec;
+		return (
+			chosen !== null &&
+			chosen.baseUrl === normalizeEndpointBaseUrl(spec.baseUrl) &&
+			chosen.model === spec.model.trim()
+		);
+	}
+
+	/**
+	 * The key to send to `spec`'s server: one given with {@link useOnce} for it, else the key
+	 * typed here when the base URL is the one set here. Never a key typed for another server.
+	 */
+	keyFor(spec: EndpointModelSpec): string | undefined {
+		const baseUrl = normalizeEndpointBaseUrl(spec.baseUrl);
+		const onceKey = this.#once.get(baseUrl)?.key;
+		if (onceKey) return onceKey;
+		return normalizeEndpointBaseUrl(this.#baseUrl) === baseUrl ? this.keyForRequests : undefined;
+	}
+
+	/**
+	 * The TextModel a recorded run of `spec` uses: an endpoint accepted with {@link useOnce}, or
+	 * the endpoint set here when it serves the same model id (a resumed run follows the endpoint
+	 * as set now). Null when neither: the user must set it first.
+	 */
+	textModelFor(spec: EndpointModelSpec): EndpointModel | null {
+		const baseUrl = normalizeEndpointBaseUrl(spec.baseUrl);
+		const accepted = this.#once.get(baseUrl)?.models.has(spec.model.trim()) === true;
+		const chosen = this.spec;
+		if (!accepted && chosen?.model !== spec.model) return null;
+		const modelSpec = accepted ? { ...spec, baseUrl } : chosen;
+		if (!modelSpec) return null;
+		const apiKey = this.keyFor(modelSpec);
+		return new EndpointModel({
+			spec: modelSpec,
+			...(apiKey ? { apiKey } : {}),
+			clientOptions: pageOriginOption(),
+		});
+	}
+
 	/** Sets the fields from a recorded spec (resume, history); the key is not part of it. */
 	choose(spec: EndpointModelSpec): void {
 		this.baseUrl = spec.baseUrl;
@@ -338,6 +395,79 @@ export class EndpointSettings {
 			// As above.
 		}
 	}
+}
+
+/**
+ * A share link's endpoint, shown to the user as a proposal: links never write the settings. It
+ * is used only when the user says so: once ({@link useOnce}, in memory, with the key typed
+ * here) or saved as their endpoint ({@link save}).
+ */
+export class EndpointProposal {
+	readonly spec: EndpointModelSpec;
+	/** A key typed for the link's server: kept in memory, sent only there. */
+	apiKey = $state('');
+	readonly #settings: EndpointSettings;
+	#accepted = $state(false);
+
+	constructor(spec: EndpointModelSpec, settings: EndpointSettings) {
+		this.spec = { ...spec, baseUrl: normalizeEndpointBaseUrl(spec.baseUrl) };
+		this.#settings = settings;
+	}
+
+	/** The link's endpoint is the user's saved one: runs use it as it is, with the user's key. */
+	get isSaved(): boolean {
+		return this.#settings.isChosen(this.spec);
+	}
+
+	/** Runs may use it: it is the saved endpoint, or the user ran it once. */
+	get inUse(): boolean {
+		return this.#accepted || this.isSaved;
+	}
+
+	/** The endpoint the user has set (what saving would replace), in words; null if none. */
+	get savedDescription(): string | null {
+		const saved = this.#settings.spec;
+		return saved ? `${saved.model} at ${saved.baseUrl}` : null;
+	}
+
+	/** Lets this page's runs use it, with the key typed here; nothing is stored. */
+	useOnce(): void {
+		this.#settings.useOnce(this.spec, this.apiKey);
+		this.#accepted = true;
+	}
+
+	/**
+	 * Makes it the user's endpoint (remembered as the form remembers). The key typed here
+	 * replaces the one held, unless none was typed for the same server: a key typed for another
+	 * server is never sent to this one.
+	 */
+	save(): void {
+		const sameServer = normalizeEndpointBaseUrl(this.#settings.baseUrl) === this.spec.baseUrl;
+		this.#settings.choose(this.spec);
+		if (this.apiKey.trim() !== '' || !sameServer) this.#settings.apiKey = this.apiKey.trim();
+	}
+}
+
+/** The distinct endpoints among a link's model specs, each as a proposal (others are skipped). */
+export function proposeLinkEndpoints(
+	specs: readonly ({ readonly source: string } | null | undefined)[],
+	settings: EndpointSettings,
+): EndpointProposal[] {
+	const proposals: EndpointProposal[] = [];
+	for (const spec of specs) {
+		if (!isEndpointSpec(spec)) continue;
+		const proposal = new EndpointProposal(spec, settings);
+		const same = (other: EndpointProposal): boolean =>
+			other.spec.baseUrl === proposal.spec.baseUrl && other.spec.model === proposal.spec.model;
+		if (!proposals.some(same)) proposals.push(proposal);
+	}
+	return proposals;
+}
+
+function isEndpointSpec(
+	spec: { readonly source: string } | null | undefined,
+): spec is EndpointModelSpec {
+	return spec?.source === 'openai';
 }
 
 /** Our own errors (endpoint failures included) already say what to do: shown as they are. */

@@ -4,11 +4,15 @@
  * generation parameters set over upstream's are in core (`src/core/evals/generation-overrides.ts`).
  */
 import type { TextModel } from '../../core/model/generation';
-import { BUNDLED_MODEL_IDS, type TextModelSpec } from '../../core/model/model-spec';
+import {
+	BUNDLED_MODEL_IDS,
+	type EndpointModelSpec,
+	type TextModelSpec,
+} from '../../core/model/model-spec';
 import { createReplayModel } from '../../providers/replay';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { LocalWorkerModel } from '../local-worker-model';
-import type { EndpointSettings } from './endpoint-settings.svelte';
+import { EndpointProposal, type EndpointSettings } from './endpoint-settings.svelte';
 
 export type EvalsModelKind = 'local' | 'endpoint' | 'replay';
 
@@ -24,10 +28,22 @@ export class EvalsModelChoice {
 	localId = $state<string>('gpt2-random-tiny');
 	replay = $state.raw<ReplayFileChoice | null>(null);
 	readonly localIds: readonly string[] = BUNDLED_MODEL_IDS;
+	/** A share link's endpoint for this role: used only once the user runs it once or saves it. */
+	proposal = $state.raw<EndpointProposal | null>(null);
+
+	/** Takes a share link's endpoint as a proposal (the settings are not touched). */
+	proposeEndpoint(spec: EndpointModelSpec, endpoint: EndpointSettings): void {
+		this.kind = 'endpoint';
+		this.proposal = new EndpointProposal(spec, endpoint);
+	}
 
 	/** Why this choice cannot make a model yet, or null. */
 	problem(endpoint: EndpointSettings): string | null {
 		if (this.kind === 'replay' && !this.replay) return 'Pick a replay file (JSONL).';
+		if (this.kind === 'endpoint' && this.proposal) {
+			if (this.proposal.inUse) return null;
+			return `The link's run used ${this.proposal.spec.model} at ${this.proposal.spec.baseUrl}: run once with it, save it as your endpoint, or use yours.`;
+		}
 		if (this.kind === 'endpoint') {
 			if (endpoint.problem) return endpoint.problem;
 			if (!endpoint.spec) return 'Give the endpoint a base URL and a model id.';
@@ -50,7 +66,8 @@ export function localSpec(id: string): TextModelSpec {
 
 /**
  * Makes the TextModel a spec names. Replay specs need their text (`replayTexts` by SHA-256);
- * endpoint specs use the endpoint's current key (never stored).
+ * endpoint specs use the endpoint as set, or one the user ran once from a link, with the key
+ * typed for it (never stored).
  */
 export function modelFromSpec(
 	spec: TextModelSpec,
@@ -68,8 +85,8 @@ export function modelFromSpec(
 		return createReplayModel(text, spec.file);
 	}
 	if (spec.source === 'openai') {
-		const model = context.endpoint.textModel();
-		if (!model || context.endpoint.spec?.model !== spec.model) {
+		const model = context.endpoint.textModelFor(spec);
+		if (!model) {
 			throw new Error(
 				`This run used the endpoint model ${spec.model} at ${spec.baseUrl}: set it in Endpoint first.`,
 			);
@@ -88,6 +105,7 @@ export function specOfChoice(
 		const model = createReplayModel(choice.replay.text, choice.replay.name);
 		return { spec: model.spec, replayText: choice.replay.text };
 	}
+	if (choice.kind === 'endpoint' && choice.proposal?.inUse) return { spec: choice.proposal.spec };
 	if (choice.kind === 'endpoint' && endpoint.spec) return { spec: endpoint.spec };
 	return { spec: localSpec(choice.localId) };
 }

@@ -12,6 +12,7 @@ import {
 	DEFAULT_EVAL_SEED,
 	dedupeProblems,
 	evalCards,
+	inspectLogOfStored,
 	isRegistryFileName,
 	isRegistryZipEntry,
 	listEvalNames,
@@ -134,7 +135,8 @@ export class EvalsSession {
 
 	constructor(options: EvalsSessionOptions) {
 		this.#client = options.client;
-		this.endpoint = options.endpoint ?? new EndpointSettings();
+		// The app passes its one EndpointSettings; without it, one that remembers nothing.
+		this.endpoint = options.endpoint ?? new EndpointSettings({ storage: null });
 		this.#cache = options.cache ?? responseCacheStore;
 		this.#now = options.now ?? (() => Date.now());
 		this.grader.kind = 'replay';
@@ -505,9 +507,8 @@ export class EvalsSession {
 			const choose = (choice: EvalsModelChoice, spec: TextModelSpec | undefined): void => {
 				if (!spec) return;
 				if (spec.source === 'openai') {
-					choice.kind = 'endpoint';
-					this.endpoint.baseUrl = spec.baseUrl;
-					this.endpoint.modelId = spec.model;
+					// A proposal: a link never writes the user's endpoint settings.
+					choice.proposeEndpoint(spec, this.endpoint);
 				} else if (spec.source === 'replay') {
 					choice.kind = 'replay';
 					const replayText = payload.replayTexts[spec.sha256];
@@ -745,6 +746,16 @@ export class EvalsSession {
 		const record = await getEvalsRun(id);
 		if (!record) return null;
 		return serializeEvalsRunBundle(buildEvalsRunBundle(record, await listEvalsSamples(id)));
+	}
+
+	/** The shown stored run as an Inspect JSON log (`inspect view` opens it); null for an imported run. */
+	async inspectLogText(): Promise<string | null> {
+		const id = this.#shown?.runRecordId;
+		if (id === undefined) return null;
+		const record = await getEvalsRun(id);
+		if (!record) return null;
+		const log = inspectLogOfStored(record, await listEvalsSamples(id), new Date(record.updatedAt));
+		return `${JSON.stringify(log, null, 2)}\n`;
 	}
 
 	/** The shown run as an oaieval JSONL log. */

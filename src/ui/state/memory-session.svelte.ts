@@ -14,6 +14,7 @@ import { sha256Hex, sha256HexOfBytes } from '../../core/hash/sha256';
 import {
 	LtmCancelledError,
 	buildLtmReport,
+	buildLtmSummary,
 	buildLtmRunBundle,
 	readLtmRunBundle,
 	serializeLtmRunBundle,
@@ -32,6 +33,7 @@ import {
 	type LtmBenchmark,
 	type LtmDiagnostic,
 	type LtmReport,
+	type LtmSummaryJson,
 	type LtmReproduction,
 	type LtmSharePayload,
 	type LtmRunState,
@@ -64,6 +66,9 @@ import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.sv
 
 /** The id of a shown run imported from a bundle (stored ids start at 1). */
 const IMPORTED_RUN_ID = -1;
+
+/** How often a running run's progress is written to its record (also when a test finishes). */
+const PROGRESS_EVERY_MS = 1000;
 
 /** A bundled example suite, shown as a card. */
 export interface MemoryCard {
@@ -242,13 +247,16 @@ export class MemorySession {
 	#state = $state.raw<LtmRunState | null>(null);
 	#runs = $state.raw<readonly LtmRunRecord[]>([]);
 	#comparison = $state.raw<{ a: LtmRunRecord; b: LtmRunRecord } | null>(null);
+	/** Built only when read (exports): it formats every test's log, too slow for every step. */
 	#report = $derived(this.#state ? buildLtmReport(this.#state) : null);
+	#summary = $derived(this.#state ? buildLtmSummary(this.#state) : null);
 	#shared = $state.raw<LtmSharePayload | null>(null);
 	#sharedRunId = $state<number | null>(null);
 
 	constructor(options: MemorySessionOptions) {
 		this.#client = options.client;
-		this.endpoint = options.endpoint ?? new EndpointSettings();
+		// The app passes its one EndpointSettings; without it, one that remembers nothing.
+		this.endpoint = options.endpoint ?? new EndpointSettings({ storage: null });
 		this.#cache = options.cache ?? responseCacheStore;
 		this.#now = options.now ?? (() => Date.now());
 		this.#counter = options.countTokens ?? loadCounter;
@@ -291,6 +299,10 @@ export class MemorySession {
 	}
 	get report(): LtmReport | null {
 		return this.#report;
+	}
+	/** The summary of the shown run so far (cheap: shown while the run goes on). */
+	get summary(): LtmSummaryJson | null {
+		return this.#summary;
 	}
 	get runs(): readonly LtmRunRecord[] {
 		return this.#runs;
@@ -582,6 +594,9 @@ export class MemorySession {
 		let status: 'done' | 'cancelled' | 'failed' = 'failed';
 		let errorMessage: string | undefined;
 		let finalState: LtmRunState | undefined = resumeFrom;
+		/** The progress of the last saved step, and the last one written to the run record. */
+		let latest = record.progress;
+		let recorded = record.progress;
 		try {
 			await updateLtmRun(record.id, { status: 'running', errorMessage: undefined });
 			const counter = await this.#counter();
@@ -626,16 +641,24 @@ export class MemorySession {
 				runId: record.runName,
 				signal: abort.signal,
 				...(resumeFrom ? { resumeFrom } : {}),
-				onEvent: async ({ state: current }) => {
+				onEvent: async ({ state: current, logFrom }) => {
 					this.#live = null;
 					this.#state = current;
 					finalState = current;
-					await saveLtmState(record.id, current, {
+					const progress = {
 						testsDone: Object.keys(current.outcomes).length,
 						testsTotal: current.tests.length,
 						tokens: current.totalTokens,
 						elapsedMs: this.#now() - started,
-					});
+					};
+					// The run record (definitions inside) is rewritten when a test finishes or a
+					// second has passed; the state and the new log entries are saved every step.
+					const due =
+						progress.testsDone !== recorded.testsDone ||
+						progress.elapsedMs - recorded.elapsedMs >= PROGRESS_EVERY_MS;
+					await saveLtmState(record.id, current, logFrom, due ? progress : undefined);
+					if (due) recorded = progress;
+					latest = progress;
 				},
 			});
 			finalState = state;
@@ -654,10 +677,10 @@ export class MemorySession {
 			this.#abort = null;
 			this.#live = null;
 		}
-		const summary =
-			status === 'done' && finalState ? buildLtmReport(finalState).summary : undefined;
+		const summary = status === 'done' && finalState ? buildLtmSummary(finalState) : undefined;
 		const updated = await updateLtmRun(record.id, {
 			status,
+			progress: latest,
 			...(summary ? { summary } : {}),
 			errorMessage,
 		}).catch(() => undefined);
@@ -816,7 +839,13 @@ export class MemorySession {
 			return;
 		}
 		const { run, state } = read.bundle;
-		this.#shownRun = { ...run, kind: 'ltm', id: IMPORTED_RUN_ID, replayTexts: {} };
+		this.#shownRun = {
+			...run,
+			kind: 'ltm',
+			title: run.runName,
+			id: IMPORTED_RUN_ID,
+			replayTexts: {},
+		};
 		this.#state = state;
 		this.#comparison = null;
 		this.#message = null;

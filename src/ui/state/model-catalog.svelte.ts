@@ -83,7 +83,11 @@ export class ModelCatalog {
 	#cached = $state.raw<readonly CachedModel[]>([]);
 	#cacheMessage = $state<string | null>(null);
 
-	constructor(client: InferenceClientApi, endpoint: EndpointSettings = new EndpointSettings()) {
+	/** `endpoint`: the app's one EndpointSettings (by default, one that remembers nothing). */
+	constructor(
+		client: InferenceClientApi,
+		endpoint: EndpointSettings = new EndpointSettings({ storage: null }),
+	) {
 		this.#client = client;
 		this.endpoint = endpoint;
 	}
@@ -94,13 +98,12 @@ export class ModelCatalog {
 	}
 
 	/**
-	 * The client a run of `spec` is scored by when it is an endpoint (undefined: the worker). The
-	 * key typed here is sent only to the base URL it was typed for.
+	 * The client a run of `spec` is scored by when it is an endpoint (undefined: the worker). A
+	 * key is sent only to the base URL it was typed for (`EndpointSettings.keyFor`).
 	 */
 	clientFor(spec: ModelSpec | EndpointModelSpec): EndpointInferenceClient | undefined {
 		if (spec.source !== 'openai') return undefined;
-		const current = this.endpoint.spec;
-		const apiKey = current?.baseUrl === spec.baseUrl ? this.endpoint.keyForRequests : undefined;
+		const apiKey = this.endpoint.keyFor(spec);
 		const pageOrigin = globalThis.location?.origin;
 		return new EndpointInferenceClient({
 			spec,
