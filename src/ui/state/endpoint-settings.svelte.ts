@@ -322,14 +322,14 @@ export class EndpointSettings {
 
 	/**
 	 * The TextModel a recorded run of `spec` uses: an endpoint accepted with {@link useOnce}, or
-	 * the endpoint set here when it serves the same model id (a resumed run follows the endpoint
-	 * as set now). Null when neither: the user must set it first.
+	 * the endpoint set here when it is the same server and model id. Null when neither: a run never
+	 * goes on against another server (its answers would mix with the first server's).
 	 */
 	textModelFor(spec: EndpointModelSpec): EndpointModel | null {
 		const baseUrl = normalizeEndpointBaseUrl(spec.baseUrl);
 		const accepted = this.#once.get(baseUrl)?.models.has(spec.model.trim()) === true;
 		const chosen = this.spec;
-		if (!accepted && chosen?.model !== spec.model) return null;
+		if (!accepted && !(chosen?.model === spec.model && chosen.baseUrl === baseUrl)) return null;
 		const modelSpec = accepted ? { ...spec, baseUrl } : chosen;
 		if (!modelSpec) return null;
 		const apiKey = this.keyFor(modelSpec);

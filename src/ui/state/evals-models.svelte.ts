@@ -66,8 +66,8 @@ export function localSpec(id: string): TextModelSpec {
 
 /**
  * Makes the TextModel a spec names. Replay specs need their text (`replayTexts` by SHA-256);
- * endpoint specs use the endpoint as set, or one the user ran once from a link, with the key
- * typed for it (never stored).
+ * endpoint specs use the endpoint as set when it is the same server and model, or one the user
+ * ran once from a link, with the key typed for it (never stored).
  */
 export function modelFromSpec(
 	spec: TextModelSpec,
@@ -88,7 +88,7 @@ export function modelFromSpec(
 		const model = context.endpoint.textModelFor(spec);
 		if (!model) {
 			throw new Error(
-				`This run used the endpoint model ${spec.model} at ${spec.baseUrl}: set it in Endpoint first.`,
+				`This run used the endpoint model ${spec.model} at ${spec.baseUrl}; the Endpoint is set to another server or model, and a run never mixes answers of two servers. Set Endpoint to ${spec.baseUrl} and ${spec.model} to go on, or start a new run.`,
 			);
 		}
 		return model;

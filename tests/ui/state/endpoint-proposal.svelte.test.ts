@@ -139,14 +139,19 @@ describe('EndpointProposal', () => {
 });
 
 describe('EndpointSettings.textModelFor', () => {
-	it('follows the endpoint as set for the same model id, and refuses another model', () => {
+	it('uses the endpoint as set only for the same server and model (issue 18: resume never switches servers)', () => {
 		const { settings } = savedSettings();
 		const recorded: EndpointModelSpec = {
 			source: 'openai',
 			model: MINE.modelId,
 			baseUrl: 'http://old.example/v1',
 		};
-		expect(settings.textModelFor(recorded)?.spec.baseUrl).toBe(MINE.baseUrl);
-		expect(settings.textModelFor({ ...recorded, model: 'other' })).toBeNull();
+		expect(settings.textModelFor(recorded)).toBeNull();
+		expect(settings.textModelFor({ ...recorded, baseUrl: MINE.baseUrl })?.spec.baseUrl).toBe(
+			MINE.baseUrl,
+		);
+		expect(
+			settings.textModelFor({ ...recorded, baseUrl: MINE.baseUrl, model: 'other' }),
+		).toBeNull();
 	});
 });

@@ -38,7 +38,9 @@ describe('EvalsModelChoice with a link endpoint', () => {
 			endpoint: settings,
 			replayTexts: {},
 		};
-		expect(() => modelFromSpec(LINKED, context)).toThrow(/set it in Endpoint first/);
+		expect(() => modelFromSpec(LINKED, context)).toThrow(
+			/never mixes answers of two servers\. Set Endpoint to https:\/\/their\.example\/v1/,
+		);
 
 		choice.proposal?.useOnce();
 		expect(choice.problem(settings)).toBeNull();
