@@ -4,7 +4,7 @@
  * readable partial log (spec and every event so far). Node only (synchronous appends keep order).
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { formatLogEvent, type OaievalLog } from '../core/evals/oaieval-log';
+import { formatFinalReportLine, formatLogEvent, type OaievalLog } from '../core/evals/oaieval-log';
 import { pythonJsonDumps } from '../core/evals/python-text';
 import type { EvalEvent } from '../core/evals/types';
 
@@ -31,8 +31,8 @@ export class OaievalLogFile {
 	}
 
 	/** Writes the final report line and closes the file. */
-	finish(finalReport: OaievalLog['finalReport'], runId: string): void {
-		if (finalReport) this.#line(pythonJsonDumps({ final_report: finalReport, run_id: runId }));
+	finish(finalReport: OaievalLog['finalReport']): void {
+		if (finalReport) this.#line(formatFinalReportLine(finalReport));
 		this.close();
 	}
 

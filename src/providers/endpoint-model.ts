@@ -12,6 +12,7 @@ import type {
 	ModelAbilities,
 	ModelCall,
 	TextModel,
+	TokenUsage,
 } from '../core/model/generation';
 import { describeModelSpec, type EndpointModelSpec } from '../core/model/model-spec';
 import { renderChatAsText } from '../core/model/render-chat-as-text';
@@ -121,6 +122,8 @@ export class EndpointModel implements TextModel {
 		let finishReason: string | undefined;
 		let promptTokens: number | undefined;
 		let completionTokens: number | undefined;
+		let details: Pick<TokenUsage, 'completionTokensDetails' | 'promptTokensDetails'> = {};
+		let served: string | undefined;
 		try {
 			for await (const chunk of this.client.stream(
 				useChat ? '/chat/completions' : '/completions',
@@ -132,9 +135,16 @@ export class EndpointModel implements TextModel {
 					yield { type: 'token', text: chunk.text };
 				}
 				finishReason = chunk.finishReason ?? finishReason;
+				served = chunk.model ?? served;
 				if (chunk.usage) {
 					promptTokens = chunk.usage.prompt_tokens;
 					completionTokens = chunk.usage.completion_tokens;
+					const { completion_tokens_details: completion, prompt_tokens_details: prompt } =
+						chunk.usage;
+					details = {
+						...(completion === undefined ? {} : { completionTokensDetails: completion }),
+						...(prompt === undefined ? {} : { promptTokensDetails: prompt }),
+					};
 				}
 			}
 		} catch (error) {
@@ -151,8 +161,9 @@ export class EndpointModel implements TextModel {
 			completion,
 			finishReason: finishReasonOf(finishReason),
 			...(promptTokens !== undefined && completionTokens !== undefined
-				? { usage: { promptTokens, completionTokens } }
+				? { usage: { promptTokens, completionTokens, ...details } }
 				: {}),
+			...(served === undefined ? {} : { model: served }),
 		};
 	}
 

@@ -188,6 +188,7 @@ interface StreamEventJson {
 		readonly finish_reason?: string | null;
 	}[];
 	readonly usage?: UsageJson | null;
+	readonly model?: unknown;
 	readonly error?: unknown;
 }
 
@@ -212,6 +213,7 @@ function chunkOfEvent(data: string): StreamChunk {
 		text: typeof text === 'string' ? text : '',
 		...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}),
 		...(json.usage ? { usage: json.usage } : {}),
+		...(typeof json.model === 'string' && json.model !== '' ? { model: json.model } : {}),
 	};
 }
 
@@ -241,6 +243,9 @@ export interface OpenAIClientOptions {
 export interface UsageJson {
 	readonly prompt_tokens?: number;
 	readonly completion_tokens?: number;
+	/** Counts by kind (`reasoning_tokens`, `cached_tokens`...), when the server sends them. */
+	readonly completion_tokens_details?: { readonly [kind: string]: number | null } | null;
+	readonly prompt_tokens_details?: { readonly [kind: string]: number | null } | null;
 }
 
 export interface ChatCompletionJson {
@@ -274,6 +279,8 @@ export interface StreamChunk {
 	readonly text: string;
 	readonly finishReason?: string;
 	readonly usage?: UsageJson;
+	/** The model name the server answered with. */
+	readonly model?: string;
 }
 
 /** Resolves after `ms`, or rejects when `signal` aborts. */

@@ -111,6 +111,8 @@ describe('oaieval', () => {
 				{ role: 'user', content: 'What is the capital of Norway?' },
 			],
 			sampled: ['Oslo'],
+			model: 'replay:capitals.jsonl',
+			usage: null,
 		});
 		expect(lines[2]).toMatch(
 			/^\{"run_id": "\w+", "event_id": 1, "sample_id": "capitals\.test\.7", "type": "match", "data": \{"correct": true, "expected": "Oslo", "picked": "Oslo", "sampled": "Oslo", "options": \["Oslo"\]\}, "created_by": "", "created_at": "\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{6})?\+00:00"\}$/u,
@@ -120,7 +122,7 @@ describe('oaieval', () => {
 		expect(back.events).toHaveLength(10);
 		expect(back.finalReport?.accuracy).toBe(0.6);
 		expect(lines.at(-1)).toMatch(
-			/^\{"final_report": \{"accuracy": 0\.6, "boostrap_std": [\d.]+\}, "run_id": "\w+"\}$/u,
+			/^\{"final_report": \{"accuracy": 0\.6, "boostrap_std": [\d.]+\}\}$/u,
 		);
 	});
 
@@ -265,6 +267,44 @@ describe('oaieval', () => {
 		);
 		expect(failed.exitCode).toBe(2);
 		expect(failed.stderr).toMatch(/bad-answers\.json: answer prompts key 'classify'/u);
+	});
+
+	it('the spec command is shell-quoted, created_at has microseconds, --concurrency and EVALS_THREADS are read', async () => {
+		const replay = write("quoted dir/it's.jsonl", [{ when: '', completion: 'Oslo' }]);
+		const log = join(dir, 'quoted-log.jsonl');
+		const args = [`replay:${replay}`, 'capitals', '--max_samples', '4', '--concurrency', '2'];
+		const run = await runCliCommand(oaievalCommand, [...args, '--record_path', log], 'disk');
+		expect(run.exitCode).toBe(0);
+		const back = readOaievalLog(readFileSync(log, 'utf8'), log);
+		// Python: " ".join(map(shlex.quote, sys.argv))
+		expect(back.spec.run_config.command).toBe(
+			`oaieval 'replay:${replay.replace("'", `'"'"'`)}' capitals --max_samples 4 --concurrency 2 --record_path ${log}`,
+		);
+		expect(back.events).toHaveLength(8);
+		const stamps = [back.spec.created_at, ...back.events.map((event) => event.created_at)];
+		for (const stamp of stamps)
+			expect(stamp).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{6})?\+00:00$/u);
+		// a real microsecond part (Node's clock has one), not milliseconds padded with 000
+		expect(stamps.some((stamp) => /\.\d{3}(?!000)\d{3}\+/u.test(stamp))).toBe(true);
+
+		for (const bad of [
+			['--concurrency', '0'],
+			['--concurrency', 'many'],
+		]) {
+			const refused = await runCliCommand(oaievalCommand, [...args.slice(0, 2), ...bad], 'disk');
+			expect(refused.exitCode).toBe(2);
+			expect(refused.stderr).toContain('--concurrency must be');
+		}
+		const saved = process.env.EVALS_THREADS;
+		process.env.EVALS_THREADS = 'lots';
+		try {
+			const refused = await runCliCommand(oaievalCommand, args.slice(0, 2), 'disk');
+			expect(refused.exitCode).toBe(2);
+			expect(refused.stderr).toContain('EVALS_THREADS must be an integer');
+		} finally {
+			if (saved === undefined) delete process.env.EVALS_THREADS;
+			else process.env.EVALS_THREADS = saved;
+		}
 	});
 
 	it('usage errors exit 2; --help prints the usage', async () => {

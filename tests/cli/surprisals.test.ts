@@ -194,6 +194,35 @@ describe('surprisals command', () => {
 		}
 	});
 
+	it('--concurrency caps the requests in flight to an endpoint (default 4)', async () => {
+		let inFlight = 0;
+		let most = 0;
+		const server = await startRecordingServer((_req, res) => {
+			inFlight += 1;
+			most = Math.max(most, inFlight);
+			setTimeout(() => {
+				inFlight -= 1;
+				sendJson(res, 400, { error: { message: 'no' } });
+			}, 30);
+		});
+		try {
+			const run = async (extra: string[]): Promise<number> => {
+				most = 0;
+				// 40 sentences: three requests of up to 16 prompts each
+				const sentences = Array.from({ length: 40 }, (_, i) => `Sentence ${i}.`);
+				const { io } = fakeIo({ 's.txt': sentences.join('\n') });
+				const args = ['s.txt', '--model', 'openai/m', '--base-url', server.baseUrl, ...extra];
+				await surprisalsCommand(args, io).catch(() => undefined);
+				await new Promise((resolve) => setTimeout(resolve, 100));
+				return most;
+			};
+			expect(await run(['--concurrency', '1'])).toBe(1);
+			expect(await run([])).toBe(3);
+		} finally {
+			await server.close();
+		}
+	});
+
 	it('a model folder scores like the bundled model of that folder', async () => {
 		const text = 'Dogs that bark rarely bite.';
 		const bundled = fakeIo({ 's.txt': text });
@@ -211,6 +240,7 @@ describe('surprisals command', () => {
 		[['s.txt', '--convention', 'eos'], /--convention must be one of reference, bos, bos\+eos/],
 		[['s.txt', '--dtype', 'int4'], /--dtype must be one of/],
 		[['s.txt', '--threads', '0'], /--threads must be a whole number/],
+		[['s.txt', '--concurrency', '0'], /--concurrency must be a whole number/],
 		[['s.txt', '--model', 'no such model!'], /is not a bundled model .* or a hub id/],
 		[['s.txt', '--revision', 'v1'], /--revision only applies to hub models/],
 		[['s.txt', '--bogus'], /Unknown option '--bogus'/],

@@ -102,6 +102,22 @@ test('runs a bundled Match eval on the local tiny model: metrics, transcript, lo
 	expect(log.events.filter((event) => event.type === 'sampling')).toHaveLength(12);
 	expect(log.finalReport?.accuracy?.toFixed(4)).toBe(Number(shownAccuracy).toFixed(4));
 
+	// The Inspect log beside it: one sample per sample, the same accuracy as a metric.
+	const inspectPromise = page.waitForEvent('download');
+	await page.getByRole('button', { name: 'Export Inspect log (JSON)' }).click();
+	const inspectDownload = await inspectPromise;
+	expect(inspectDownload.suggestedFilename()).toMatch(/\.inspect\.json$/u);
+	const inspect = JSON.parse(readFileSync(await inspectDownload.path(), 'utf8')) as {
+		status: string;
+		samples: unknown[];
+		results: { scores: { metrics: { accuracy: { value: number } } }[] };
+	};
+	expect(inspect.status).toBe('success');
+	expect(inspect.samples).toHaveLength(12);
+	expect(inspect.results.scores[0]?.metrics.accuracy.value.toFixed(4)).toBe(
+		Number(shownAccuracy).toFixed(4),
+	);
+
 	// The exported CSV has a header and one line per sample (none of these answers break lines).
 	const csvPromise = page.waitForEvent('download');
 	await page.getByRole('button', { name: 'Export samples (CSV)' }).click();

@@ -55,6 +55,44 @@ describe('openAIParams', () => {
 });
 
 describe('EndpointModel over HTTP', () => {
+	it("passes on the server's model name and usage details (oaieval's sampling events record them)", async () => {
+		const usage = {
+			prompt_tokens: 4,
+			completion_tokens: 1,
+			total_tokens: 5,
+			completion_tokens_details: { reasoning_tokens: 0, audio_tokens: null },
+			prompt_tokens_details: { cached_tokens: 2 },
+		};
+		server = await startRecordingServer((_req, res) => {
+			res.writeHead(200, { 'content-type': 'text/event-stream' });
+			res.end(
+				`data: ${JSON.stringify({ model: 'm1-2026', choices: [{ index: 0, delta: { content: 'Y' }, finish_reason: 'stop' }] })}\n\n` +
+					`data: ${JSON.stringify({ model: 'm1-2026', choices: [], usage })}\n\ndata: [DONE]\n\n`,
+			);
+		});
+		const model = new EndpointModel({
+			spec: { source: 'openai', model: 'm1', baseUrl: server.baseUrl },
+		});
+		const events = [];
+		for await (const event of model.generate(
+			{ prompt: { kind: 'chat', messages: [{ role: 'user', content: 'Hi' }] }, params: {} },
+			CALL,
+		))
+			events.push(event);
+		expect(events.at(-1)).toEqual({
+			type: 'done',
+			completion: 'Y',
+			finishReason: 'stop',
+			usage: {
+				promptTokens: 4,
+				completionTokens: 1,
+				completionTokensDetails: { reasoning_tokens: 0, audio_tokens: null },
+				promptTokensDetails: { cached_tokens: 2 },
+			},
+			model: 'm1-2026',
+		});
+	});
+
 	it('sends a chat with only the parameters set, streams tokens, reports usage', async () => {
 		server = await startRecordingServer((_req, res) => {
 			res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -14,10 +14,12 @@ import {
 	FLOAT_KEYS,
 	buildInspectLog,
 	buildRunSpec,
+	commandLine,
 	formatFinalReport,
 	parseAnswerPrompts,
 	pythonFloatRepr,
 	newRunId,
+	preciseNow,
 	pythonUtcTimestamp,
 	readRegistry,
 	resolveEval,
@@ -32,9 +34,10 @@ import { parseCommandArgs } from '../parse-command-args';
 
 export const OAIEVAL_USAGE =
 	'usage: oaieval <model>[,<model>...] <eval> [--registry_path <dir>] [--record_path <log.jsonl>] ' +
-	'[--max_samples N] [--seed N] [--answer_prompts <file.json>] [--inspect_log <file.json>] [--cache-dir <dir>] [--base-url <url>]\n' +
+	'[--max_samples N] [--seed N] [--concurrency N] [--answer_prompts <file.json>] [--inspect_log <file.json>] [--cache-dir <dir>] [--base-url <url>]\n' +
 	'  models: a bundled name, hub id, folder, openai/<model> or replay:<file.jsonl>; with several, the last grades model-graded evals\n' +
-	'  --registry_path defaults to the bundled example registry (suites/evals); EVALS_THREADS sets samples run at once (default 1)';
+	'  --registry_path defaults to the bundled example registry (suites/evals)\n' +
+	'  --concurrency N (else EVALS_THREADS=N, as upstream; EVALS_SEQUENTIAL=1 means 1): samples and endpoint requests at once (default 1 sample, 4 requests)';
 
 /** The bundled example registry, next to the sources. */
 export const BUNDLED_REGISTRY = fileURLToPath(new URL('../../../suites/evals/', import.meta.url));
@@ -98,6 +101,23 @@ function positiveInt(value: string | boolean | undefined, flag: string): number 
 	return number;
 }
 
+/**
+ * Samples (and endpoint requests) at once: `--concurrency`, else upstream's environment
+ * (`EVALS_SEQUENTIAL` of 1/true/yes means 1, else `EVALS_THREADS`); undefined when none is set
+ * (1 sample at a time, the endpoint client's default).
+ */
+function threadsOf(flag: string | boolean | undefined): number | undefined {
+	const sequential = ['1', 'true', 'yes'].includes(process.env.EVALS_SEQUENTIAL ?? '0');
+	if (flag === undefined && sequential) return 1;
+	const [value, name] =
+		flag !== undefined ? [flag, '--concurrency'] : [process.env.EVALS_THREADS, 'EVALS_THREADS'];
+	const threads = positiveInt(value, name);
+	if (threads !== undefined && threads < 1) {
+		throw new CliInputError(`${name} must be 1 or more, not ${threads}.\n${OAIEVAL_USAGE}`);
+	}
+	return threads;
+}
+
 /** A report value as Python prints `f"{key}: {value}"`: floats by repr, counts as ints. */
 function formatReportValue(key: string, value: number): string {
 	return FLOAT_KEYS.has(key) ? pythonFloatRepr(value) : String(value);
@@ -109,6 +129,7 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 		record_path: { type: 'string' },
 		max_samples: { type: 'string' },
 		seed: { type: 'string' },
+		concurrency: { type: 'string' },
 		answer_prompts: { type: 'string' },
 		inspect_log: { type: 'string' },
 		'cache-dir': { type: 'string' },
@@ -122,6 +143,7 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 	if (modelSpecs.length === 0) throw new CliInputError(`no model given.\n${OAIEVAL_USAGE}`);
 	const maxSamples = positiveInt(values.max_samples, '--max_samples');
 	const seed = positiveInt(values.seed, '--seed') ?? DEFAULT_EVAL_SEED;
+	const threads = threadsOf(values.concurrency);
 	const registryPath = resolve(
 		typeof values.registry_path === 'string' ? values.registry_path : BUNDLED_REGISTRY,
 	);
@@ -145,12 +167,13 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 				await openTextModel(spec, {
 					...(typeof values['cache-dir'] === 'string' ? { cacheDir: values['cache-dir'] } : {}),
 					...(typeof values['base-url'] === 'string' ? { baseUrl: values['base-url'] } : {}),
+					...(threads === undefined ? {} : { concurrency: threads }),
 				}),
 			);
 		}
 		const models: TextModel[] = opened.map((item) => item.model);
-		const threads = Number(process.env.EVALS_SEQUENTIAL ? 1 : (process.env.EVALS_THREADS ?? 1));
-		const startedAt = new Date();
+		const startTime = preciseNow();
+		const startedAt = new Date(startTime);
 		const runId = newRunId(startedAt);
 		const total = Math.min(maxSamples ?? evalSpec.samples.length, evalSpec.samples.length);
 		io.stderr(`Running eval ${evalSpec.name}: ${total} samples\n`);
@@ -163,10 +186,10 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 							completionFns: modelSpecs,
 							evalSpec,
 							runId,
-							createdAt: pythonUtcTimestamp(startedAt),
+							createdAt: pythonUtcTimestamp(startTime),
 							seed,
 							...(maxSamples === undefined ? {} : { maxSamples }),
-							command: ['oaieval', ...args].join(' '),
+							command: commandLine(['oaieval', ...args]),
 							registryPath,
 						}),
 					)
@@ -178,7 +201,7 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 				seed,
 				runId,
 				...(maxSamples === undefined ? {} : { maxSamples }),
-				concurrency: Number.isInteger(threads) && threads > 0 ? threads : 1,
+				concurrency: threads ?? 1,
 				...(answerPrompts ? { answerPrompts } : {}),
 				...(log ? { onEvent: (event) => log.append(event) } : {}),
 			});
@@ -193,7 +216,7 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 		}
 		io.stdout(formatFinalReport(result.finalReport, formatReportValue));
 		if (log) {
-			log.finish(result.finalReport, result.runId);
+			log.finish(result.finalReport);
 			io.stderr(`Logged ${log.eventCount} events to ${log.path}\n`);
 		}
 		if (typeof values.inspect_log === 'string') {

@@ -38,12 +38,14 @@ export const MODEL_OPTIONS = {
 	dtype: { type: 'string' },
 	threads: { type: 'string' },
 	'base-url': { type: 'string' },
+	concurrency: { type: 'string' },
 } as const satisfies OptionSpec;
 
 export const MODEL_OPTIONS_USAGE =
 	'[--model <bundled name | folder | hub owner/name | openai/<model>>] [--base-url <url>] ' +
 	'[--revision <hub revision>] ' +
-	'[--convention reference|bos|bos+eos] [--dtype fp32|fp16|q8] [--threads <n>]';
+	'[--convention reference|bos|bos+eos] [--dtype fp32|fp16|q8] [--threads <n>] ' +
+	'[--concurrency <n> (endpoint requests at once, default 4)]';
 
 export const SURPRISALS_USAGE = `usage: surprisals <sentences.txt> [--words [--bow]] ${MODEL_OPTIONS_USAGE}`;
 
@@ -56,6 +58,8 @@ export interface ModelRequest {
 	/** The convention was given with `--convention` (not the default). */
 	readonly conventionFromOption?: boolean;
 	readonly threads?: number;
+	/** `--concurrency`: requests in flight at once to an endpoint (its client's default: 4). */
+	readonly concurrency?: number;
 	/** `--model openai/<m>`: scored through this endpoint (prompt logprobs); `spec` is not loaded. */
 	readonly endpoint?: EndpointModelSpec;
 }
@@ -65,6 +69,20 @@ type ModelOptionValues = Partial<Record<keyof typeof MODEL_OPTIONS, string | boo
 function stringOption(values: ModelOptionValues, key: keyof ModelOptionValues): string | undefined {
 	const value = values[key];
 	return typeof value === 'string' ? value : undefined;
+}
+
+/** `--<key> <n>`, a whole number ≥ 1, or undefined when not given. */
+function wholeNumberOption(
+	values: ModelOptionValues,
+	key: 'threads' | 'concurrency',
+	usage: string,
+): number | undefined {
+	const text = stringOption(values, key);
+	const number = text === undefined ? undefined : Number(text);
+	if (number !== undefined && !(Number.isInteger(number) && number >= 1)) {
+		throw new CliInputError(`--${key} must be a whole number ≥ 1 (got '${text}').\n${usage}`);
+	}
+	return number;
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -96,13 +114,8 @@ export async function readModelRequest(
 			`--dtype must be one of ${DTYPES.join(', ')} (got '${dtype}').\n${usage}`,
 		);
 	}
-	const threadsText = stringOption(values, 'threads');
-	const threads = threadsText === undefined ? undefined : Number(threadsText);
-	if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) {
-		throw new CliInputError(
-			`--threads must be a whole number ≥ 1 (got '${threadsText}').\n${usage}`,
-		);
-	}
+	const threads = wholeNumberOption(values, 'threads', usage);
+	const concurrency = wholeNumberOption(values, 'concurrency', usage);
 	const model = stringOption(values, 'model') ?? DEFAULT_MODEL_ID;
 	let endpoint: EndpointModelSpec | undefined;
 	if (model.startsWith(ENDPOINT_SPEC_PREFIX)) {
@@ -144,6 +157,7 @@ export async function readModelRequest(
 		convention,
 		conventionFromOption: stringOption(values, 'convention') !== undefined,
 		...(threads !== undefined ? { threads } : {}),
+		...(concurrency !== undefined ? { concurrency } : {}),
 		...(endpoint !== undefined ? { endpoint } : {}),
 	};
 }
@@ -179,7 +193,11 @@ export async function scoreTextsInNode(
 	if (request.endpoint) {
 		const { model, baseUrl } = request.endpoint;
 		const apiKey = process.env['OPENAI_API_KEY'];
-		const client = new OpenAIClient({ baseUrl, ...(apiKey ? { apiKey } : {}) });
+		const client = new OpenAIClient({
+			baseUrl,
+			...(apiKey ? { apiKey } : {}),
+			...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
+		});
 		const started = Date.now();
 		const scored = await scoreTextsViaEndpoint(client, texts, {
 			model,

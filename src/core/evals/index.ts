@@ -38,6 +38,7 @@ export { ChatMessageSchema, isChatLike, parseChat, readPrompt } from './chat-pro
 export {
 	memoryRecorder,
 	newRunId,
+	preciseNow,
 	pythonUtcTimestamp,
 	type EvalRecorder,
 	type SampleRecorder,
@@ -67,7 +68,9 @@ export {
 } from './run-eval';
 export {
 	buildRunSpec,
+	commandLine,
 	formatFinalReport,
+	formatFinalReportLine,
 	formatLogEvent,
 	readOaievalLog,
 	writeOaievalLog,
@@ -75,6 +78,8 @@ export {
 } from './oaieval-log';
 export {
 	buildInspectLog,
+	inspectLogOfStored,
+	inspectStopReason,
 	type InspectEvalLog,
 	type InspectMessage,
 	type InspectSample,
@@ -132,9 +137,11 @@ export {
 export {
 	PASTE_TEMPLATES,
 	evalCards,
+	evalChoices,
 	isRegistryFileName,
 	isRegistryZipEntry,
 	pastedRegistryEntries,
+	type EvalChoice,
 	type EvalsCard,
 } from './registry-input';
 export { storedAnswers, type StoredAnswer } from './stored-answers';

@@ -1,7 +1,7 @@
 /**
  * The oaieval JSONL log (upstream `LocalRecorder`): a `{"spec": RunSpec}` line, one line per event
  * (`run_id, event_id, sample_id, type, data, created_by, created_at`), and a final
- * `{"final_report": {...}, "run_id": ...}` line, written as Python's `json.dumps` writes them.
+ * `{"final_report": {...}}` line, written as Python's `json.dumps` writes them.
  * The reader accepts logs from upstream and from Benchtop and locates problems by line. Pure.
  */
 import * as v from 'valibot';
@@ -57,6 +57,22 @@ export function buildRunSpec(options: {
 	};
 }
 
+/**
+ * Python's `shlex.quote`: a word of safe characters as it is, anything else in single quotes
+ * (a `'` inside written `'"'"'`), the empty word as `''`.
+ */
+export function shlexQuote(word: string): string {
+	if (word === '') return "''";
+	// JavaScript's `\w` is ASCII-only, as Python's pattern with re.ASCII.
+	if (!/[^\w@%+=:,./-]/u.test(word)) return word;
+	return `'${word.replaceAll("'", `'"'"'`)}'`;
+}
+
+/** The `command` of a run config, as upstream's `" ".join(map(shlex.quote, sys.argv))`. */
+export function commandLine(argv: readonly string[]): string {
+	return argv.map(shlexQuote).join(' ');
+}
+
 /** One event as its log line (no newline). */
 export function formatLogEvent(event: EvalEvent): string {
 	return pythonJsonDumps({
@@ -70,11 +86,15 @@ export function formatLogEvent(event: EvalEvent): string {
 	});
 }
 
+/** The final report's line (no newline): upstream `LocalRecorder` writes `{"final_report": ...}` only. */
+export function formatFinalReportLine(report: FinalReport): string {
+	return pythonJsonDumps({ final_report: report });
+}
+
 /** The whole log text: spec line, events, and the final report line when there is one. */
 export function writeOaievalLog(log: OaievalLog): string {
 	const lines = [pythonJsonDumps({ spec: log.spec }), ...log.events.map(formatLogEvent)];
-	if (log.finalReport)
-		lines.push(pythonJsonDumps({ final_report: log.finalReport, run_id: log.spec.run_id }));
+	if (log.finalReport) lines.push(formatFinalReportLine(log.finalReport));
 	return `${lines.join('\n')}\n`;
 }
 

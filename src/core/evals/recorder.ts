@@ -1,7 +1,8 @@
 /**
  * The recorder, as upstream's split between a template's `eval_sample` and `evals/record.py`:
  * templates record `sampling`, `match` and `metrics` events for a sample; the recorder numbers
- * them, stamps run id, author and time, and keeps them in order. Pure (the clock is passed in).
+ * them, stamps run id, author and time, and keeps them in order. Pure but for `preciseNow`, the
+ * clock the runner passes in by default.
  */
 import type { EvalEvent, JsonValue } from './types';
 
@@ -29,12 +30,38 @@ export interface EvalRecorder {
 	forSample(sampleId: string): SampleRecorder;
 }
 
-/** Python `str(datetime.now(timezone.utc))`. */
-export function pythonUtcTimestamp(date: Date): string {
+/**
+ * The current time in epoch milliseconds with a sub-millisecond fraction where the platform has
+ * one: `performance.timeOrigin + performance.now()` (microseconds in Node; browsers coarsen it to
+ * 5-100 µs), else `Date.now()` (whole milliseconds). JavaScript's `Date` alone has milliseconds;
+ * this is what gives `created_at` a real microsecond part instead of a padded `000`.
+ */
+export function preciseNow(): number {
+	const clock = (globalThis as { performance?: { timeOrigin?: number; now(): number } })
+		.performance;
+	return clock && typeof clock.timeOrigin === 'number'
+		? clock.timeOrigin + clock.now()
+		: Date.now();
+}
+
+/**
+ * Python `str(datetime.now(timezone.utc))`: `2026-01-02 03:04:05.678901+00:00`, the fraction
+ * left out when it is zero. `time` is a `Date` (milliseconds) or epoch milliseconds whose
+ * fraction holds the microseconds (as `preciseNow` gives them).
+ */
+export function pythonUtcTimestamp(time: Date | number): string {
+	const epochMs = typeof time === 'number' ? time : time.getTime();
+	let whole = Math.floor(epochMs);
+	let micros = Math.round((epochMs - whole) * 1000);
+	if (micros === 1000) {
+		whole += 1;
+		micros = 0;
+	}
+	const date = new Date(whole);
 	const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
 	const base = `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
-	const ms = date.getUTCMilliseconds();
-	return `${base}${ms === 0 ? '' : `.${pad(ms, 3)}000`}+00:00`;
+	const fraction = date.getUTCMilliseconds() * 1000 + micros;
+	return `${base}${fraction === 0 ? '' : `.${pad(fraction, 6)}`}+00:00`;
 }
 
 /** A run id like upstream's: `yymmddHHMMSS` + 8 random base-32 characters. */
@@ -53,7 +80,8 @@ export function newRunId(date: Date): string {
 export function memoryRecorder(options: {
 	readonly runId: string;
 	readonly createdBy: string;
-	readonly now: () => Date;
+	/** The clock for `created_at`: a `Date` or epoch milliseconds with a fraction (`preciseNow`). */
+	readonly now: () => Date | number;
 	readonly onEvent?: (event: EvalEvent) => void;
 }): EvalRecorder {
 	const events: EvalEvent[] = [];

@@ -11,12 +11,13 @@ import {
 	type GenerationParams,
 	type GenerationPrompt,
 	type TextModel,
+	type TokenUsage,
 } from '../model/generation';
 import { chatFromStringPrompt, renderChatAsText } from '../model/render-chat-as-text';
 import { DEFAULT_ANSWER_PROMPTS } from './answer-prompts';
 import { EvalsError } from './errors';
 import { shuffledSampleIndices } from './python-random';
-import { memoryRecorder, newRunId, type EvalRecorder } from './recorder';
+import { memoryRecorder, newRunId, preciseNow, type EvalRecorder } from './recorder';
 import { templateOf, type EvalTemplate, type RunModels, type SampleContext } from './templates';
 import type {
 	AnswerPrompts,
@@ -45,8 +46,8 @@ export interface RunEvalOptions {
 	readonly answerPrompts?: AnswerPrompts;
 	readonly runId?: string;
 	readonly createdBy?: string;
-	/** Clock for `created_at` (tests fix it). */
-	readonly now?: () => Date;
+	/** Clock for `created_at` (tests fix it): a `Date` or epoch ms with a fraction (default `preciseNow`). */
+	readonly now?: () => Date | number;
 	/** Every recorder event, as it is recorded. */
 	readonly onEvent?: (event: EvalEvent) => void;
 	/** Each finished sample, with the count done so far and the total. */
@@ -113,6 +114,22 @@ function sampleError(
 		: new EvalsError(`sample ${sampleId} (sample ${index + 1} of the samples): ${message}`);
 }
 
+/**
+ * A sampling event's `usage` as upstream records the OpenAI client's `CompletionUsage` (pydantic's
+ * JSON: every field, `None` as null): counts, total, then the `*_details` objects the server sent
+ * (null when it sent none). No usage reported: null, as upstream's `usage=None`.
+ */
+export function samplingUsage(usage: TokenUsage | undefined): Record<string, unknown> | null {
+	if (!usage) return null;
+	return {
+		completion_tokens: usage.completionTokens,
+		prompt_tokens: usage.promptTokens,
+		total_tokens: usage.completionTokens + usage.promptTokens,
+		completion_tokens_details: usage.completionTokensDetails ?? null,
+		prompt_tokens_details: usage.promptTokensDetails ?? null,
+	};
+}
+
 /** What a template's `evalSample` gets for sample `index`: its recorder, models and `generate`. */
 function sampleContext(
 	run: {
@@ -142,22 +159,20 @@ function sampleContext(
 		const done = await generateCompletion(model, request, call, options.signal);
 		const promptAsSent =
 			generationPrompt.kind === 'chat' ? generationPrompt.messages : generationPrompt.text;
-		const data: Record<string, unknown> = { prompt: promptAsSent, sampled: [done.completion] };
-		if (done.usage) {
-			const { completionTokens, promptTokens } = done.usage;
-			data.usage = {
-				completion_tokens: completionTokens,
-				prompt_tokens: promptTokens,
-				total_tokens: completionTokens + promptTokens,
-			};
-		}
-		recorder.recordSampling(data);
+		recorder.recordSampling({
+			prompt: promptAsSent,
+			sampled: [done.completion],
+			model: done.model ?? model.label,
+			usage: samplingUsage(done.usage),
+		});
 		calls.push({
 			role,
 			prompt: promptAsSent,
 			params,
 			completion: done.completion,
 			modelLabel: model.label,
+			finishReason: done.finishReason,
+			...(done.usage ? { usage: done.usage } : {}),
 		});
 		return done.completion;
 	};
@@ -183,8 +198,8 @@ export async function runEval(
 	evalSpec: ResolvedEval,
 	options: RunEvalOptions,
 ): Promise<EvalRunResult> {
-	const now = options.now ?? (() => new Date());
-	const runId = options.runId ?? newRunId(now());
+	const now = options.now ?? preciseNow;
+	const runId = options.runId ?? newRunId(new Date(now()));
 	const createdBy = options.createdBy ?? '';
 	const onEvent = options.onEvent ? { onEvent: options.onEvent } : {};
 	const recorder = memoryRecorder({ runId, createdBy, now, ...onEvent });

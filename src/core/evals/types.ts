@@ -3,7 +3,7 @@
  * resolved eval specs, model-graded specs, recorder events and the final report. Field names
  * are upstream's (snake_case where the file format has it). Types only.
  */
-import type { ChatMessage, GenerationParams } from '../model/generation';
+import type { ChatMessage, GenerationParams, TokenUsage } from '../model/generation';
 import type { JsonValue } from './python-text';
 
 /** A JSON value as `json.loads` gives it (numbers lose Python's int/float distinction). */
@@ -134,6 +134,10 @@ export interface SampleCall {
 	readonly params: GenerationParams;
 	readonly completion: string;
 	readonly modelLabel: string;
+	/** Why the generation ended (absent in runs stored before it was kept). */
+	readonly finishReason?: 'stop' | 'length' | 'cancelled';
+	/** Token usage the model reported, when it did. */
+	readonly usage?: TokenUsage;
 }
 
 /** Everything one sample gave: calls, verdict and, for model-graded evals, the choice. */

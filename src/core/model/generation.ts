@@ -55,7 +55,14 @@ export interface ModelCall {
 export interface TokenUsage {
 	readonly promptTokens: number;
 	readonly completionTokens: number;
+	/** OpenAI's `completion_tokens_details` as the server sent it (e.g. `reasoning_tokens`). */
+	readonly completionTokensDetails?: TokenDetails | null;
+	/** OpenAI's `prompt_tokens_details` as the server sent it (e.g. `cached_tokens`). */
+	readonly promptTokensDetails?: TokenDetails | null;
 }
+
+/** A `*_tokens_details` object of OpenAI's usage: counts by kind (null where not counted). */
+export type TokenDetails = { readonly [kind: string]: number | null };
 
 /** Streamed while generating; the last event is `done` (or the iterator throws). */
 export type GenerationEvent =
@@ -66,6 +73,8 @@ export type GenerationEvent =
 			readonly completion: string;
 			readonly finishReason: 'stop' | 'length' | 'cancelled';
 			readonly usage?: TokenUsage;
+			/** The model name the server answered with (OpenAI's `model`), when it gave one. */
+			readonly model?: string;
 			/** True when the answer came from the response cache (no model was called). */
 			readonly cached?: boolean;
 	  };

@@ -1,7 +1,8 @@
-// The Inspect export: the key structure of a real inspect_ai 0.3.x JSON log (its
-// tests/log/test_list_logs fixture, read at test-writing time; not copied), filled from a run.
+// The Inspect export: the keys Inspect's EvalLog requires, filled from a run (usage, stop reasons,
+// scores); strict validation against Inspect's own schema is in tests/parity/inspect-log.test.ts.
 import { describe, expect, it } from 'vitest';
-import { buildInspectLog } from '../../../src/core/evals/inspect-log';
+import { buildInspectLog, inspectStopReason } from '../../../src/core/evals/inspect-log';
+import type { GenerationEvent, TextModel } from '../../../src/core/model/generation';
 import { readRegistry, registryFiles, resolveEval } from '../../../src/core/evals/registry';
 import { runEval } from '../../../src/core/evals/run-eval';
 import { promptText, scriptedModel } from './scripted-model';
@@ -41,11 +42,24 @@ describe('buildInspectLog', () => {
 			startedAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
 			completedAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 9)),
 		});
-		expect(keys(log)).toEqual(['eval', 'plan', 'results', 'samples', 'stats', 'status', 'version']);
+		expect(keys(log)).toEqual([
+			'eval',
+			'invalidated',
+			'metadata',
+			'plan',
+			'results',
+			'samples',
+			'stats',
+			'status',
+			'tags',
+			'version',
+		]);
+		expect([log.invalidated, log.tags, log.metadata]).toEqual([false, [], {}]);
 		expect(log.version).toBe(2);
 		expect(log.status).toBe('success');
 		expect(keys(log.eval)).toEqual(
 			expect.arrayContaining([
+				'eval_id',
 				'run_id',
 				'created',
 				'task',
@@ -53,14 +67,17 @@ describe('buildInspectLog', () => {
 				'task_version',
 				'task_attribs',
 				'task_args',
+				'task_args_passed',
 				'dataset',
 				'model',
+				'model_generate_config',
 				'model_args',
 				'config',
 				'packages',
 			]),
 		);
 		expect(log.eval.created).toBe('2026-01-02T03:04:05+00:00');
+		expect(log.eval.model_generate_config).toEqual({ temperature: 0 });
 		expect(log.eval.dataset).toMatchObject({
 			samples: 2,
 			sample_ids: ['t.dev.1', 't.dev.0'],
@@ -70,19 +87,30 @@ describe('buildInspectLog', () => {
 		expect(log.results.scores[0]?.metrics.accuracy).toEqual({
 			name: 'accuracy',
 			value: 0.5,
-			options: {},
+			params: {},
 		});
 		expect(Object.keys(log.results.scores[0]?.metrics ?? {})).toEqual(['accuracy', 'boostrap_std']);
-		expect(keys(log.stats)).toEqual(['completed_at', 'model_usage', 'started_at']);
+		expect(keys(log.stats)).toEqual([
+			'completed_at',
+			'connection_limit_history',
+			'model_usage',
+			'role_usage',
+			'started_at',
+		]);
+		// the scripted model reports no usage: nothing to sum
+		expect([log.stats.model_usage, log.stats.role_usage]).toEqual([{}, {}]);
 		const [first, second] = log.samples;
 		expect(keys(first)).toEqual([
+			'attachments',
 			'epoch',
 			'events',
 			'id',
 			'input',
 			'messages',
 			'metadata',
+			'model_usage',
 			'output',
+			'role_usage',
 			'scores',
 			'store',
 			'target',
@@ -102,9 +130,10 @@ describe('buildInspectLog', () => {
 					stop_reason: 'stop',
 				},
 			],
+			completion: 'maybe',
 		});
-		expect(first?.scores).toEqual({ Match: { value: 'I', answer: 'maybe' } });
-		expect(second?.scores).toEqual({ Match: { value: 'C', answer: 'yes' } });
+		expect(first?.scores).toEqual({ Match: { value: 'I', answer: 'maybe', history: [] } });
+		expect(second?.scores).toEqual({ Match: { value: 'C', answer: 'yes', history: [] } });
 		expect(JSON.parse(JSON.stringify(log))).toEqual(log);
 	});
 
@@ -134,5 +163,82 @@ describe('buildInspectLog', () => {
 			'assistant',
 		]);
 		expect(Object.keys(log.results.scores[0]?.metrics ?? {})).toEqual(['counts/Y', 'score']);
+	});
+
+	it('usage by model and role, usage_* sums kept out of the metrics, stop_reason from the finish reason', async () => {
+		const evalSpec = evalOf(
+			't.dev.v0:\n  class: evals.elsuite.modelgraded.classify:ModelBasedClassify\n  args:\n    samples_jsonl: s.jsonl\n    modelgraded_spec: closedqa\n    modelgraded_spec_args:\n      criteria: c\n',
+			'{"input": "q", "ideal": "a"}\n{"input": "q2", "ideal": "b"}\n',
+		);
+		const cut = (label: string, answer: string, finishReason: 'stop' | 'length'): TextModel => ({
+			label,
+			abilities: { score: false, generate: true, chat: true },
+			countTokens: (text) => text.length,
+			async *generate(): AsyncIterable<GenerationEvent> {
+				await Promise.resolve();
+				yield {
+					type: 'done',
+					completion: answer,
+					finishReason,
+					usage: { promptTokens: 7, completionTokens: 3 },
+				};
+			},
+		});
+		const result = await runEval(evalSpec, {
+			policy: [cut('p', 'abc', 'length')],
+			grader: cut('g', 'Y', 'stop'),
+		});
+		expect(Object.keys(result.finalReport)).toContain('usage_total_tokens');
+		const log = buildInspectLog({
+			evalSpec,
+			runId: 'r',
+			modelLabel: 'p',
+			samples: result.samples,
+			order: result.order,
+			finalReport: result.finalReport,
+			cancelled: false,
+			startedAt: new Date(0),
+			completedAt: new Date(0),
+		});
+		// two samples, one policy and one grader call each, 7 + 3 tokens per call
+		const two = { input_tokens: 14, output_tokens: 6, total_tokens: 20 };
+		expect(log.stats.model_usage).toEqual({ p: two, g: two });
+		expect(log.stats.role_usage).toEqual({ grader: two });
+		expect(log.samples[0]?.model_usage).toEqual({
+			p: { input_tokens: 7, output_tokens: 3, total_tokens: 10 },
+			g: { input_tokens: 7, output_tokens: 3, total_tokens: 10 },
+		});
+		expect(log.samples[0]?.output.usage).toEqual({
+			input_tokens: 7,
+			output_tokens: 3,
+			total_tokens: 10,
+		});
+		expect(log.samples.map((sample) => sample.output.choices[0]?.stop_reason)).toEqual([
+			'max_tokens',
+			'max_tokens',
+		]);
+		expect(Object.keys(log.results.scores[0]?.metrics ?? {})).toEqual(['counts/Y', 'score']);
+		expect(log.eval.model_roles).toEqual({
+			// upstream's grader PromptFn kwargs as sent; `n` and `stop` under Inspect's names
+			grader: {
+				model: 'g',
+				config: {
+					temperature: 0,
+					max_tokens: 1024,
+					top_p: 1,
+					frequency_penalty: 0,
+					presence_penalty: 0,
+					num_choices: 1,
+				},
+				args: {},
+			},
+		});
+	});
+
+	it('inspectStopReason: length is max_tokens, stop is stop, anything else unknown', () => {
+		expect(inspectStopReason('length')).toBe('max_tokens');
+		expect(inspectStopReason('stop')).toBe('stop');
+		expect(inspectStopReason('cancelled')).toBe('unknown');
+		expect(inspectStopReason(undefined)).toBe('unknown');
 	});
 });

@@ -1,11 +1,14 @@
 // The oaieval JSONL log: written as Python's json.dumps writes it (separators, floats), read back
-// (also upstream's final_report line without run_id), with located errors.
+// (the final_report line as upstream writes it, and older Benchtop lines with run_id), with located
+// errors.
 import { describe, expect, it } from 'vitest';
 import {
 	buildRunSpec,
+	commandLine,
 	formatFinalReport,
 	formatLogEvent,
 	readOaievalLog,
+	shlexQuote,
 	writeOaievalLog,
 } from '../../../src/core/evals/oaieval-log';
 import { readRegistry, registryFiles, resolveEval } from '../../../src/core/evals/registry';
@@ -63,7 +66,7 @@ describe('oaieval log', () => {
 			),
 		).toBe(true);
 		expect(textLines.at(-1)).toBe(
-			'{"final_report": {"accuracy": 1.0, "f1_score": 0.8333333333333333}, "run_id": "r1"}',
+			'{"final_report": {"accuracy": 1.0, "f1_score": 0.8333333333333333}}',
 		);
 
 		const back = readOaievalLog(text, 'log.jsonl');
@@ -76,6 +79,8 @@ describe('oaieval log', () => {
 		const text =
 			'{"spec": {"run_id": "x", "eval_name": "a.b"}}\n{"final_report": {"accuracy": 1.0, "boostrap_std": NaN}}\n';
 		expect(readOaievalLog(text, 'l.jsonl').finalReport).toEqual({ accuracy: 1, boostrap_std: NaN });
+		const older = '{"spec": {"run_id": "x"}}\n{"final_report": {"accuracy": 0.5}, "run_id": "x"}\n';
+		expect(readOaievalLog(older, 'l.jsonl').finalReport).toEqual({ accuracy: 0.5 });
 	});
 
 	it.each([
@@ -153,5 +158,24 @@ describe('oaieval log lines are checked by their schemas', () => {
 		}
 		expect((error as Error).message).toBe(message);
 		expect((error as { location?: { field?: string } }).location?.field).toBe(field);
+	});
+});
+
+describe('shlexQuote (Python shlex.quote)', () => {
+	it.each([
+		['', "''"],
+		['capitals', 'capitals'],
+		['replay:/tmp/a-b_c.jsonl', 'replay:/tmp/a-b_c.jsonl'],
+		['--max_samples=5,x@y%z+', '--max_samples=5,x@y%z+'],
+		['a b', "'a b'"],
+		["it's", `'it'"'"'s'`],
+		['a*b', "'a*b'"],
+		['é', "'é'"],
+	])('%j → %s', (word, quoted) => {
+		expect(shlexQuote(word)).toBe(quoted);
+	});
+
+	it('commandLine joins the quoted words with spaces', () => {
+		expect(commandLine(['oaieval', 'gpt-4o', 'my eval'])).toBe("oaieval gpt-4o 'my eval'");
 	});
 });

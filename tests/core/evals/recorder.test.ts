@@ -1,7 +1,12 @@
 // The recorder templates write to: event numbering and stamps, upstream's record_match unwrapping
 // of a 1-element expected list, and Python's timestamp format.
 import { describe, expect, it } from 'vitest';
-import { memoryRecorder, newRunId, pythonUtcTimestamp } from '../../../src/core/evals/recorder';
+import {
+	memoryRecorder,
+	newRunId,
+	preciseNow,
+	pythonUtcTimestamp,
+} from '../../../src/core/evals/recorder';
 import type { EvalEvent } from '../../../src/core/evals/types';
 
 const NOW = (): Date => new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
@@ -59,6 +64,31 @@ describe('timestamps and run ids', () => {
 		expect(pythonUtcTimestamp(NOW())).toBe('2026-01-02 03:04:05.678000+00:00');
 		expect(pythonUtcTimestamp(new Date(Date.UTC(2026, 11, 31, 23, 59, 59)))).toBe(
 			'2026-12-31 23:59:59+00:00',
+		);
+	});
+
+	it('pythonUtcTimestamp keeps the microseconds of a fractional epoch time', () => {
+		const ms = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
+		expect(pythonUtcTimestamp(ms + 0.901)).toBe('2026-01-02 03:04:05.678901+00:00');
+		expect(pythonUtcTimestamp(ms + 0.0004)).toBe('2026-01-02 03:04:05.678000+00:00');
+		// 0.9996 ms rounds up to the next millisecond, not to a 1000-microsecond fraction
+		expect(pythonUtcTimestamp(Date.UTC(2026, 0, 2, 3, 4, 5, 999) + 0.9996)).toBe(
+			'2026-01-02 03:04:06+00:00',
+		);
+	});
+
+	it('preciseNow is the wall clock in epoch milliseconds, with a fraction in Node', () => {
+		const before = Date.now();
+		const readings = Array.from({ length: 20 }, () => preciseNow());
+		const after = Date.now();
+		// performance.timeOrigin + now() may differ from Date.now() by a little clock drift
+		for (const reading of readings) {
+			expect(reading).toBeGreaterThan(before - 50);
+			expect(reading).toBeLessThan(after + 50);
+		}
+		expect(readings.some((reading) => !Number.isInteger(reading))).toBe(true);
+		expect(pythonUtcTimestamp(readings[0] ?? 0)).toMatch(
+			/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{6})?\+00:00$/u,
 		);
 	});
 

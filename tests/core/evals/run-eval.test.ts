@@ -6,6 +6,7 @@ import { DEFAULT_ANSWER_PROMPTS } from '../../../src/core/evals/answer-prompts';
 import { readRegistry, registryFiles, resolveEval } from '../../../src/core/evals/registry';
 import { runEval } from '../../../src/core/evals/run-eval';
 import type { ResolvedEval } from '../../../src/core/evals/types';
+import type { GenerationEvent, TextModel } from '../../../src/core/model/generation';
 import { promptText, scriptedModel } from './scripted-model';
 
 const FIXED_NOW = (): Date => new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
@@ -89,7 +90,13 @@ describe('runEval: basic templates', () => {
 			event_id: 0,
 			sample_id: 't.dev.3',
 			type: 'sampling',
-			data: { prompt: [{ role: 'system', content: 'Largest planet?' }], sampled: ['Jupiter'] },
+			// upstream's OpenAI completion fns record `model` and `usage` (None → null) too
+			data: {
+				prompt: [{ role: 'system', content: 'Largest planet?' }],
+				sampled: ['Jupiter'],
+				model: 'm',
+				usage: null,
+			},
 			created_by: '',
 			created_at: '2026-01-02 03:04:05.678000+00:00',
 		});
@@ -201,12 +208,70 @@ describe('runEval: basic templates', () => {
 			policy: [model],
 			maxSamples: 2,
 		});
+		// openai-python's CompletionUsage as pydantic writes it: details null when the server sent none
 		expect(result.events[0]?.data.usage).toEqual({
 			completion_tokens: 5,
 			prompt_tokens: 10,
 			total_tokens: 15,
+			completion_tokens_details: null,
+			prompt_tokens_details: null,
 		});
 		expect(result.finalReport.usage_total_tokens).toBe(30);
+		expect(Object.keys(result.finalReport)).toEqual([
+			'accuracy',
+			'boostrap_std',
+			'usage_completion_tokens',
+			'usage_prompt_tokens',
+			'usage_total_tokens',
+		]);
+		expect(result.samples[0]?.calls[0]).toMatchObject({
+			finishReason: 'stop',
+			usage: { promptTokens: 10, completionTokens: 5 },
+		});
+	});
+
+	it("sampling events carry the server's model name and usage details; the report sums counts only", async () => {
+		const served: TextModel = {
+			label: 'openai/m1',
+			abilities: { score: false, generate: true, chat: true },
+			countTokens: (text) => text.length,
+			async *generate(): AsyncIterable<GenerationEvent> {
+				await Promise.resolve();
+				yield {
+					type: 'done',
+					completion: 'Paris',
+					finishReason: 'stop',
+					model: 'm1-2026-01-01',
+					usage: {
+						promptTokens: 10,
+						completionTokens: 2,
+						completionTokensDetails: { reasoning_tokens: 0 },
+						promptTokensDetails: null,
+					},
+				};
+			},
+		};
+		const result = await runEval(evalOf('evals.elsuite.basic.match:Match', '', QA), {
+			policy: [served],
+			maxSamples: 1,
+		});
+		const data = result.events.find((event) => event.type === 'sampling')?.data;
+		expect(Object.keys(data ?? {})).toEqual(['prompt', 'sampled', 'model', 'usage']);
+		expect(data?.model).toBe('m1-2026-01-01');
+		expect(data?.usage).toEqual({
+			completion_tokens: 2,
+			prompt_tokens: 10,
+			total_tokens: 12,
+			completion_tokens_details: { reasoning_tokens: 0 },
+			prompt_tokens_details: null,
+		});
+		expect(Object.keys(result.finalReport)).toEqual([
+			'accuracy',
+			'boostrap_std',
+			'usage_completion_tokens',
+			'usage_prompt_tokens',
+			'usage_total_tokens',
+		]);
 	});
 
 	it('a cancel stops between samples and returns no report', async () => {
