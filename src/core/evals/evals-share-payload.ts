@@ -6,7 +6,7 @@
  * decoding (valibot); links of the 0.1.0 release (`#/evals/share/<data>`) still open.
  */
 import * as v from 'valibot';
-import { SHARE_ROUTES, encodeShareFragment, unpackShareLink } from '../share/share-codec';
+import { SHARE_ROUTES, encodeShareFragment, readSharePayload } from '../share/share-codec';
 import { GENERATION_PARAMS_ENTRIES, TextModelSpecSchema } from '../run/task-run-json';
 import type { ResolvedEval } from './types';
 import type { GenerationParams } from '../model/generation';
@@ -79,17 +79,6 @@ export function encodeEvalsShare(payload: EvalsSharePayload): string {
 
 /** Reads a link's part after `#/evals/share/`; throws an Error that says what is wrong with it. */
 export function decodeEvalsShare(text: string): EvalsSharePayload {
-	const unpacked = unpackShareLink(`${SHARE_ROUTES.evals}${text}`, 'evals');
-	if (!unpacked.ok) throw unpacked.error;
-	const json = unpacked.json;
-	const result = v.safeParse(Payload, json);
-	if (!result.success) {
-		const issue = result.issues[0];
-		const path = v.getDotPath(issue) ?? '(top)';
-		throw new Error(
-			`This share link is not an Evals run Benchtop can read (${path}: ${issue.message}).`,
-		);
-	}
 	// The schema checks the shapes the runner reads; the rest passes through as written.
-	return result.output as unknown as EvalsSharePayload;
+	return readSharePayload('evals', text, Payload, 'an Evals run') as EvalsSharePayload;
 }

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { sha256Hex } from '../hash/sha256';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
-import { SHARE_ROUTES, encodeShareFragment, unpackShareLink } from '../share/share-codec';
+import { SHARE_ROUTES, encodeShareFragment, readSharePayload } from '../share/share-codec';
 import { GENERATION_PARAMS_ENTRIES, TextModelSpecSchema } from '../run/task-run-json';
 import type { LtmRunState } from './scheduler';
 import type { LtmBenchmark } from './types';
@@ -174,18 +174,7 @@ export function encodeLtmShare(payload: LtmSharePayload): string {
 
 /** Reads a link's part after `#/memory/share/`; throws an Error that says what is wrong with it. */
 export function decodeLtmShare(text: string): LtmSharePayload {
-	const unpacked = unpackShareLink(`${SHARE_ROUTES.ltm}${text}`, 'ltm');
-	if (!unpacked.ok) throw unpacked.error;
-	const json = unpacked.json;
-	const result = v.safeParse(Payload, json);
-	if (!result.success) {
-		const issue = result.issues[0];
-		const path = v.getDotPath(issue) ?? '(top)';
-		throw new Error(
-			`This share link is not a Memory run Benchtop can read (${path}: ${issue.message}).`,
-		);
-	}
-	const payload = result.output as unknown as LtmSharePayload;
+	const payload = readSharePayload('ltm', text, Payload, 'a Memory run') as LtmSharePayload;
 	if (ltmScoresFingerprint(payload.scores) !== payload.fingerprint) {
 		throw new Error(
 			'This share link’s scores do not match its fingerprint (the link was edited or damaged): ask for the link again.',

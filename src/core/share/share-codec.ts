@@ -14,6 +14,7 @@
  *   [13, …)  the JSON body, compressed with raw DEFLATE; in format 2 it names its `kind`
  */
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
+import * as v from 'valibot';
 import { ShareLinkError } from '../errors';
 import { sha256HexOfBytes } from '../hash/sha256';
 import { decodeBase64Url, encodeBase64Url } from './base64url';
@@ -265,6 +266,30 @@ function unpacksTooLarge(): ShareLinkError {
 		'too-large',
 		`This link unpacks to more than ${MAX_SHARE_INFLATED_BYTES / 1024 / 1024} MiB, more than a share link may hold, so it was not opened. Ask for the run bundle instead.`,
 	);
+}
+
+/**
+ * The payload of a generative kind's link (the part after its address, `2/<data>`): unpacked
+ * within the caps and checked against `schema`. Throws the link's ShareLinkError, or an Error
+ * naming the first field that is wrong ("This share link is not an Evals run Benchtop can read").
+ */
+export function readSharePayload(
+	kind: Exclude<ShareKind, 'suite'>,
+	text: string,
+	schema: v.GenericSchema<unknown>,
+	what: string,
+): unknown {
+	const unpacked = unpackShareLink(`${SHARE_ROUTES[kind]}${text}`, kind);
+	if (!unpacked.ok) throw unpacked.error;
+	const result = v.safeParse(schema, unpacked.json);
+	if (!result.success) {
+		const issue = result.issues[0];
+		const path = v.getDotPath(issue) ?? '(top)';
+		throw new Error(
+			`This share link is not ${what} Benchtop can read (${path}: ${issue.message}).`,
+		);
+	}
+	return result.output;
 }
 
 /**
