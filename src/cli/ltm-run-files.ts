@@ -1,8 +1,10 @@
 /**
  * The files `ltm run --out <dir>` keeps so that `--resume` goes on where a run stopped, written in
  * time linear in the run: `run-state.json` (the small checkpoint, replaced atomically after every
- * step), `run-log.jsonl` (the log, appended) and `run-tests.json` (the tests, written once).
- * Reading also takes a `run-state.json` of an earlier release (the whole state, log inside).
+ * step), `run-log.jsonl` (the log, appended) and `run-tests.json` (the tests, written once);
+ * beside them GoodAI's `master_log.jsonl` (appended) and `runstats.json` (replaced with each
+ * checkpoint), as upstream's runner keeps them. Reading also takes a `run-state.json` of an
+ * earlier release (the whole state, log inside).
  */
 import { appendFileSync, closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -17,11 +19,15 @@ import {
 	stateFromCheckpoint,
 	type LtmRunState,
 } from '../core/ltm';
+import { goodaiMasterLogLines, goodaiRunstatsText } from '../core/ltm/goodai-files';
 import { CliInputError } from './cli-io';
 
 export const LTM_STATE_FILE = 'run-state.json';
 export const LTM_LOG_FILE = 'run-log.jsonl';
 export const LTM_TESTS_FILE = 'run-tests.json';
+/** GoodAI's event log and run statistics (upstream `make_master_log_path`, `make_runstats_path`). */
+export const GOODAI_MASTER_LOG_FILE = 'master_log.jsonl';
+export const GOODAI_RUNSTATS_FILE = 'runstats.json';
 
 /** The temporary file that replaces `path` (see replaceFile). */
 const temporaryOf = (path: string): string => `${path}.tmp`;
@@ -102,6 +108,7 @@ export const CHECKPOINT_DELAY_MS = 200;
  */
 export class LtmRunFilesWriter {
 	#log: number | undefined;
+	#masterLog: number | undefined;
 	/** A state whose checkpoint is not written yet (close writes it). */
 	#pending: LtmRunState | undefined;
 	#checkpointAt = 0;
@@ -121,12 +128,17 @@ export class LtmRunFilesWriter {
 	 */
 	save(state: LtmRunState, logFrom: number, replayable = false): void {
 		const logPath = join(this.out, LTM_LOG_FILE);
-		if (this.#log === undefined) {
+		const masterPath = join(this.out, GOODAI_MASTER_LOG_FILE);
+		if (this.#log === undefined || this.#masterLog === undefined) {
 			replaceFile(join(this.out, LTM_TESTS_FILE), JSON.stringify(state.tests));
 			replaceFile(logPath, ltmLogLines(state.log));
+			replaceFile(masterPath, goodaiMasterLogLines(state.startTime, state.log));
 			this.#log = openSync(logPath, 'a');
+			this.#masterLog = openSync(masterPath, 'a');
 		} else {
-			appendFileSync(this.#log, ltmLogLines(state.log.slice(logFrom)));
+			const added = state.log.slice(logFrom);
+			appendFileSync(this.#log, ltmLogLines(added));
+			appendFileSync(this.#masterLog, goodaiMasterLogLines(state.startTime, added));
 		}
 		this.#pending = state;
 		if (!replayable || this.#now() - this.#checkpointAt >= CHECKPOINT_DELAY_MS) this.#checkpoint();
@@ -135,6 +147,7 @@ export class LtmRunFilesWriter {
 	#checkpoint(): void {
 		if (this.#pending === undefined) return;
 		replaceFile(join(this.out, LTM_STATE_FILE), JSON.stringify(checkpointOf(this.#pending)));
+		replaceFile(join(this.out, GOODAI_RUNSTATS_FILE), goodaiRunstatsText(this.#pending));
 		this.#pending = undefined;
 		this.#checkpointAt = this.#now();
 	}
@@ -145,6 +158,8 @@ export class LtmRunFilesWriter {
 			this.#checkpoint();
 			closeSync(this.#log);
 		}
+		if (this.#masterLog !== undefined) closeSync(this.#masterLog);
 		this.#log = undefined;
+		this.#masterLog = undefined;
 	}
 }

@@ -92,9 +92,11 @@ describe('ltm run', () => {
 			'Colours',
 			'Names',
 			'Prospective Memory',
+			'master_log.jsonl',
 			'run-log.jsonl',
 			'run-state.json',
 			'run-tests.json',
+			'runstats.json',
 			'summary.json',
 		]);
 		const colours = JSON.parse(await readFile(join(out, 'Colours', '0_0.json'), 'utf8'));
@@ -121,7 +123,7 @@ describe('ltm run', () => {
 		});
 		expect(colours.tokens).toBeGreaterThanOrEqual(108);
 		expect(colours.task_log[0]).toMatch(
-			/^Test \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\): My favourite colour is teal\.$/,
+			/^Test \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\): My favourite colour is teal\.$/,
 		);
 		const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'));
 		expect(summary).toMatchObject({

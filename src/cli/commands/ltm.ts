@@ -1,8 +1,10 @@
 /**
  * `ltm run <definitions folder | ltm-suite.json> --agent <model> [--judge <model>]
  * [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume]`: runs
- * long-term-memory tests (GoodAI LTM benchmark) against an agent model; writes upstream's result
- * files and a summary, and prints a table. Tokens are counted with cl100k_base, as upstream reports gaps.
+ * long-term-memory tests (GoodAI LTM benchmark) against an agent model, after checking that its
+ * prompts fit the models; writes upstream's result files, runstats.json and master_log.jsonl (as
+ * GoodAI's reporting reads them) and a summary, and prints a table. Tokens are counted with
+ * cl100k_base, as upstream reports gaps.
  */
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
@@ -24,6 +26,10 @@ import {
 	type LtmTestDefinition,
 	type TriviaItem,
 } from '../../core/ltm';
+import { preciseNow } from '../../core/evals/recorder';
+import { goodaiTestResultText } from '../../core/ltm/goodai-files';
+import { isoWithMicros } from '../../core/ltm/goodai-log';
+import { checkPromptFit, describePromptFitProblem, type FitModel } from '../../core/ltm/prompt-fit';
 import { generateCompletion, type TextModel } from '../../core/model/generation';
 import {
 	UnsafePathError,
@@ -48,12 +54,12 @@ export const LTM_GENERATE_USAGE =
 	'usage: ltm generate <prompt.json> --generator <model> --out <definitions folder> [--dataset "<Dataset Name>"] [--examples N] [--cache-dir <dir>]';
 
 export const LTM_USAGE =
-	'usage: ltm run <definitions folder | definitions .zip | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>] [--max-tokens N] [--temperature T] [--context-tokens N] [--max-message-tokens N] [--threads N]';
+	'usage: ltm run <definitions folder | definitions .zip | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>] [--max-tokens N] [--temperature T] [--context-tokens N] [--max-message-tokens N] [--threads N] [--base-url <url>]';
 
 /** Opens a model spec string (`gpt2-en-small`, `openai/<m>`, `replay:<file>`) as a TextModel. */
 export type OpenModel = (
 	spec: string,
-	options: { cacheDir?: string; threads?: number },
+	options: { cacheDir?: string; threads?: number; baseUrl?: string },
 ) => Promise<{ model: TextModel; close(): Promise<void> }>;
 
 const defaultOpenModel: OpenModel = (spec, options) => openTextModel(spec, options);
@@ -97,6 +103,7 @@ async function runCommand(
 		'context-tokens': { type: 'string' },
 		'max-message-tokens': { type: 'string' },
 		threads: { type: 'string' },
+		'base-url': { type: 'string' },
 	});
 	const maxMessageTokens = wholeNumberOption(values['max-message-tokens'], '--max-message-tokens');
 	const maxTokens = wholeNumberOption(values['max-tokens'], '--max-tokens');
@@ -159,6 +166,7 @@ async function runCommand(
 	const modelOptions = {
 		...(cacheDir !== undefined ? { cacheDir } : {}),
 		...(threads !== undefined ? { threads } : {}),
+		...(typeof values['base-url'] === 'string' ? { baseUrl: values['base-url'] } : {}),
 	};
 	const agent = await openModel(values.agent, modelOptions);
 	const judge =
@@ -167,6 +175,23 @@ async function runCommand(
 	// is still sized with cl100k (the state machine needs a synchronous counter).
 	const tokenizer = (resumeFrom?.config ?? loaded.benchmark.config).tokenizer ?? 'cl100k';
 	const countShortTexts = cachedTokenCounter(countCl100kTokens);
+	// Models are open: close them when a prompt cannot fit, before any reply is asked.
+	await refuseUnfitPrompts({
+		benchmark: resumeFrom
+			? { ...loaded.benchmark, config: resumeFrom.config, tests: resumeFrom.tests }
+			: loaded.benchmark,
+		...fitModelOf(agent.model, 'agent'),
+		...(judge ? fitModelOf(judge.model, 'judge') : {}),
+		...(contextTokens !== undefined ? { maxContextTokens: contextTokens } : {}),
+		...(maxMessageTokens !== undefined ? { maxMessageTokens } : {}),
+		...(maxTokens !== undefined ? { maxNewTokens: maxTokens } : {}),
+		countTokens: countShortTexts,
+		...(trivia ? { trivia } : {}),
+	}).catch(async (error: unknown) => {
+		await agent.close();
+		await judge?.close();
+		throw error;
+	});
 	const started = Date.now();
 	const files = out === undefined ? undefined : new LtmRunFilesWriter(out);
 	let state: LtmRunState;
@@ -186,7 +211,7 @@ async function runCommand(
 			...(maxMessageTokens !== undefined ? { maxMessageTokens } : {}),
 			environment: { countTokens: countShortTexts, ...(trivia ? { trivia } : {}) },
 			triviaSource: trivia ? 'upstream' : 'ours',
-			startTime: new Date(started).toISOString(),
+			startTime: isoWithMicros(preciseNow()),
 			...(resumeFrom ? { resumeFrom } : {}),
 			runId: loaded.benchmark.config.runName,
 			onEvent: async ({ action, state: current, logFrom }) => {
@@ -215,6 +240,31 @@ async function runCommand(
 	io.stdout(formatLtmTable(report));
 	for (const warning of state.warnings) io.stderr(`warning: ${warning}\n`);
 	return EXIT_OK;
+}
+
+/** A model's limit for the fit check: local models know their positions; endpoints have none here. */
+function fitModelOf(
+	model: TextModel,
+	role: 'agent' | 'judge',
+): { agent?: FitModel; judge?: FitModel } {
+	const info = (model as { info?: { maxPositions?: unknown } }).info;
+	if (typeof info?.maxPositions !== 'number') return {};
+	const fit: FitModel = {
+		label: model.label,
+		maxPositions: info.maxPositions,
+		countTokens: (text) => model.countTokens(text),
+	};
+	return { [role]: fit };
+}
+
+/**
+ * Stops before the run when a prompt known in advance cannot fit its model (issue: the run used
+ * to stop at its first long prompt), naming the model, the prompt and what would fit.
+ */
+async function refuseUnfitPrompts(input: Parameters<typeof checkPromptFit>[0]): Promise<void> {
+	const problems = await checkPromptFit(input);
+	if (problems.length === 0) return;
+	throw new CliInputError(problems.map(describePromptFitProblem).join('\n'));
 }
 
 /**
@@ -396,12 +446,13 @@ function resultPath(test: LtmTestDefinition): string {
 }
 
 /**
- * Upstream's result files, `<Dataset Name>/<example_id>_0.json` (names from the definitions, so
- * made safe segments: a hostile name is percent-encoded, never a way out of `out`), and summary.json.
+ * Upstream's result files, `<Dataset Name>/<example_id>_0.json` as `TestResult.save` writes them
+ * (names from the definitions, so made safe segments: a hostile name is percent-encoded, never a
+ * way out of `out`), and summary.json (ours).
  */
 async function writeReport(out: string, report: LtmReport): Promise<void> {
 	for (const entry of report.tests) {
-		await writeOutputFile(out, entry.path, `${JSON.stringify(entry.result, null, 2)}\n`);
+		await writeOutputFile(out, entry.path, goodaiTestResultText(entry.result));
 	}
 	await writeOutputFile(out, 'summary.json', `${JSON.stringify(report.summary, null, 2)}\n`);
 }

@@ -1,10 +1,18 @@
 /**
  * Reports of an LTM run in upstream's shapes: one TestResult JSON per test (score normalised,
  * max_score 1) and the summary (L14): per dataset the mean and population std, score = sum of
- * dataset means, score_std, accuracy %, ltm = mean gap of perfect tests, speed, verbosity. Pure.
+ * dataset means, score_std, accuracy %, ltm = mean gap of perfect tests, speed, verbosity. Log
+ * lines in upstream's forms (goodai-log.ts); goodai-files.ts writes the files as Python does. Pure.
  */
 import { LTM_DIVERGENCES } from './divergences';
-import type { LogEntry, LtmRunState } from './scheduler';
+import {
+	endText,
+	entryEpochMicros,
+	goodaiEventOf,
+	goodaiLogLine,
+	pythonDatetimeText,
+} from './goodai-log';
+import type { LtmRunState } from './scheduler';
 import { firstLineIndex } from './scheduler';
 import { UnsafePathError, safeRelativePath } from '../security/contained-path';
 import type { JsonValue, LtmTestDefinition } from './types';
@@ -60,15 +68,12 @@ export interface LtmReport {
 	readonly summary: LtmSummaryJson;
 }
 
-/** `YYYY-MM-DD HH:MM:SS` of the run's start plus a virtual-clock offset. */
+/**
+ * `YYYY-MM-DD HH:MM:SS.ffffff` of the run's start plus a virtual-clock offset (Python
+ * `str(datetime)`; how the microseconds come about: goodai-log.ts `entryEpochMicros`).
+ */
 export function formatLogTime(startTime: string, clockS: number): string {
-	const at = new Date(Date.parse(startTime) + clockS * 1000);
-	return at.toISOString().replace('T', ' ').slice(0, 19);
-}
-
-function logLine(state: LtmRunState, entry: LogEntry): string {
-	const who = entry.role === 'user' ? 'Test' : entry.role === 'agent' ? 'Agent' : 'SYSTEM';
-	return `${who} (${formatLogTime(state.startTime, entry.clockS)}): ${entry.text}`;
+	return pythonDatetimeText(entryEpochMicros(startTime, clockS));
 }
 
 /** Population mean and standard deviation (0 and 0 for an empty list). */
@@ -161,6 +166,22 @@ export function buildLtmSummary(state: LtmRunState): LtmSummaryJson {
 	};
 }
 
+/**
+ * Upstream's `full_log` of a test: every line upstream logs, from the test's first script line
+ * to its evaluation (its `ENDS` line, or the end of the log while it runs), in upstream's forms.
+ */
+function fullLog(state: LtmRunState, id: string): string[] {
+	const start = firstLineIndex(state, id);
+	if (start === -1) return [];
+	const end = state.log.findIndex(
+		(entry, index) => index > start && entry.kind === 'system' && entry.text === endText(id),
+	);
+	return state.log
+		.slice(start, end === -1 ? undefined : end)
+		.filter((entry) => goodaiEventOf(entry) !== undefined)
+		.map((entry) => goodaiLogLine(state.startTime, entry));
+}
+
 /** Builds every report of a (finished or partial) run from its state. */
 export function buildLtmReport(state: LtmRunState): LtmReport {
 	const tests: LtmTestReport[] = [];
@@ -170,11 +191,7 @@ export function buildLtmReport(state: LtmRunState): LtmReport {
 		const id = test.uniqueId;
 		const taskLog = state.log
 			.filter((entry) => entry.testId === id && entry.role !== 'system')
-			.map((entry) => logLine(state, entry));
-		const start = firstLineIndex(state, id);
-		const fullLog = (start === -1 ? [] : state.log.slice(start)).map((entry) =>
-			logLine(state, entry),
-		);
+			.map((entry) => goodaiLogLine(state.startTime, entry));
 		tests.push({
 			test,
 			path: resultFilePath(test, position),
@@ -188,7 +205,7 @@ export function buildLtmReport(state: LtmRunState): LtmReport {
 				reasoning: [...outcome.evaluation.reasons],
 				tokens: outcome.tokens,
 				characters: outcome.characters,
-				full_log: fullLog,
+				full_log: fullLog(state, id),
 				expected_responses: test.expectedResponses,
 				needles: test.isQuestion.filter((question) => !question).length,
 			},

@@ -21,6 +21,7 @@ import type { ChatMessage, GenerationParams } from '../model/generation';
 import { jokesQuestion } from './evaluators/jokes';
 import { evaluateWatch, prospectiveMemoryWatch } from './evaluators/prospective-memory';
 import { buildFiller, type TriviaItem } from './filler';
+import { beginText, endText, llmCallText, waitText } from './goodai-log';
 import type {
 	LtmBenchmark,
 	LtmConfig,
@@ -343,12 +344,7 @@ function foldResult(
 		if (result.kind === 'judged') {
 			recordJudgeReply(progress.dynamic!, result.reply);
 			draft.log.push(
-				systemLine(
-					draft,
-					action.testId,
-					'system',
-					`Judge call ${action.callIndex} for ${action.testId}: ${result.reply}`,
-				),
+				systemLine(draft, action.testId, 'system', llmCallText(action.testId, result.reply)),
 			);
 		} else if (result.kind === 'no-judge') {
 			recordOutcome(draft, action.testId, { status: 'skipped', reasons: [NEEDS_JUDGE_REASON] });
@@ -544,7 +540,7 @@ function finishTest(draft: LtmRunState, id: string): void {
 	delete draft.waitList[id];
 	draft.callbacks = draft.callbacks.filter((other) => other !== id);
 	if (draft.current === id) draft.current = null;
-	draft.log.push(systemLine(draft, id, 'system', `Test ${id} finished.`));
+	draft.log.push(systemLine(draft, id, 'system', endText(id)));
 }
 
 function isWaiting(draft: LtmRunState, id: string): boolean {
@@ -684,7 +680,7 @@ function begin(draft: LtmRunState, id: string): void {
 	if (progress.status === 'pending') {
 		progress.status = 'running';
 		progress.startToken = draft.totalTokens;
-		draft.log.push(systemLine(draft, id, 'system', `Test ${id} begins.`));
+		draft.log.push(systemLine(draft, id, 'system', beginText(id)));
 	} else if (progress.status === 'waiting') {
 		progress.status = 'running';
 	}
@@ -791,12 +787,13 @@ function setToWait(
 	draft.waitList[id] = entry;
 	progress.status = 'waiting';
 	draft.current = null;
-	const parts = [
-		...(entry.tokens !== undefined ? [`${amount} tokens`] : []),
-		...(entry.timeS !== undefined ? [`${wait.time} s`] : []),
-	];
 	draft.log.push(
-		systemLine(draft, id, 'system', `Test ${id} waits for ${parts.join(' and ') || 'nothing'}.`),
+		systemLine(
+			draft,
+			id,
+			'system',
+			waitText(id, entry.tokens === undefined ? 0 : amount, wait.time ?? 0),
+		),
 	);
 }
 

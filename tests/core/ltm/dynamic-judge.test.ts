@@ -138,7 +138,12 @@ describe('judge steps in dynamic tests', () => {
 			reasons: ['recalled the name of the cat'],
 			flags: [],
 		});
-		expect(state.log.filter((entry) => entry.text.startsWith('Judge call')).length).toBe(2);
+		// Upstream's LLM_CALL line form (runner/master_log.py).
+		expect(
+			state.log.filter((entry) =>
+				entry.text.startsWith("Test 'Pets - 0' CALLS an LLM. Response:\n"),
+			).length,
+		).toBe(2);
 	});
 
 	it('a "no" verdict fails the check; a non-JSON answer fails it with the reason', async () => {

@@ -413,7 +413,7 @@ describe('state is plain JSON and resumable', () => {
 		expect(next.log.slice(length).map((entry) => [entry.role, entry.text])).toEqual([
 			['user', INTRO_MESSAGE],
 			['agent', 'hi'],
-			['system', 'Test Colours - 0 begins.'],
+			['system', "Test 'Colours - 0' BEGINS"],
 		]);
 	});
 
