@@ -10,19 +10,25 @@ import type {
 } from '../core/model/generation';
 import { sha256Hex } from '../core/hash/sha256';
 import type { ReplayModelSpec } from '../core/model/model-spec';
-import { findReplayAnswer, parseReplayFile } from '../core/model/replay-file';
+import { findReplayAnswer, parseReplayFile, type ReplayFile } from '../core/model/replay-file';
 
 export interface ReplayModel extends TextModel {
 	readonly spec: ReplayModelSpec;
 }
 
 /**
- * A model that answers from `fileText` (the file named `name`).
+ * A model that answers from `fileText` (the file named `name`); `known` is its parse and hash when
+ * already made (in the parse worker), so a big file is not parsed again here.
  * @throws ReplayFileError (line-numbered) when a line is not a replay line.
  */
-export function createReplayModel(fileText: string, name: string): ReplayModel {
-	const file = parseReplayFile(fileText, name);
-	const spec: ReplayModelSpec = { source: 'replay', file: name, sha256: sha256Hex(fileText) };
+export function createReplayModel(
+	fileText: string,
+	name: string,
+	known?: { readonly answers: ReplayFile; readonly sha256: string },
+): ReplayModel {
+	const file = known?.answers ?? parseReplayFile(fileText, name);
+	const sha256 = known?.sha256 ?? sha256Hex(fileText);
+	const spec: ReplayModelSpec = { source: 'replay', file: name, sha256 };
 	return {
 		label: `replay:${name}`,
 		spec,

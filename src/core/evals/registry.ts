@@ -231,9 +231,11 @@ export function readSamplesLocated(
 		const samples: Sample[] = [];
 		const locations: EvalsLocation[] = [];
 		for (const path of paths) {
-			const fileSamples = parseSamplesJsonl(files.get(path) ?? '', path);
-			samples.push(...fileSamples);
-			locations.push(...fileSamples.map((_, index) => ({ file: path, line: index + 1 })));
+			// One push per sample: spreading tens of thousands overflows a worker's smaller stack.
+			parseSamplesJsonl(files.get(path) ?? '', path).forEach((sample, index) => {
+				samples.push(sample);
+				locations.push({ file: path, line: index + 1 });
+			});
 		}
 		return { samples, locations };
 	};

@@ -9,9 +9,12 @@ import {
 	type EndpointModelSpec,
 	type TextModelSpec,
 } from '../../core/model/model-spec';
+import { describeError } from '../../core/messages/describe-error';
+import type { ReplayFile } from '../../core/model/replay-file';
 import { createReplayModel } from '../../providers/replay';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { LocalWorkerModel } from '../local-worker-model';
+import { readReplayFile, type ParseProgress, type ParsedReplay } from '../parse-inputs-client';
 import { EndpointProposal, type EndpointSettings } from './endpoint-settings.svelte';
 
 export type EvalsModelKind = 'local' | 'endpoint' | 'replay';
@@ -20,6 +23,38 @@ export type EvalsModelKind = 'local' | 'endpoint' | 'replay';
 export interface ReplayFileChoice {
 	readonly name: string;
 	readonly text: string;
+	/** Set once the file is parsed (`pickReplay`): it is valid, and this is `sha256Hex(text)`. */
+	readonly sha256?: string;
+	/** Answer lines, once parsed. */
+	readonly answerLines?: number;
+}
+
+/** A replay file being read: its name and how far (null before the first progress event). */
+export interface ReplayReading {
+	readonly name: string;
+	readonly progress: ParseProgress | null;
+}
+
+/** Parsed replay files by SHA-256 (the last few), so a run does not parse a big file again. */
+// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a cache, not UI state
+const parsedReplays = new Map<string, ReplayFile>();
+const PARSED_REPLAYS_KEPT = 4;
+
+function rememberParsedReplay(parsed: ParsedReplay): void {
+	parsedReplays.delete(parsed.sha256);
+	parsedReplays.set(parsed.sha256, parsed.answers);
+	for (const oldest of parsedReplays.keys()) {
+		if (parsedReplays.size <= PARSED_REPLAYS_KEPT) break;
+		parsedReplays.delete(oldest);
+	}
+}
+
+/** The parse and hash of a replay text already parsed, if it is among the last few. */
+function knownReplay(
+	sha256: string | undefined,
+): { answers: ReplayFile; sha256: string } | undefined {
+	const answers = sha256 === undefined ? undefined : parsedReplays.get(sha256);
+	return answers && sha256 !== undefined ? { answers, sha256 } : undefined;
 }
 
 /** One model choice (policy or grader). */
@@ -27,6 +62,11 @@ export class EvalsModelChoice {
 	kind = $state<EvalsModelKind>('local');
 	localId = $state<string>('gpt2-random-tiny');
 	replay = $state.raw<ReplayFileChoice | null>(null);
+	/** The replay file being read (big ones in the parse worker, with progress), or null. */
+	replayReading = $state.raw<ReplayReading | null>(null);
+	/** Why the last picked replay file could not be read (shown while no file is picked). */
+	replayError = $state<string | null>(null);
+	#replayAbort: AbortController | null = null;
 	readonly localIds: readonly string[] = BUNDLED_MODEL_IDS;
 	/** A share link's endpoint for this role: used only once the user runs it once or saves it. */
 	proposal = $state.raw<EndpointProposal | null>(null);
@@ -37,8 +77,42 @@ export class EvalsModelChoice {
 		this.proposal = new EndpointProposal(spec, endpoint);
 	}
 
+	/**
+	 * Reads and parses a picked replay file once (over 1 MiB in the parse worker, with progress in
+	 * `replayReading`; over 64 MiB refused); a new pick cancels the one being read.
+	 */
+	async pickReplay(file: File): Promise<void> {
+		this.#replayAbort?.abort();
+		const abort = new AbortController();
+		this.#replayAbort = abort;
+		this.replayError = null;
+		this.replayReading = { name: file.name, progress: null };
+		try {
+			const parsed = await readReplayFile(file, {
+				signal: abort.signal,
+				onProgress: (progress) => {
+					if (this.#replayAbort === abort) this.replayReading = { name: file.name, progress };
+				},
+			});
+			rememberParsedReplay(parsed);
+			const { name, text, sha256, answerLines } = parsed;
+			this.replay = { name, text, sha256, answerLines };
+		} catch (error) {
+			if (abort.signal.aborted) return;
+			this.replay = null;
+			this.replayError = describeError(error);
+		} finally {
+			if (this.#replayAbort === abort) {
+				this.#replayAbort = null;
+				this.replayReading = null;
+			}
+		}
+	}
+
 	/** Why this choice cannot make a model yet, or null. */
 	problem(endpoint: EndpointSettings): string | null {
+		if (this.kind === 'replay' && this.replayReading) return 'Reading the replay file…';
+		if (this.kind === 'replay' && !this.replay && this.replayError) return this.replayError;
 		if (this.kind === 'replay' && !this.replay) return 'Pick a replay file (JSONL).';
 		if (this.kind === 'endpoint' && this.proposal) {
 			if (this.proposal.inUse) return null;
@@ -48,7 +122,7 @@ export class EvalsModelChoice {
 			if (endpoint.problem) return endpoint.problem;
 			if (!endpoint.spec) return 'Give the endpoint a base URL and a model id.';
 		}
-		if (this.kind === 'replay' && this.replay) {
+		if (this.kind === 'replay' && this.replay && this.replay.sha256 === undefined) {
 			try {
 				createReplayModel(this.replay.text, this.replay.name);
 			} catch (error) {
@@ -82,7 +156,7 @@ export function modelFromSpec(
 		if (text === undefined) {
 			throw new Error(`The replay file ${spec.file} is not stored with this run: pick it again.`);
 		}
-		return createReplayModel(text, spec.file);
+		return createReplayModel(text, spec.file, knownReplay(spec.sha256));
 	}
 	if (spec.source === 'openai') {
 		const model = context.endpoint.textModelFor(spec);
@@ -101,6 +175,10 @@ export function specOfChoice(
 	choice: EvalsModelChoice,
 	endpoint: EndpointSettings,
 ): { spec: TextModelSpec; replayText?: string } {
+	if (choice.kind === 'replay' && choice.replay?.sha256 !== undefined) {
+		const { name, text, sha256 } = choice.replay;
+		return { spec: { source: 'replay', file: name, sha256 }, replayText: text };
+	}
 	if (choice.kind === 'replay' && choice.replay) {
 		const model = createReplayModel(choice.replay.text, choice.replay.name);
 		return { spec: model.spec, replayText: choice.replay.text };

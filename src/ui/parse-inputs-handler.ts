@@ -1,0 +1,316 @@
+/**
+ * The parse worker's request handler as a plain function (parse-inputs.worker.ts wires it to
+ * `self`; tests call it in Node): reads files with progress, runs the core's pure parsers and
+ * posts plain results, errors as `{ name, message, location }`. Cancel acts between steps.
+ */
+import {
+	dedupeProblems,
+	evalChoices,
+	isRegistryFileName,
+	isRegistryZipEntry,
+	listEvalNames,
+	problemOf,
+	readRegistry,
+	registryFiles,
+	registryPathOf,
+	resolveEval,
+	type EvalChoice,
+	type EvalsProblem,
+} from '../core/evals';
+import { EvalsError } from '../core/evals/errors';
+import { entryText, unzipBounded } from '../core/formats/zip-archive';
+import { sha256Hex } from '../core/hash/sha256';
+import { describeError } from '../core/messages/describe-error';
+import { ReplayFileError, parseReplayFile } from '../core/model/replay-file';
+import type { LoadResult } from '../core/ltm';
+import { loadGivenDefinitions, type MemoryDefinitions } from './memory-definitions';
+import type {
+	ErrorLocation,
+	LoadDefinitionsParams,
+	InputFile,
+	ParseCallKind,
+	ParseCalls,
+	ParseEvent,
+	ParseProgress,
+	ParseRequest,
+	ReadRegistryParams,
+	ReadRegistryResult,
+	ResolveEvalResult,
+	SerializedParseError,
+} from './parse-inputs-protocol';
+
+/** What a call can do besides parsing: report progress, and learn it was cancelled. */
+export interface ParseContext {
+	readonly onProgress: (progress: ParseProgress) => void;
+	readonly cancelled: () => boolean;
+}
+
+/** Long arrays of each result, sent in pieces of {@link CHUNK_ITEMS} before the result. */
+const CHUNKED_PATHS: { readonly [K in ParseCallKind]: readonly (readonly string[])[] } = {
+	replayFile: [
+		['answers', 'samples'],
+		['answers', 'whens'],
+	],
+	readRegistry: [],
+	resolveEval: [
+		['resolved', 'samples'],
+		['resolved', 'sampleLocations'],
+	],
+	ltmDefinitions: [['benchmark', 'tests']],
+};
+
+/** Items per piece: a few milliseconds of structured clone each on the receiving side. */
+export const CHUNK_ITEMS = 5000;
+
+/** Every eval of a registry this small is resolved on reading, so all problems show at once. */
+const CHECK_ALL_EVALS_UP_TO = 50;
+
+/** Thrown between steps of a cancelled call. */
+class ParseCancelledError extends Error {
+	override name = 'CancelledError';
+	constructor() {
+		super('Cancelled.');
+	}
+}
+
+function stopIfCancelled(context: ParseContext): void {
+	if (context.cancelled()) throw new ParseCancelledError();
+}
+
+/** Reads a blob as UTF-8 text (a leading BOM dropped, as `Blob.text()`), reporting bytes read. */
+async function readText(
+	file: Blob,
+	context: ParseContext,
+	read: { done: number; total: number },
+): Promise<string> {
+	const reader = file.stream().getReader();
+	const decoder = new TextDecoder();
+	const parts: string[] = [];
+	for (;;) {
+		const chunk = await reader.read();
+		if (chunk.done) break;
+		parts.push(decoder.decode(chunk.value, { stream: true }));
+		read.done += chunk.value.byteLength;
+		context.onProgress({ phase: 'reading', done: read.done, total: read.total });
+		if (context.cancelled()) {
+			await reader.cancel();
+			throw new ParseCancelledError();
+		}
+	}
+	parts.push(decoder.decode());
+	return parts.join('');
+}
+
+async function parseReplay(
+	input: InputFile,
+	context: ParseContext,
+): Promise<ParseCalls['replayFile']['result']> {
+	const text = await readText(input.file, context, { done: 0, total: input.file.size });
+	context.onProgress({ phase: 'parsing', done: 0, total: 1 });
+	const answers = parseReplayFile(text, input.path);
+	stopIfCancelled(context);
+	context.onProgress({ phase: 'hashing', done: 0, total: 1 });
+	const sha256 = sha256Hex(text);
+	return {
+		name: input.path,
+		text,
+		sha256,
+		answers,
+		answerLines: answers.samples.length + answers.whens.length,
+	};
+}
+
+/** Registry entries (path → text) of dropped files: YAML and JSONL as they are, zips unpacked. */
+async function registryEntries(
+	inputs: readonly InputFile[],
+	context: ParseContext,
+): Promise<[string, string][]> {
+	const read = { done: 0, total: inputs.reduce((sum, input) => sum + input.file.size, 0) };
+	const entries: [string, string][] = [];
+	for (const input of inputs) {
+		const name = input.path.split('/').pop() ?? input.path;
+		if (/\.zip$/iu.test(name)) {
+			const bytes = new Uint8Array(await input.file.arrayBuffer());
+			read.done += bytes.byteLength;
+			context.onProgress({ phase: 'reading', done: read.done, total: read.total });
+			const unzipped = unzipBounded(name, bytes, isRegistryZipEntry);
+			for (const [inner, data] of Object.entries(unzipped)) {
+				const text = entryText(data);
+				entries.push([registryPathOf(inner, text), text]);
+			}
+		} else if (isRegistryFileName(name)) {
+			const text = await readText(input.file, context, read);
+			entries.push([registryPathOf(input.path, text), text]);
+		} else {
+			read.done += input.file.size;
+		}
+		stopIfCancelled(context);
+	}
+	return entries;
+}
+
+async function readRegistryCall(
+	params: ReadRegistryParams,
+	context: ParseContext,
+): Promise<ReadRegistryResult> {
+	const entries = await registryEntries(params.inputs, context);
+	const merged = new Map(params.previous);
+	for (const [path, text] of entries) merged.set(path, text);
+	const files = registryFiles(merged);
+	context.onProgress({ phase: 'parsing', done: 0, total: 1 });
+	let evalNames: string[] = [];
+	let choices: EvalChoice[] = [];
+	const problems: EvalsProblem[] = [];
+	try {
+		const registry = readRegistry(files);
+		evalNames = listEvalNames(registry);
+		choices = evalChoices(registry, evalNames);
+		if (evalNames.length <= CHECK_ALL_EVALS_UP_TO) {
+			for (const name of evalNames) {
+				stopIfCancelled(context);
+				try {
+					resolveEval(registry, name);
+				} catch (error) {
+					problems.push(problemOf(error));
+				}
+			}
+		}
+	} catch (error) {
+		problems.push(problemOf(error));
+	}
+	context.onProgress({ phase: 'hashing', done: 0, total: 1 });
+	const hashes: Record<string, string> = {};
+	for (const [path, text] of files) hashes[path] = sha256Hex(text);
+	return {
+		files: [...files],
+		hashes,
+		evalNames,
+		evalChoices: choices,
+		problems: dedupeProblems(problems),
+		foundFiles: entries.length > 0,
+	};
+}
+
+function resolveEvalCall(params: ParseCalls['resolveEval']['params']): ResolveEvalResult {
+	try {
+		const registry = readRegistry(registryFiles(params.files));
+		return { ok: true, resolved: resolveEval(registry, params.name) };
+	} catch (error) {
+		return { ok: false, problem: problemOf(error) };
+	}
+}
+
+async function loadDefinitionsCall(
+	params: LoadDefinitionsParams,
+	context: ParseContext,
+): Promise<LoadResult> {
+	context.onProgress({ phase: 'parsing', done: 0, total: 1 });
+	// Loaded on demand: the cl100k rank table is large, and only definitions need it.
+	const { countCl100kTokens } = await import('../providers/token-count');
+	const { definitions, memorySpan, isolated } = params;
+	const given: MemoryDefinitions =
+		definitions.kind === 'zip' ? definitions : { kind: 'texts', files: new Map(definitions.files) };
+	return loadGivenDefinitions(given, {
+		countTokens: countCl100kTokens,
+		...(memorySpan === undefined ? {} : { memorySpan }),
+		...(isolated === undefined ? {} : { isolated }),
+	});
+}
+
+/** Runs one call; resolves with its plain result. @throws the parser's error. */
+export async function runParseCall<K extends ParseCallKind>(
+	kind: K,
+	params: ParseCalls[K]['params'],
+	context: ParseContext,
+): Promise<ParseCalls[K]['result']> {
+	type Result = ParseCalls[K]['result'];
+	switch (kind) {
+		case 'replayFile':
+			return (await parseReplay(params as InputFile, context)) as Result;
+		case 'readRegistry':
+			return (await readRegistryCall(params as ReadRegistryParams, context)) as Result;
+		case 'ltmDefinitions':
+			return (await loadDefinitionsCall(params as LoadDefinitionsParams, context)) as Result;
+		default:
+			return resolveEvalCall(params as ParseCalls['resolveEval']['params']) as Result;
+	}
+}
+
+/** An error as plain data: name, message and where the parser located it. */
+export function serializeParseError(error: unknown): SerializedParseError {
+	if (error instanceof ReplayFileError) {
+		return { name: error.name, message: error.message, location: { line: error.line } };
+	}
+	if (error instanceof EvalsError && error.location) {
+		const location: ErrorLocation = { ...error.location };
+		return { name: error.name, message: error.message, location };
+	}
+	if (error instanceof Error) return { name: error.name, message: error.message };
+	return { name: 'Error', message: describeError(error) };
+}
+
+/** `value` with the array at `path` replaced by `[]` (objects on the path copied), and its items. */
+function detachArray(value: unknown, path: readonly string[]): { rest: unknown; items: unknown[] } {
+	const [head, ...tail] = path;
+	if (head === undefined)
+		return Array.isArray(value) ? { rest: [], items: value } : { rest: value, items: [] };
+	if (value === null || typeof value !== 'object' || !(head in value))
+		return { rest: value, items: [] };
+	const record = value as Record<string, unknown>;
+	const inner = detachArray(record[head], tail);
+	return { rest: { ...record, [head]: inner.rest }, items: inner.items };
+}
+
+/** Posts a result: its long arrays first, in pieces, then the rest. */
+function postResult(
+	post: (event: ParseEvent) => void,
+	id: number,
+	kind: ParseCallKind,
+	result: ParseCalls[ParseCallKind]['result'],
+): void {
+	let rest: unknown = result;
+	for (const path of CHUNKED_PATHS[kind]) {
+		const detached = detachArray(rest, path);
+		if (detached.items.length <= CHUNK_ITEMS) continue;
+		rest = detached.rest;
+		for (let start = 0; start < detached.items.length; start += CHUNK_ITEMS) {
+			post({ type: 'chunk', id, path, items: detached.items.slice(start, start + CHUNK_ITEMS) });
+		}
+	}
+	post({ type: 'result', id, result: rest as ParseCalls[ParseCallKind]['result'] });
+}
+
+/**
+ * A handler of requests: each call runs and ends with one `result` or `error` event under its id,
+ * after any `progress` events; `cancel` makes the call stop at its next step.
+ */
+export function createParseHandler(
+	post: (event: ParseEvent) => void,
+): (request: ParseRequest) => void {
+	const cancelled = new Set<number>();
+	return (request) => {
+		if (request.type === 'cancel') {
+			cancelled.add(request.id);
+			return;
+		}
+		const { id } = request;
+		let last = '';
+		const context: ParseContext = {
+			cancelled: () => cancelled.has(id),
+			onProgress: (progress) => {
+				// At most one event per percent of the reading, and one per phase after it.
+				const step = Math.floor((progress.done / Math.max(1, progress.total)) * 100);
+				const key = progress.phase === 'reading' ? `reading ${step}` : progress.phase;
+				if (key === last) return;
+				last = key;
+				post({ type: 'progress', id, progress });
+			},
+		};
+		runParseCall(request.kind, request.params, context)
+			.then(
+				(result) => postResult(post, id, request.kind, result),
+				(error: unknown) => post({ type: 'error', id, error: serializeParseError(error) }),
+			)
+			.finally(() => cancelled.delete(id));
+	};
+}

@@ -1,0 +1,169 @@
+// Big inputs never freeze the tab (issue 19): a 20 MB replay file and a big ltm-suite.json on the
+// Memory page and a registry of 80,000 samples on the Evals page are parsed in a worker, with
+// progress; no main-thread task runs over 200 ms meanwhile (PerformanceObserver 'longtask'), and
+// the result is the one the main thread gives (line, test and sample counts). Inputs are generated
+// here and picked by path (a buffer would be rebuilt as a File by a long task of Playwright's).
+import { writeFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+
+const REPLAY_LINES = 100_000;
+const REGISTRY_SAMPLES = 80_000;
+const LTM_TESTS = 5000;
+/** The longest main-thread task allowed while a big input is read. */
+const MAX_TASK_MS = 200;
+
+/** A replay file of `lines` sample lines, about 200 bytes each. */
+function bigReplay(lines: number): Buffer {
+	const filler = 'x'.repeat(150);
+	const rows: string[] = [];
+	for (let index = 0; index < lines; index += 1) {
+		rows.push(
+			JSON.stringify({ sample_id: `s${index}`, role: 'agent', completion: `${index} ${filler}` }),
+		);
+	}
+	return Buffer.from(`${rows.join('\n')}\n`);
+}
+
+/** A registry: one Match eval over `count` samples. */
+function bigRegistry(count: number): { yaml: Buffer; samples: Buffer } {
+	const yaml = [
+		'big.test.v1:',
+		'  class: evals.elsuite.basic.match:Match',
+		'  args:',
+		'    samples_jsonl: samples.jsonl',
+		'',
+	].join('\n');
+	const rows: string[] = [];
+	for (let index = 0; index < count; index += 1) {
+		rows.push(
+			JSON.stringify({
+				input: [{ role: 'user', content: `What is ${index} plus one? Answer with digits.` }],
+				ideal: String(index + 1),
+			}),
+		);
+	}
+	return { yaml: Buffer.from(yaml), samples: Buffer.from(`${rows.join('\n')}\n`) };
+}
+
+/** Records main-thread long tasks from the first script on. */
+async function watchLongTasks(page: Page): Promise<void> {
+	await page.addInitScript(() => {
+		const tasks: number[] = [];
+		(window as unknown as { __longTasks: number[] }).__longTasks = tasks;
+		new PerformanceObserver((list) => {
+			for (const entry of list.getEntries()) tasks.push(entry.duration);
+		}).observe({ type: 'longtask', buffered: true });
+	});
+}
+
+/** Forgets the long tasks so far (page load), so only the ones after count. */
+async function resetLongTasks(page: Page): Promise<void> {
+	await page.evaluate(() => {
+		(window as unknown as { __longTasks: number[] }).__longTasks.length = 0;
+	});
+}
+
+async function longestTask(page: Page): Promise<number> {
+	return page.evaluate(() =>
+		Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks),
+	);
+}
+
+test('a 20 MB replay file on the Memory page is read in a worker: no long task, its lines counted', async ({
+	page,
+}, testInfo) => {
+	const replay = bigReplay(REPLAY_LINES);
+	expect(replay.length).toBeGreaterThan(20_000_000);
+	const replayPath = testInfo.outputPath('big.replay.jsonl');
+	writeFileSync(replayPath, replay);
+	await watchLongTasks(page);
+	await page.goto('/#/memory');
+	await expect(page.getByRole('list', { name: 'Bundled example tests' })).toBeVisible();
+	await page.getByRole('button', { name: /^Classroom basics/ }).click();
+	const agent = page.getByRole('group', { name: 'Agent' });
+	await agent.getByLabel('Replay file').check();
+	await page.waitForTimeout(500);
+	await resetLongTasks(page);
+	await page.getByTestId('policy-replay').setInputFiles(replayPath);
+	await expect(agent.getByRole('progressbar')).toBeVisible();
+	await expect(agent).toContainText(`${REPLAY_LINES.toLocaleString('en')} answer lines`, {
+		timeout: 60_000,
+	});
+	await expect(page.getByRole('button', { name: 'Run tests' })).toBeEnabled();
+	await page.waitForTimeout(500);
+	const longest = await longestTask(page);
+	console.log(`memory page, 20 MB replay: longest main-thread task ${Math.round(longest)} ms`);
+	expect(longest).toBeLessThan(MAX_TASK_MS);
+});
+
+test('a registry of 80,000 samples on the Evals page is read in a worker: no long task, same eval', async ({
+	page,
+}, testInfo) => {
+	const { yaml, samples } = bigRegistry(REGISTRY_SAMPLES);
+	const yamlPath = testInfo.outputPath('big.yaml');
+	const samplesPath = testInfo.outputPath('samples.jsonl');
+	writeFileSync(yamlPath, yaml);
+	writeFileSync(samplesPath, samples);
+	await watchLongTasks(page);
+	await page.goto('/#/evals');
+	await expect(page.getByRole('list', { name: 'Bundled example evals' })).toBeVisible();
+	await page.waitForTimeout(500);
+	await resetLongTasks(page);
+	await page.getByTestId('evals-files').setInputFiles([yamlPath, samplesPath]);
+	await expect(page.getByRole('progressbar', { name: /Reading/ })).toBeVisible();
+	await expect(page.getByText(/Picked big\.test\.v1/)).toContainText(
+		`${REGISTRY_SAMPLES} samples`,
+		{ timeout: 60_000 },
+	);
+	await page.waitForTimeout(500);
+	const longest = await longestTask(page);
+	console.log(
+		`evals page, ${REGISTRY_SAMPLES} samples: longest main-thread task ${Math.round(longest)} ms`,
+	);
+	expect(longest).toBeLessThan(MAX_TASK_MS);
+});
+
+test('a big ltm-suite.json on the Memory page is loaded in a worker: no long task, its tests counted', async ({
+	page,
+}, testInfo) => {
+	const examples = Array.from({ length: LTM_TESTS }, (_, index) => ({
+		id: String(index),
+		script: [
+			`These days my favourite fruit is fruit number ${index}, a kind of mango.`,
+			`I changed my mind: my favourite fruit is now fruit number ${index + 1}, a kind of plum.`,
+			'Which fruit do I like best at the moment?',
+		],
+		is_question: [false, false, true],
+		expected_responses: [`fruit number ${index + 1}`],
+	}));
+	const suite = {
+		format: 'ltm-suite/1',
+		config: { run_name: 'Big suite', memory_span: 400 },
+		datasets: [
+			{
+				name: 'Favourite Fruit',
+				description: 'Many fruits.',
+				evaluator: { rule: 'contains', case: 'insensitive' },
+				examples,
+			},
+		],
+	};
+	const suitePath = testInfo.outputPath('big.ltm-suite.json');
+	writeFileSync(suitePath, JSON.stringify(suite, null, 1));
+	await watchLongTasks(page);
+	await page.goto('/#/memory');
+	await expect(page.getByRole('list', { name: 'Bundled example tests' })).toBeVisible();
+	await page.waitForTimeout(500);
+	await resetLongTasks(page);
+	await page.getByTestId('memory-files').setInputFiles(suitePath);
+	await expect(page.getByRole('progressbar', { name: /Reading/ })).toBeVisible();
+	await expect(page.getByText(/Loaded Big suite/)).toContainText(`${LTM_TESTS} tests`, {
+		timeout: 60_000,
+	});
+	await page.waitForTimeout(500);
+	const longest = await longestTask(page);
+	console.log(
+		`memory page, ${LTM_TESTS} LTM tests: longest main-thread task ${Math.round(longest)} ms`,
+	);
+	expect(longest).toBeLessThan(MAX_TASK_MS);
+});
