@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ltmCommand } from '../../src/cli/commands/ltm';
+import { createLtmCommand, ltmCommand } from '../../src/cli/commands/ltm';
+import { openTextModel } from '../../src/providers/open-model';
 import { runCliCommand } from './run-cli-command';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchtop-ltm-replay-'));
@@ -45,5 +46,33 @@ describe('ltm run with a replay agent on suites/memory/classroom-basics.ltm-suit
 			const { score, max_score: maxScore } = result(dataset);
 			expect(score, dataset).toBe(maxScore);
 		}
+	});
+});
+
+describe('ltm run --concurrency (issue 20: every command that calls endpoints)', () => {
+	it('passes the limit to every model it opens, and refuses 0', async () => {
+		const seen: (number | undefined)[] = [];
+		const replay = join(dir, 'ok.jsonl');
+		writeFileSync(replay, JSON.stringify({ when: '', completion: 'OK' }));
+		const command = createLtmCommand(async (spec, options) => {
+			seen.push(options.concurrency);
+			return openTextModel(spec, options);
+		});
+		const args = [
+			'run',
+			'suites/memory/classroom-basics.ltm-suite.json',
+			'--agent',
+			`replay:${replay}`,
+			'--judge',
+			`replay:${replay}`,
+			'--out',
+			join(dir, 'conc'),
+		];
+		const run = await runCliCommand(command, [...args, '--concurrency', '3'], 'disk');
+		expect(run.exitCode, run.stderr).toBe(0);
+		expect(seen).toEqual([3, 3]);
+		const refused = await runCliCommand(command, [...args, '--concurrency', '0'], 'disk');
+		expect(refused.exitCode).toBe(2);
+		expect(refused.stderr).toMatch(/--concurrency must be/);
 	});
 });

@@ -12,7 +12,7 @@ import { parseCommandArgs } from '../parse-command-args';
 export const GENERATE_USAGE =
 	'usage: generate [--model <bundled | folder | hub id | openai/<m> | replay:<file>>] ' +
 	'[--max-tokens N] [--temperature T] [--top-p P] [--seed S] [--stop <text>] [--chat] ' +
-	'[--base-url <url>] [--cache-dir <folder>] [--dtype fp32|fp16|q8] [--threads N] "prompt"\n' +
+	'[--base-url <url>] [--cache-dir <folder>] [--dtype fp32|fp16|q8] [--threads N] [--concurrency N] "prompt"\n' +
 	'  replay:<file.jsonl> lines: {"sample_id", "role", "completion"} or {"when": "<text>", "completion"};\n' +
 	'  a when line answers a call whose last message contains its text (first line in the file wins; "" answers all)';
 
@@ -43,6 +43,7 @@ export const generateCommand: CliCommand = async (args, io) => {
 		'cache-dir': { type: 'string' },
 		dtype: { type: 'string' },
 		threads: { type: 'string' },
+		concurrency: { type: 'string' },
 	});
 	if (positionals.length !== 1) {
 		throw new CliInputError(`expected one prompt (quote it).\n${GENERATE_USAGE}`);
@@ -68,6 +69,12 @@ export const generateCommand: CliCommand = async (args, io) => {
 		(n) => Number.isInteger(n) && n >= 1,
 		'a whole number ≥ 1',
 	);
+	const concurrency = numberOption(
+		values.concurrency,
+		'concurrency',
+		(n) => Number.isInteger(n) && n >= 1,
+		'a whole number ≥ 1',
+	);
 	const params: GenerationParams = {
 		...(temperature !== undefined ? { temperature } : {}),
 		...(topP !== undefined ? { top_p: topP } : {}),
@@ -83,6 +90,7 @@ export const generateCommand: CliCommand = async (args, io) => {
 			...(typeof values['cache-dir'] === 'string' ? { cacheDir: values['cache-dir'] } : {}),
 			...(typeof values.dtype === 'string' ? { dtype: values.dtype as ModelDtype } : {}),
 			...(threads !== undefined ? { threads } : {}),
+			...(concurrency !== undefined ? { concurrency } : {}),
 		});
 	} catch (error) {
 		if (error instanceof RangeError) throw new CliInputError(`--model: ${error.message}`);

@@ -54,12 +54,12 @@ export const LTM_GENERATE_USAGE =
 	'usage: ltm generate <prompt.json> --generator <model> --out <definitions folder> [--dataset "<Dataset Name>"] [--examples N] [--cache-dir <dir>]';
 
 export const LTM_USAGE =
-	'usage: ltm run <definitions folder | definitions .zip | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>] [--max-tokens N] [--temperature T] [--context-tokens N] [--max-message-tokens N] [--threads N] [--base-url <url>]';
+	'usage: ltm run <definitions folder | definitions .zip | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>] [--trivia <trivia.json>] [--resume] [--cache-dir <dir>] [--max-tokens N] [--temperature T] [--context-tokens N] [--max-message-tokens N] [--threads N] [--base-url <url>] [--concurrency N]';
 
 /** Opens a model spec string (`gpt2-en-small`, `openai/<m>`, `replay:<file>`) as a TextModel. */
 export type OpenModel = (
 	spec: string,
-	options: { cacheDir?: string; threads?: number; baseUrl?: string },
+	options: { cacheDir?: string; threads?: number; baseUrl?: string; concurrency?: number },
 ) => Promise<{ model: TextModel; close(): Promise<void> }>;
 
 const defaultOpenModel: OpenModel = (spec, options) => openTextModel(spec, options);
@@ -104,11 +104,14 @@ async function runCommand(
 		'max-message-tokens': { type: 'string' },
 		threads: { type: 'string' },
 		'base-url': { type: 'string' },
+		concurrency: { type: 'string' },
 	});
 	const maxMessageTokens = wholeNumberOption(values['max-message-tokens'], '--max-message-tokens');
 	const maxTokens = wholeNumberOption(values['max-tokens'], '--max-tokens');
 	const contextTokens = wholeNumberOption(values['context-tokens'], '--context-tokens');
 	const threads = wholeNumberOption(values.threads, '--threads');
+	// Endpoint requests at once (the agent and the judge each have a client); at least 1.
+	const concurrency = wholeNumberOption(values.concurrency, '--concurrency');
 	let temperature: number | undefined;
 	if (typeof values.temperature === 'string') {
 		temperature = Number(values.temperature);
@@ -167,6 +170,7 @@ async function runCommand(
 		...(cacheDir !== undefined ? { cacheDir } : {}),
 		...(threads !== undefined ? { threads } : {}),
 		...(typeof values['base-url'] === 'string' ? { baseUrl: values['base-url'] } : {}),
+		...(concurrency !== undefined ? { concurrency } : {}),
 	};
 	const agent = await openModel(values.agent, modelOptions);
 	const judge =
