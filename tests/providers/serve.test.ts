@@ -79,6 +79,8 @@ describe('serve: models and generation', () => {
 			completion: local.completion,
 			finishReason: local.finishReason,
 			usage: local.usage,
+			// The model name the server answered with (oaieval's sampling events record it).
+			model: 'gpt2-en-small',
 		});
 		const plain = await model.client.chatCompletion({
 			model: 'gpt2-en-small',
