@@ -75,3 +75,28 @@ export function evalCards(registry: Registry, evalNames: readonly string[]): Eva
 			return { name, description: stringField(entry?.value, 'description'), kind, sampleCount };
 		});
 }
+
+/** One eval as a list shows it: the name to pick, and the id it points to (null: no alias). */
+export interface EvalChoice {
+	readonly name: string;
+	readonly id: string | null;
+}
+
+/**
+ * Each eval once: an alias (`capitals: {id: capitals.test.v1}`) with its id as detail, and the
+ * ids no alias points to on their own. Order of `evalNames`.
+ */
+export function evalChoices(registry: Registry, evalNames: readonly string[]): EvalChoice[] {
+	const targetOf = (name: string): string | null => {
+		const value = registry.evals.get(name)?.value;
+		if (typeof value === 'string') return value;
+		const id = stringField(value, 'id');
+		return id === '' ? null : id;
+	};
+	const pointedTo = new Set(
+		evalNames.map(targetOf).filter((id): id is string => id !== null && id !== ''),
+	);
+	return evalNames
+		.filter((name) => !pointedTo.has(name) || targetOf(name) !== null)
+		.map((name) => ({ name, id: targetOf(name) }));
+}

@@ -8,10 +8,13 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- lookups, file maps and timestamps here are not UI state (the $state fields hold them as raw values) */
 import { entryText, unzipBounded } from '../../core/formats/zip-archive';
 import { describeError } from '../../core/messages/describe-error';
+import { formatNameList } from '../../core/text/format-count';
 import {
 	DEFAULT_EVAL_SEED,
 	dedupeProblems,
 	evalCards,
+	evalChoices,
+	type EvalChoice,
 	inspectLogOfStored,
 	isRegistryFileName,
 	isRegistryZipEntry,
@@ -72,6 +75,13 @@ import {
 import { responseCacheStore } from '../../storage/response-cache-repository';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { LocalWorkerModel } from '../local-worker-model';
+import {
+	PARSE_IN_WORKER_BYTES,
+	checkInputSize,
+	parseInputsClient,
+	type ParseProgress,
+} from '../parse-inputs-client';
+import type { ReadRegistryResult } from '../parse-inputs-protocol';
 import { EndpointSettings } from './endpoint-settings.svelte';
 import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
 
@@ -122,6 +132,9 @@ export class EvalsSession {
 	#selected = $state<string | null>(null);
 	#resolved = $state.raw<ResolvedEval | null>(null);
 	#selectProblem = $state.raw<EvalsProblem | null>(null);
+	/** A registry read in the parse worker: its files' hashes and eval list (no Registry here). */
+	#workerRead = $state.raw<ReadRegistryResult | null>(null);
+	#reading = $state.raw<{ name: string; progress: ParseProgress | null } | null>(null);
 
 	#running = $state(false);
 	#progress = $state.raw({ done: 0, total: 0, tokens: 0, elapsedMs: 0 });
@@ -159,6 +172,15 @@ export class EvalsSession {
 	}
 	get cards(): readonly EvalsCard[] {
 		return this.#cards;
+	}
+	/** Each eval once (an alias with its id as detail), for the eval list of a dropped registry. */
+	get evalChoices(): readonly EvalChoice[] {
+		if (this.#workerRead) return this.#workerRead.evalChoices;
+		return this.#registry ? evalChoices(this.#registry, this.#evalNames) : [];
+	}
+	/** A big registry being read or an eval of it resolved in the parse worker, or null. */
+	get reading(): { name: string; progress: ParseProgress | null } | null {
+		return this.#reading;
 	}
 	get selected(): string | null {
 		return this.#selected;
@@ -246,6 +268,16 @@ export class EvalsSession {
 		const entries: [string, string][] = [];
 		let bytes = 0;
 		try {
+			for (const file of files) checkInputSize(file);
+			const previous = this.#source === 'files' ? [...this.#files.values()] : [];
+			const given = files.reduce((sum, file) => sum + file.size, 0);
+			if (given + previous.reduce((sum, text) => sum + text.length, 0) > PARSE_IN_WORKER_BYTES) {
+				if (given > MAX_REGISTRY_BYTES) {
+					throw new Error('These files are over 50 MB: drop a smaller registry.');
+				}
+				await this.#loadFilesInWorker(files);
+				return;
+			}
 			for (const file of files) {
 				bytes += file.size;
 				if (bytes > MAX_REGISTRY_BYTES) {
@@ -283,9 +315,72 @@ export class EvalsSession {
 		// Files dropped one after another build up one registry.
 		const merged = new Map(this.#source === 'files' ? this.#files : []);
 		for (const [path, text] of entries) merged.set(path, text);
-		const names = files.map((file) => file.name).join(', ');
+		const names = formatNameList(files.map((file) => file.webkitRelativePath || file.name));
 		this.#setRegistry(registryFiles(merged), 'files', names);
 		if (this.#evalNames.length === 1 && this.#evalNames[0]) this.select(this.#evalNames[0]);
+	}
+
+	/** `loadFiles` for a big registry: read, parsed, checked and hashed in the parse worker. */
+	async #loadFilesInWorker(files: readonly File[]): Promise<void> {
+		const names = formatNameList(files.map((file) => file.webkitRelativePath || file.name));
+		this.#reading = { name: names, progress: null };
+		let read: ReadRegistryResult;
+		try {
+			read = await parseInputsClient().call(
+				'readRegistry',
+				{
+					inputs: files.map((file) => ({ path: file.webkitRelativePath || file.name, file })),
+					previous: this.#source === 'files' ? [...this.#files] : [],
+				},
+				{ onProgress: (progress) => (this.#reading = { name: names, progress }) },
+			);
+		} catch (error) {
+			this.#problems = [{ message: describeError(error) }];
+			return;
+		} finally {
+			this.#reading = null;
+		}
+		if (!read.foundFiles) {
+			this.#problems = [
+				{
+					message:
+						'No registry files found: drop eval YAML files (evals/*.yaml), samples JSONL and modelgraded YAML, a folder holding them, or a zip.',
+				},
+			];
+			return;
+		}
+		this.#setRegistry(new Map(), 'files', names);
+		this.#files = registryFiles(read.files);
+		this.#workerRead = read;
+		this.#evalNames = read.evalNames;
+		this.#problems =
+			read.evalNames.length === 0
+				? [
+						...read.problems,
+						{ message: 'No eval in these files: an eval is an entry of a YAML file under evals/.' },
+					]
+				: read.problems;
+		if (this.#evalNames.length === 1 && this.#evalNames[0]) this.select(this.#evalNames[0]);
+	}
+
+	/** `select` in a registry read in the parse worker: the eval is resolved there. */
+	async #selectInWorker(name: string): Promise<void> {
+		this.#reading = { name, progress: null };
+		try {
+			const result = await parseInputsClient().call('resolveEval', {
+				files: [...this.#files],
+				name,
+			});
+			if (this.#selected !== name) return;
+			if (result.ok) this.#resolved = result.resolved;
+			else if (!this.#problems.some((known) => known.message === result.problem.message)) {
+				this.#selectProblem = result.problem;
+			}
+		} catch (error) {
+			if (this.#selected === name) this.#selectProblem = { message: describeError(error) };
+		} finally {
+			this.#reading = null;
+		}
 	}
 
 	/** Runs pasted JSONL samples with one basic template, as the eval `pasted`. */
@@ -313,6 +408,7 @@ export class EvalsSession {
 		this.#cards = [];
 		this.#evalNames = [];
 		this.#registry = null;
+		this.#workerRead = null;
 		if (files.size === 0) {
 			this.#problems = [];
 			return;
@@ -351,7 +447,10 @@ export class EvalsSession {
 		this.policyOverrides = {};
 		this.graderOverrides = {};
 		const registry = this.#registry;
-		if (!registry) return;
+		if (!registry) {
+			if (this.#workerRead) void this.#selectInWorker(name);
+			return;
+		}
 		try {
 			this.#resolved = resolveEval(registry, name);
 		} catch (error) {
@@ -391,7 +490,8 @@ export class EvalsSession {
 			}
 		}
 		const registryHashes: Record<string, string> = {};
-		for (const [path, text] of this.#files) registryHashes[path] = sha256Hex(text);
+		const known = this.#workerRead?.hashes;
+		for (const [path, text] of this.#files) registryHashes[path] = known?.[path] ?? sha256Hex(text);
 		const createdAt = this.#now();
 		const total =
 			this.maxSamples === null

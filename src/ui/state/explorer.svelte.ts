@@ -43,10 +43,22 @@ interface ScoredText {
 	readonly tokens: readonly ScoredToken[];
 }
 
+/** The endpoint model set on the Run page, offered beside the bundled ones. */
+export interface ExplorerEndpoint {
+	/** Its name in the model lists and the link (the model id; never the URL or a key). */
+	readonly id: string;
+	/** A client for it: `open` checks the endpoint, `call('scoreTexts')` scores. */
+	readonly connect: () => Pick<InferenceClientApi, 'call'> & {
+		open: () => Promise<Pick<ModelInfo, 'modelKey'>>;
+	};
+}
+
 export interface ExplorerOptions {
 	readonly client: Pick<InferenceClientApi, 'call'>;
 	/** Loads a model (the app passes the model catalog's load, which reuses a loaded model). */
 	readonly load: (spec: ModelSpec) => Promise<ModelInfo>;
+	/** The endpoint model, when one is set (read at each use). */
+	readonly endpoint?: () => ExplorerEndpoint | null;
 }
 
 function isBundled(id: string | undefined): id is string {
@@ -84,7 +96,11 @@ function correctedUnits(
 }
 
 export class Explorer {
-	readonly modelIds: readonly string[] = BUNDLED_MODEL_IDS;
+	/** The bundled models, and the endpoint model when one is set. */
+	get modelIds(): readonly string[] {
+		const endpoint = this.#options.endpoint?.();
+		return endpoint ? [...BUNDLED_MODEL_IDS, endpoint.id] : BUNDLED_MODEL_IDS;
+	}
 	text = $state('');
 	model = $state<string>(DEFAULT_MODEL_ID);
 	/** The model to compare with, or '' for none. */
@@ -207,14 +223,19 @@ export class Explorer {
 		this.#message = null;
 		try {
 			const scored: ScoredText[] = [];
+			const endpoint = this.#options.endpoint?.();
 			for (const modelId of modelIds) {
-				const info = await this.#options.load({
-					source: 'bundled',
-					id: modelId,
-					dtype: 'fp32',
-					backend: 'wasm',
-				});
-				const result = await this.#options.client.call('scoreTexts', {
+				const remote = endpoint?.id === modelId ? endpoint.connect() : null;
+				const client = remote ?? this.#options.client;
+				const info = remote
+					? await remote.open()
+					: await this.#options.load({
+							source: 'bundled',
+							id: modelId,
+							dtype: 'fp32',
+							backend: 'wasm',
+						});
+				const result = await client.call('scoreTexts', {
 					modelKey: info.modelKey,
 					texts: [text],
 					convention,

@@ -23,12 +23,9 @@ import {
 	encodeLtmShare,
 	ltmScoresFingerprint,
 	ltmScoresOf,
-	loadLtmDefinitions,
 	loadLtmSuite,
-	loadLtmZip,
 	runLtm,
 	testsNeedingJudge,
-	type LoadDefinitionsOptions,
 	type LoadResult,
 	type LtmBenchmark,
 	type LtmDiagnostic,
@@ -47,6 +44,7 @@ import type {
 	TextModel,
 } from '../../core/model/generation';
 import { describeModelSpec, type TextModelSpec } from '../../core/model/model-spec';
+import { BUNDLED_MAX_POSITIONS, bundledModelMisfit } from '../../core/ltm/prompt-fit';
 import { withResponseCache, type ResponseCacheStore } from '../../providers/response-cache';
 import {
 	createLtmRun,
@@ -61,8 +59,21 @@ import {
 import { responseCacheStore } from '../../storage/response-cache-repository';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { LocalWorkerModel } from '../local-worker-model';
+import {
+	definitionsSize,
+	loadGivenDefinitions,
+	loadMemoryDefinitions,
+	type MemoryDefinitions,
+} from '../memory-definitions';
+import {
+	PARSE_IN_WORKER_BYTES,
+	checkInputSize,
+	parseInputsClient,
+	type ParseProgress,
+} from '../parse-inputs-client';
 import { EndpointSettings } from './endpoint-settings.svelte';
 import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
+import { formatNameList } from '../../core/text/format-count';
 
 /** The id of a shown run imported from a bundle (stored ids start at 1). */
 const IMPORTED_RUN_ID = -1;
@@ -77,24 +88,13 @@ export interface MemoryCard {
 	readonly testCount: number;
 	readonly datasets: readonly string[];
 	readonly memorySpan: number;
+	/** Present when its prompts cannot fit the bundled models: why (see bundledModelMisfit). */
+	readonly largerModel?: string;
 }
 
 export type DefinitionsSource = 'bundled' | 'files' | 'none';
 
-/** Loaded definitions as given: texts by path, or a zip (read by the core's `loadLtmZip`). */
-export type MemoryDefinitions =
-	| { readonly kind: 'texts'; readonly files: ReadonlyMap<string, string> }
-	| { readonly kind: 'zip'; readonly name: string; readonly bytes: Uint8Array };
-
-/** Loads given definitions with the run's options (memory span, isolation, token counter). */
-export function loadGivenDefinitions(
-	definitions: MemoryDefinitions,
-	options: LoadDefinitionsOptions & { countTokens: (text: string) => number },
-): LoadResult {
-	return definitions.kind === 'zip'
-		? loadLtmZip(definitions.name, definitions.bytes, options)
-		: loadMemoryDefinitions(definitions.files, options);
-}
+export { loadGivenDefinitions, loadMemoryDefinitions, type MemoryDefinitions };
 
 /** The agent's reply being generated now. */
 export interface LiveReply {
@@ -133,6 +133,16 @@ export function localAgentLimits(
 	};
 }
 
+/** A bundled example's mark when the bundled models cannot run it (issue 21 item 10). */
+async function misfitNote(
+	benchmark: LtmBenchmark,
+	countTokens: (text: string) => number,
+): Promise<{ largerModel?: string }> {
+	const limits = localAgentLimits(BUNDLED_MAX_POSITIONS, null);
+	const note = await bundledModelMisfit(benchmark, countTokens, limits);
+	return note === null ? {} : { largerModel: note };
+}
+
 const BUNDLED_SUITES = import.meta.glob<string>('/suites/memory/*.ltm-suite.json', {
 	query: '?raw',
 	import: 'default',
@@ -149,25 +159,6 @@ async function loadCounter(): Promise<(text: string) => number> {
 /** Whether a file belongs to definitions (upstream layout or our suite format). */
 function isDefinitionsPath(path: string): boolean {
 	return /\.(def\.json|json|ya?ml)$/iu.test(path);
-}
-
-/**
- * Loads definitions from `{path → text}`: one `*.ltm-suite.json` (or a lone JSON that is not a
- * `.def.json`) is our suite format; otherwise upstream's `<Dataset Name>/<id>.def.json` + config.yml.
- */
-export function loadMemoryDefinitions(
-	files: ReadonlyMap<string, string>,
-	options: { countTokens: (text: string) => number; memorySpan?: number; isolated?: boolean },
-): LoadResult {
-	const paths = [...files.keys()];
-	const hasDefs = paths.some((path) => path.endsWith('.def.json'));
-	const suitePath =
-		paths.find((path) => /\.ltm-suite\.json$/iu.test(path)) ??
-		(hasDefs ? undefined : paths.find((path) => /\.json$/iu.test(path)));
-	if (suitePath !== undefined) {
-		return loadLtmSuite(suitePath, files.get(suitePath) ?? '', options);
-	}
-	return loadLtmDefinitions(Object.fromEntries(files), options);
 }
 
 /** A dropped file's path inside the definitions: from its dataset folder's parent on. */
@@ -237,6 +228,7 @@ export class MemorySession {
 	#cards = $state.raw<readonly MemoryCard[]>([]);
 	#selectedCard = $state<string | null>(null);
 	#diagnostics = $state.raw<readonly LtmDiagnostic[]>([]);
+	#reading = $state.raw<{ name: string; progress: ParseProgress | null } | null>(null);
 	#benchmark = $state.raw<LtmBenchmark | null>(null);
 
 	#running = $state(false);
@@ -274,6 +266,10 @@ export class MemorySession {
 	}
 	get selectedCard(): string | null {
 		return this.#selectedCard;
+	}
+	/** Big definitions being loaded in the parse worker, or null. */
+	get reading(): { name: string; progress: ParseProgress | null } | null {
+		return this.#reading;
 	}
 	get diagnostics(): readonly LtmDiagnostic[] {
 		return this.#diagnostics;
@@ -390,9 +386,12 @@ export class MemorySession {
 				testCount: result.benchmark.tests.length,
 				datasets: [...new Set(result.benchmark.tests.map((test) => test.datasetName))],
 				memorySpan: result.benchmark.config.memorySpan,
+				...(await misfitNote(result.benchmark, counter)),
 			});
 		}
 		this.#cards = cards;
+		// NOTE: definitions picked while the bundled examples were read keep their name.
+		if (this.#source !== 'none') return;
 		this.#source = 'bundled';
 		this.#sourceName = 'bundled examples';
 	}
@@ -424,6 +423,7 @@ export class MemorySession {
 				);
 			}
 			for (const file of files) {
+				checkInputSize(file);
 				bytes += file.size;
 				if (bytes > MAX_DEFINITIONS_BYTES) {
 					throw new Error('These files are over 50 MB: drop fewer definitions.');
@@ -467,8 +467,36 @@ export class MemorySession {
 		await this.#setDefinitions(
 			{ kind: 'texts', files: entries },
 			'files',
-			files.map((file) => file.name).join(', '),
+			formatNameList(files.map((file) => file.webkitRelativePath || file.name)),
 		);
+	}
+
+	/** Loads definitions in this thread, or in the parse worker (with progress) over 1 MiB. */
+	async #loadDefinitions(
+		definitions: MemoryDefinitions,
+		options: { readonly isolated?: boolean; readonly memorySpan?: number },
+		name: string,
+	): Promise<LoadResult> {
+		if (definitionsSize(definitions) <= PARSE_IN_WORKER_BYTES) {
+			return loadGivenDefinitions(definitions, { ...options, countTokens: await this.#counter() });
+		}
+		this.#reading = { name, progress: null };
+		try {
+			const input =
+				definitions.kind === 'zip'
+					? definitions
+					: { kind: 'texts' as const, files: [...definitions.files] };
+			return await parseInputsClient().call(
+				'ltmDefinitions',
+				{ definitions: input, ...options },
+				{ onProgress: (progress) => (this.#reading = { name, progress }) },
+			);
+		} catch (error) {
+			const message = describeError(error);
+			return { ok: false, diagnostics: [{ severity: 'error', path: name, pointer: '', message }] };
+		} finally {
+			this.#reading = null;
+		}
 	}
 
 	async #setDefinitions(
@@ -479,7 +507,7 @@ export class MemorySession {
 		this.#definitions = definitions;
 		this.#source = source;
 		this.#sourceName = name;
-		const result = loadGivenDefinitions(definitions, { countTokens: await this.#counter() });
+		const result = await this.#loadDefinitions(definitions, {}, name);
 		this.#diagnostics = result.diagnostics;
 		this.#benchmark = result.ok ? result.benchmark : null;
 	}
@@ -497,13 +525,11 @@ export class MemorySession {
 	/** Starts a run of the loaded definitions on the picked agent (and judge). */
 	async run(): Promise<void> {
 		if (this.runProblem !== null) return;
-		const counter = await this.#counter();
 		const options = {
-			countTokens: counter,
 			isolated: this.isolated,
 			...(this.memorySpan !== null ? { memorySpan: this.memorySpan } : {}),
 		};
-		const loaded = loadGivenDefinitions(this.#definitions, options);
+		const loaded = await this.#loadDefinitions(this.#definitions, options, this.#sourceName);
 		if (!loaded.ok) {
 			this.#diagnostics = loaded.diagnostics;
 			return;

@@ -14,7 +14,18 @@ export type GlossaryTermId =
 	| 'convention'
 	| 'weights'
 	| 'backend'
-	| 'word-boundary';
+	| 'word-boundary'
+	| 'registry'
+	| 'replay-file'
+	| 'grader'
+	| 'model-graded'
+	| 'memory-span'
+	| 'ltm-score'
+	| 'overrun'
+	| 'isolated'
+	| 'agent-context'
+	| 'filler'
+	| 'text-model-agent';
 
 export interface GlossaryTerm {
 	readonly id: GlossaryTermId;
@@ -23,6 +34,8 @@ export interface GlossaryTerm {
 	readonly short: string;
 	/** More, for the Glossary page. */
 	readonly more: string;
+	/** The `?` button's name when “What is <term>?” does not read well. */
+	readonly ask?: string;
 }
 
 export const GLOSSARY: readonly GlossaryTerm[] = [
@@ -93,6 +106,73 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
 		short:
 			'A fairer word surprisal for models such as GPT-2, which put the space before a word into the word’s first token; asking a run for the word-boundary probabilities it needs costs one more token position per sentence.',
 		more: 'GPT-2 marks the start of a word with its space, so summing a word’s tokens counts “a word starts here” at the beginning of the word, not at its end. The correction adds how unlikely a new word is after the word and takes off the same thing before it (Oh and Schuler 2024; Pimentel and Meister 2024). It needs, after every token, the probability that the next token starts a word: the run scores one more position per sentence for it. Region sums used by predictions do not change.',
+	},
+	{
+		id: 'registry',
+		term: 'Registry (Evals)',
+		short: 'A folder of eval definitions: YAML files naming each eval, and the samples it asks.',
+		more: 'An OpenAI Evals registry has evals/*.yaml (each eval’s name, its template class and where its samples are), data/ with the samples as JSONL, and modelgraded/ with grading prompts. An eval usually has a short name (an alias, such as “capitals”) that points to a full id (such as “capitals.test.v1”). Drop the folder or a zip of it on the Evals page.',
+	},
+	{
+		id: 'replay-file',
+		term: 'Replay file',
+		short: 'A file of answers written in advance, played back instead of asking a model.',
+		more: 'Each line gives the answer to one prompt. A replay makes a run repeatable without a model, and lets you test a grader or a scoring rule on answers you chose. A prompt with no answer in the file stops the run with an error that names the prompt.',
+	},
+	{
+		id: 'grader',
+		term: 'Grader',
+		short: 'The model that judges another model’s answer when no exact rule can.',
+		more: 'For questions with one right answer, a rule checks the completion (Match, Includes, FuzzyMatch). For open answers, a second model reads the question, the answer and a grading prompt, and picks a choice such as Y or N. The grader can be a bundled model, an endpoint or a replay file.',
+	},
+	{
+		id: 'model-graded',
+		term: 'Model-graded eval',
+		short: 'An eval whose answers are scored by a grader model instead of a fixed rule.',
+		more: 'The grading prompt asks the grader to end with one of a few choices; each choice is worth a score. A reply that names no valid choice counts as invalid and is shown as such, so you can see how often the grader itself failed.',
+	},
+	{
+		id: 'memory-span',
+		term: 'Memory span',
+		short: 'How many tokens of conversation the agent must remember across, at most.',
+		more: 'In a long-term-memory test, the agent is told something, then other messages follow before the question. The memory span is the most tokens allowed between the information and the question; a longer span is a harder test.',
+	},
+	{
+		id: 'ltm-score',
+		term: 'LTM score',
+		short: 'How far back, in tokens, the agent still answered perfectly, on average.',
+		more: 'For each test the agent passed fully, the score takes the gap in tokens between the information it needed and the question; the LTM score is the mean of these gaps. A high LTM score means the agent recalled things from far back in the conversation.',
+	},
+	{
+		id: 'overrun',
+		term: 'Overrun',
+		short: 'A test whose gap grew past the memory span, so it was harder than asked.',
+		more: 'Tests interleave: while one test waits, others speak. Sometimes the messages in between add up to more tokens than the memory span. The test still runs and is scored, and is marked “overrun” so you know its gap was longer than planned.',
+	},
+	{
+		id: 'isolated',
+		term: 'Isolated (run)',
+		short: 'Each test runs on its own, with a fresh conversation, instead of interleaved.',
+		more: 'Normally the tests share one long conversation and take turns, so each test’s messages sit between another test’s information and question. Isolated runs one test at a time and resets the agent between tests: a way to see whether a failure comes from the interleaving or from the task itself.',
+	},
+	{
+		id: 'agent-context',
+		term: 'Agent context',
+		short: 'How much of the conversation, in tokens, is sent to the agent with each message.',
+		more: 'A model can only read so many tokens at once. When the conversation is longer, the oldest messages are left out, and what was in them can only be recalled if the agent stores it some other way. Leave it empty to send everything the model accepts.',
+	},
+	{
+		id: 'filler',
+		term: 'Filler',
+		short: 'Messages that fill the gap between the information and the question, to test memory.',
+		more: 'When no other test has a message to send, the run adds filler: trivia (sums, made-up facts) that the agent is asked to list back, with nothing the tests ask about. It makes the gap reach the memory span. The conversation view folds filler away so the test messages are easy to follow.',
+	},
+	{
+		id: 'text-model-agent',
+		term: 'A bundled GPT-2 as agent',
+		ask: 'What can a bundled GPT-2 do as an agent?',
+		short: 'A bundled GPT-2 continues text; it does not follow instructions, so expect low scores.',
+		more: 'GPT-2 was trained to predict the next words of web text, not to answer questions or keep to a chat. Given a test message it writes something that could follow, which is rarely the answer. gpt2-random-tiny has random weights and writes noise: it is there to check that a run works, not to measure memory. For real scores, use an instruction-tuned model from an endpoint.',
 	},
 ];
 

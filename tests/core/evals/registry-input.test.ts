@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
 	evalCards,
+	evalChoices,
 	isRegistryFileName,
 	isRegistryZipEntry,
 	listEvalNames,
@@ -79,5 +80,29 @@ describe('evalCards', () => {
 		[[], []],
 	])('%j', (names, cards) => {
 		expect(evalCards(registry, names)).toEqual(cards);
+	});
+});
+
+describe('evalChoices', () => {
+	it('lists each eval once: aliases with their id, ids without an alias on their own', () => {
+		const yaml = [
+			'greetings:',
+			'  id: greetings.dev.v0',
+			'greetings.dev.v0:',
+			'  class: evals.elsuite.basic.match:Match',
+			'  args: {samples_jsonl: greetings/samples.jsonl}',
+			'short: greetings.dev.v0',
+			'lonely.dev.v0:',
+			'  class: evals.elsuite.basic.match:Match',
+			'  args: {samples_jsonl: greetings/samples.jsonl}',
+		].join('\n');
+		const registry = readRegistry(registryFiles([['evals/greetings.yaml', yaml]]));
+		const names = listEvalNames(registry);
+		expect(evalChoices(registry, names)).toEqual([
+			{ name: 'greetings', id: 'greetings.dev.v0' },
+			{ name: 'lonely.dev.v0', id: null },
+			{ name: 'short', id: 'greetings.dev.v0' },
+		]);
+		expect(names).toEqual(['greetings', 'greetings.dev.v0', 'lonely.dev.v0', 'short']);
 	});
 });
