@@ -8,6 +8,7 @@
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- file maps here are not UI state (the $state fields hold them as raw values) */
 import { zipTexts } from '../../core/formats/zip-archive';
+import { goodaiTestResultText } from '../../core/ltm/goodai-files';
 import { formatAppRoute } from '../../core/routing/app-route';
 import { describeError } from '../../core/messages/describe-error';
 import { sha256Hex, sha256HexOfBytes } from '../../core/hash/sha256';
@@ -845,7 +846,7 @@ export class MemorySession {
 		const report = this.#report;
 		if (!report) return null;
 		const entries: Record<string, string> = {};
-		for (const test of report.tests) entries[test.path] = JSON.stringify(test.result, null, 2);
+		for (const test of report.tests) entries[test.path] = goodaiTestResultText(test.result);
 		entries['summary.json'] = JSON.stringify(report.summary, null, 2);
 		return zipTexts(entries);
 	}
