@@ -4,7 +4,7 @@
  * runs of every kind. Returns the core's records; no Dexie type leaks out.
  */
 import type { RunRecord as RunOfAnyKind } from '../core/run/run-record';
-import type { ItemResult, RunDraft, RunRecord, RunStatus } from '../core/run/run-types';
+import type { ItemResult, RunDraft, SuiteRun, RunStatus } from '../core/run/run-types';
 import { db, type RunRow, type SuiteRunRow } from './db';
 import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';
 import { saveItemResult } from './results-repository';
@@ -22,7 +22,7 @@ export interface RunUpdate {
 }
 
 /** Stores a new run with status `running` and no items done. */
-export async function createRun(draft: RunDraft): Promise<RunRecord> {
+export async function createRun(draft: RunDraft): Promise<SuiteRun> {
 	const row: SuiteRunRow = {
 		...draft,
 		kind: 'suite',
@@ -34,7 +34,7 @@ export async function createRun(draft: RunDraft): Promise<RunRecord> {
 		tokenCount: 0,
 	};
 	const id = await guardQuota(() => db.runs.add(row));
-	return toRunRecord({ ...row, id });
+	return toSuiteRun({ ...row, id });
 }
 
 /** Updates a run's status or counters; returns the updated record (undefined if deleted). */
@@ -42,7 +42,7 @@ export async function updateRun(
 	id: number,
 	update: RunUpdate,
 	now = Date.now(),
-): Promise<RunRecord | undefined> {
+): Promise<SuiteRun | undefined> {
 	await guardQuota(() =>
 		db.runs.update(id, (row) => {
 			if (row.kind !== 'suite') return;
@@ -57,24 +57,24 @@ export async function updateRun(
 }
 
 /** A suite run (undefined for a missing id or a run of another kind). */
-export async function getRun(id: number): Promise<RunRecord | undefined> {
+export async function getRun(id: number): Promise<SuiteRun | undefined> {
 	const row = await db.runs.get(id);
-	return row?.kind === 'suite' ? toRunRecord(row) : undefined;
+	return row?.kind === 'suite' ? toSuiteRun(row) : undefined;
 }
 
 /** The suite-run history, newest first. */
-export async function listRuns(): Promise<RunRecord[]> {
+export async function listRuns(): Promise<SuiteRun[]> {
 	const rows = await listRowsOfKind('suite');
-	return rows.map(toRunRecord);
+	return rows.map(toSuiteRun);
 }
 
 /** Runs of one suite (by the SHA-256 of its text), newest first: what "compare" offers. */
-export async function listRunsForSuite(suiteSha256: string): Promise<RunRecord[]> {
+export async function listRunsForSuite(suiteSha256: string): Promise<SuiteRun[]> {
 	const rows = await db.runs.where('suiteSha256').equals(suiteSha256).toArray();
 	return rows
 		.filter(isSuiteRow)
 		.sort((a, b) => b.createdAt - a.createdAt)
-		.map(toRunRecord);
+		.map(toSuiteRun);
 }
 
 /** Runs of every kind (suite, Evals, LTM), newest first. */
@@ -87,9 +87,9 @@ export async function listAllRuns(): Promise<RunOfAnyKind[]> {
  * Runs left with status `running` (the tab was closed or reloaded while scoring) or
  * `cancelled`/`failed` with items missing: the ones the app offers to resume, newest first.
  */
-export async function listResumableRuns(): Promise<RunRecord[]> {
+export async function listResumableRuns(): Promise<SuiteRun[]> {
 	const rows = await listRowsOfKindWithStatus('suite', ['running', 'cancelled', 'failed']);
-	return rows.filter((row) => row.itemsDone < row.itemCount).map(toRunRecord);
+	return rows.filter((row) => row.itemsDone < row.itemCount).map(toSuiteRun);
 }
 
 /** Deletes a run, its item results, and its suite when that is unlisted and no longer used. */
@@ -108,7 +108,7 @@ export async function deleteRun(id: number): Promise<void> {
 
 /** A whole run to import (from a JSON bundle): its record, suite text and items. */
 export interface RunToImport {
-	readonly run: Omit<RunRecord, 'id' | 'itemsDone'>;
+	readonly run: Omit<SuiteRun, 'id' | 'itemsDone'>;
 	readonly suite: SuiteToSave;
 	readonly items: readonly ItemResult[];
 }
@@ -117,7 +117,7 @@ export interface RunToImport {
  * Imports a run as a new run of this browser (a new id), saving its suite to the library.
  * All or nothing: a failure (e.g. a full quota) leaves no partial run behind.
  */
-export async function importRun(imported: RunToImport): Promise<RunRecord> {
+export async function importRun(imported: RunToImport): Promise<SuiteRun> {
 	const id = await guardQuota(() =>
 		db.transaction('rw', db.runs, db.runItems, db.suites, async () => {
 			const suite = await saveSuite(imported.suite, imported.run.createdAt);
@@ -144,7 +144,7 @@ function isSuiteRow(row: RunRow): row is SuiteRunRow {
 }
 
 /** The suite pages' record: the row without the one store's `kind` and `title`. */
-function toRunRecord(row: SuiteRunRow): RunRecord {
+function toSuiteRun(row: SuiteRunRow): SuiteRun {
 	if (row.id === undefined) throw new Error('a stored run has no id');
 	const { id, errorMessage, fallbackReason, kind: _kind, title: _title, ...rest } = row;
 	return {

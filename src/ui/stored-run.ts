@@ -7,7 +7,7 @@ import {
 	addScoredItems,
 	assembleStoredRunScore,
 } from '../core/run/stored-run-scores';
-import type { ItemResult, RunRecord } from '../core/run/run-types';
+import type { ItemResult, SuiteRun } from '../core/run/run-types';
 import type { RunResults } from '../core/share/result-fingerprint';
 import { parseSuite } from '../core/suite/parse-suite';
 import type { Suite } from '../core/suite/types';
@@ -27,7 +27,7 @@ export function scoreStoredItems(suite: Suite, items: readonly ItemResult[]): Ru
 
 /** A run of this browser with its exact suite text and parsed suite. */
 export interface StoredRunWithSuite {
-	readonly run: RunRecord;
+	readonly run: SuiteRun;
 	readonly suiteText: string;
 	readonly suite: Suite;
 }

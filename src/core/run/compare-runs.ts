@@ -3,7 +3,7 @@
  * per run that tells runs of the same suite apart. Pure; scoring is the core pipeline's.
  */
 import { runModelDetails, runModelName } from '../run/run-model';
-import type { RunRecord } from '../run/run-types';
+import type { SuiteRun } from '../run/run-types';
 
 /** A suite that has stored runs, for choosing what to compare. */
 export interface ComparableSuite {
@@ -16,8 +16,8 @@ export interface ComparableSuite {
 }
 
 /** Runs grouped by suite text (SHA-256): most runs first, then by name. */
-export function groupRunsBySuite(runs: readonly RunRecord[]): ComparableSuite[] {
-	const groups = new Map<string, { name: string; runs: RunRecord[] }>();
+export function groupRunsBySuite(runs: readonly SuiteRun[]): ComparableSuite[] {
+	const groups = new Map<string, { name: string; runs: SuiteRun[] }>();
 	for (const run of runs) {
 		const group = groups.get(run.suiteSha256) ?? { name: run.suiteName, runs: [] };
 		group.runs.push(run);
@@ -39,7 +39,7 @@ export function groupRunsBySuite(runs: readonly RunRecord[]): ComparableSuite[] 
  * of the same name differs in it, plus the run id when that is not enough. Runs of local and
  * endpoint models compare side by side.
  */
-export function labelComparedRun(run: RunRecord, runs: readonly RunRecord[]): string {
+export function labelComparedRun(run: SuiteRun, runs: readonly SuiteRun[]): string {
 	const name = runModelName(run.model);
 	const sameModel = runs.filter((other) => runModelName(other.model) === name);
 	const label = labelParts(run, sameModel);
@@ -47,7 +47,7 @@ export function labelComparedRun(run: RunRecord, runs: readonly RunRecord[]): st
 	return clash.length > 0 ? `${label} (run ${run.id})` : label;
 }
 
-function labelParts(run: RunRecord, sameModel: readonly RunRecord[]): string {
+function labelParts(run: SuiteRun, sameModel: readonly SuiteRun[]): string {
 	const parts = [runModelName(run.model)];
 	for (const detail of runModelDetails(run.model)) {
 		const differs = sameModel.some(

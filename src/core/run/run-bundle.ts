@@ -18,14 +18,14 @@ import {
 	RUN_STATUSES,
 	type ItemResult,
 	type RunModelSpec,
-	type RunRecord,
+	type SuiteRun,
 	type RunStatus,
 	type ScoredSentence,
 } from './run-types';
 import { RUN_BUNDLE_FORMAT, checkRunBundleKind, parseJsonText } from './task-run-json';
 
 /** A run without its local id and derived count: what travels between machines. */
-export type PortableRun = Omit<RunRecord, 'id' | 'itemsDone'>;
+export type PortableRun = Omit<SuiteRun, 'id' | 'itemsDone'>;
 
 export interface RunBundle {
 	readonly run: PortableRun;

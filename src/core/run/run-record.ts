@@ -9,7 +9,7 @@ import type { LogEntry, LtmRunState } from '../ltm/scheduler';
 import type { LtmBenchmark } from '../ltm/types';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
-import type { RunRecord as SuiteRun, RunStatus } from './run-types';
+import type { RunStatus, SuiteRun } from './run-types';
 
 /** The three families of runs: SyntaxGym-style suites, OpenAI Evals, GoodAI LTM. */
 export type RunKind = 'suite' | 'evals' | 'ltm';

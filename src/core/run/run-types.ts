@@ -47,7 +47,7 @@ export interface RunDraft {
 	readonly createdAt: number;
 }
 
-export interface RunRecord extends RunDraft {
+export interface SuiteRun extends RunDraft {
 	readonly id: number;
 	readonly status: RunStatus;
 	/** Items whose every condition is scored and stored. */

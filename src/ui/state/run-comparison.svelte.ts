@@ -16,7 +16,7 @@ import {
 	EMPTY_RUN_SCORES,
 } from '../../core/run/stored-run-scores';
 import { formatFormula } from '../../core/formula/format-formula';
-import type { RunRecord } from '../../core/run/run-types';
+import type { SuiteRun } from '../../core/run/run-types';
 import { ITEM_RULES, type OutcomeSummary } from '../../core/scoring/summarize-outcomes';
 import { parseSuite } from '../../core/suite/parse-suite';
 import type { MetricName, Suite } from '../../core/suite/types';
@@ -30,7 +30,7 @@ export type { ComparableSuite };
 
 /** One run in the comparison with its outcome summary. */
 export interface ComparedRun {
-	readonly run: RunRecord;
+	readonly run: SuiteRun;
 	/** A short column label: model id (and revision, dtype, backend when they differ). */
 	readonly label: string;
 	readonly summary: OutcomeSummary;
@@ -63,7 +63,7 @@ export class RunComparison {
 	#suiteSha256 = $state<string | null>(null);
 	#suite = $state.raw<Suite | null>(null);
 	/** Every run of the suite, newest first. */
-	#available = $state.raw<readonly RunRecord[]>([]);
+	#available = $state.raw<readonly SuiteRun[]>([]);
 	#runs = $state.raw<readonly ComparedRun[]>([]);
 	#selected = $state.raw<readonly number[]>([]);
 	#metric = $state<MetricName | null>(null);
@@ -91,7 +91,7 @@ export class RunComparison {
 	}
 
 	/** Every stored run of the suite, newest first. */
-	get availableRuns(): readonly RunRecord[] {
+	get availableRuns(): readonly SuiteRun[] {
 		return this.#available;
 	}
 

@@ -4,7 +4,7 @@
  */
 import { describeError } from '../../core/messages/describe-error';
 import { parseRunBundle } from '../../core/run/run-bundle';
-import type { RunRecord } from '../../core/run/run-types';
+import type { SuiteRun } from '../../core/run/run-types';
 import { deleteRun, importRun, listRuns } from '../../storage/runs-repository';
 import {
 	estimateStorageUsage,
@@ -18,13 +18,13 @@ import {
 export const MAX_BUNDLE_BYTES = 200_000_000;
 
 export class RunHistory {
-	#runs = $state.raw<readonly RunRecord[]>([]);
+	#runs = $state.raw<readonly SuiteRun[]>([]);
 	#usage = $state.raw<StorageUsage | null>(null);
 	#persistence = $state<PersistenceState>('unsupported');
 	#message = $state<string | null>(null);
 	#loaded = $state(false);
 
-	get runs(): readonly RunRecord[] {
+	get runs(): readonly SuiteRun[] {
 		return this.#runs;
 	}
 
@@ -77,7 +77,7 @@ export class RunHistory {
 	 * Imports a run bundle (JSON text). Returns the new run, or null with `message` saying what
 	 * is wrong and where.
 	 */
-	async importBundle(text: string, sourceName: string): Promise<RunRecord | null> {
+	async importBundle(text: string, sourceName: string): Promise<SuiteRun | null> {
 		const parsed = parseRunBundle(text);
 		if (!parsed.ok) {
 			const where = parsed.pointer === '' ? '' : ` at ${parsed.pointer}`;

@@ -37,7 +37,7 @@ import {
 	type StoredRunScores,
 } from '../../core/run/stored-run-scores';
 import { serializeRunBundle } from '../../core/run/run-bundle';
-import type { ItemResult, RunRecord, ScoredSentence } from '../../core/run/run-types';
+import type { ItemResult, SuiteRun, ScoredSentence } from '../../core/run/run-types';
 import {
 	ITEM_RULES,
 	type ItemRule,
@@ -127,7 +127,7 @@ function fileStem(name: string): string {
 }
 
 export class RunResults {
-	#run = $state.raw<RunRecord | null>(null);
+	#run = $state.raw<SuiteRun | null>(null);
 	#suite = $state.raw<Suite | null>(null);
 	#suiteText = '';
 	#stored = $state.raw<StoredRunScores>(EMPTY_RUN_SCORES);
@@ -228,7 +228,7 @@ export class RunResults {
 		return this.#message;
 	}
 
-	get run(): RunRecord | null {
+	get run(): SuiteRun | null {
 		return this.#run;
 	}
 

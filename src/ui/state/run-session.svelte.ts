@@ -10,7 +10,7 @@ import type {
 	ModelSpec,
 	SurprisalConvention,
 } from '../../core/model/model-spec';
-import type { ItemResult, RunModelSpec, RunRecord } from '../../core/run/run-types';
+import type { ItemResult, RunModelSpec, SuiteRun } from '../../core/run/run-types';
 import { ItemAssembly } from '../../core/run/item-assembly';
 import { buildSuiteSentences } from '../../core/suite/build-sentences';
 import type { Suite } from '../../core/suite/types';
@@ -50,9 +50,9 @@ export interface RunSessionOptions {
 	/** Called after each item is stored (results appear as items finish). */
 	readonly onItemSaved?: (runId: number, item: ItemResult) => void;
 	/** Called when a run's record changes (status, counts). */
-	readonly onRunChanged?: (run: RunRecord) => void;
+	readonly onRunChanged?: (run: SuiteRun) => void;
 	/** Called once a run is stored and about to be scored (new or resumed): e.g. show its results. */
-	readonly onRunStarted?: (run: RunRecord) => void;
+	readonly onRunStarted?: (run: SuiteRun) => void;
 	readonly now?: () => number;
 }
 
@@ -99,7 +99,7 @@ export class RunSession {
 	readonly #now: () => number;
 
 	#status = $state<RunSessionStatus>('idle');
-	#run = $state.raw<RunRecord | null>(null);
+	#run = $state.raw<SuiteRun | null>(null);
 	#message = $state<string | null>(null);
 	#items = $state.raw<readonly ItemProgress[]>([]);
 	#sentencesDone = $state(0);
@@ -107,7 +107,7 @@ export class RunSession {
 	#elapsedMs = $state(0);
 	#tokensPerSecond = $state(0);
 	#firstResultMs = $state<number | null>(null);
-	#interrupted = $state.raw<readonly RunRecord[]>([]);
+	#interrupted = $state.raw<readonly SuiteRun[]>([]);
 	#abort: AbortController | null = null;
 
 	constructor(options: RunSessionOptions) {
@@ -127,7 +127,7 @@ export class RunSession {
 		);
 	}
 
-	get run(): RunRecord | null {
+	get run(): SuiteRun | null {
 		return this.#run;
 	}
 
@@ -169,7 +169,7 @@ export class RunSession {
 	}
 
 	/** Runs that were scoring when the tab was closed or reloaded: offered for resume. */
-	get interrupted(): readonly RunRecord[] {
+	get interrupted(): readonly SuiteRun[] {
 		return this.#interrupted;
 	}
 
@@ -196,7 +196,7 @@ export class RunSession {
 		spec: RunModelSpec,
 		convention: SurprisalConvention,
 		options: RunStartOptions = {},
-	): Promise<RunRecord | null> {
+	): Promise<SuiteRun | null> {
 		if (this.active) return null;
 		this.#reset();
 		try {
@@ -228,7 +228,7 @@ export class RunSession {
 	}
 
 	/** Resumes a stored run: scores only the items not stored yet, with the run's model. */
-	async resume(runId: number): Promise<RunRecord | null> {
+	async resume(runId: number): Promise<SuiteRun | null> {
 		if (this.active) return null;
 		this.#reset();
 		this.#interrupted = this.#interrupted.filter((run) => run.id !== runId);
@@ -264,12 +264,12 @@ export class RunSession {
 		this.#firstResultMs = null;
 	}
 
-	#setRun(run: RunRecord): void {
+	#setRun(run: SuiteRun): void {
 		this.#run = run;
 		this.#options.onRunChanged?.(run);
 	}
 
-	async #execute(run: RunRecord, suite: Suite, finished: ReadonlySet<number>): Promise<RunRecord> {
+	async #execute(run: SuiteRun, suite: Suite, finished: ReadonlySet<number>): Promise<SuiteRun> {
 		const abort = new AbortController();
 		this.#abort = abort;
 		const startedAt = this.#now();

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { groupRunsBySuite, labelComparedRun } from '../../../src/core/run/compare-runs';
 import type { ModelSpec } from '../../../src/core/model/model-spec';
-import type { RunRecord } from '../../../src/core/run/run-types';
+import type { SuiteRun } from '../../../src/core/run/run-types';
 
 function run(
 	id: number,
-	overrides: Partial<RunRecord> = {},
+	overrides: Partial<SuiteRun> = {},
 	model: Partial<ModelSpec> = {},
-): RunRecord {
+): SuiteRun {
 	return {
 		id,
 		suiteSha256: 'a'.repeat(64),
@@ -26,7 +26,7 @@ function run(
 	};
 }
 
-function endpointRun(id: number, model: string, baseUrl: string): RunRecord {
+function endpointRun(id: number, model: string, baseUrl: string): SuiteRun {
 	return run(id, { model: { source: 'openai', model, baseUrl } });
 }
 

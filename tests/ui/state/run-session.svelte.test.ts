@@ -1,7 +1,7 @@
 // RunSession over the in-thread FakeEngine: every item is stored as it finishes, progress is
 // reported, a cancelled run keeps its finished items, and resume scores only the missing ones.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../../src/core/run/run-types';
+import type { SuiteRun } from '../../../src/core/run/run-types';
 import { parseSuite } from '../../../src/core/suite/parse-suite';
 import { listFinishedItemNumbers, listItemResults } from '../../../src/storage/results-repository';
 import { getRun, updateRun } from '../../../src/storage/runs-repository';
@@ -102,11 +102,11 @@ function createSession(
 ): {
 	session: RunSession;
 	catalog: ModelCatalog;
-	started: RunRecord[];
+	started: SuiteRun[];
 	saved: number[];
 } {
 	const client = wrap(createInThreadClient(new FakeEngine({ batchDelayMs, defaultBatchSize: 2 })));
-	const started: RunRecord[] = [];
+	const started: SuiteRun[] = [];
 	const saved: number[] = [];
 	const catalog = new ModelCatalog(client);
 	const session = new RunSession({
