@@ -1,13 +1,16 @@
 /**
  * One forward pass of a scoring graph: its feeds (ids, mask, targets, the optional inputs the
  * graph declares, past caches) as ORT tensors, the run, and the outputs read back (log-probs,
- * boundary log-probs, cache outputs). A WebGPU pass that fails reloads on the fallback once.
+ * boundary log-probs, top-k next tokens, cache outputs). A WebGPU pass that fails reloads on the fallback once.
  */
 import {
 	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
 	BOUNDARY_POSITIONS_INPUT_NAME,
 	LOG_PROBS_OUTPUT_NAME,
 	TARGETS_INPUT_NAME,
+	TOP_IDS_OUTPUT_NAME,
+	TOP_LOG_PROBS_OUTPUT_NAME,
+	TOP_POSITIONS_INPUT_NAME,
 	WORD_START_MASK_INPUT_NAME,
 } from '../core/onnx/append-log-prob-tail';
 import {
@@ -26,7 +29,18 @@ export interface BatchOutputs {
 	readonly logProbs: Float32Array;
 	/** log P(next token starts a word) `[B·S]`, nats, when fetched. */
 	readonly boundaryLogProbs?: Float32Array;
+	/** When fetched: every position's top-k next tokens, `[B·S·K]` log-probs (nats, largest
+	 * first) and their ids. */
+	readonly top?: TopOutputs;
 	readonly caches: readonly CacheOutput[];
+}
+
+/** The top-k outputs of a pass that fed every position: `[B, S, K]` each. */
+export interface TopOutputs {
+	readonly logProbs: Float32Array;
+	readonly ids: BigInt64Array;
+	/** K, the graph's top-k width. */
+	readonly k: number;
 }
 
 /** The batch tensors every pass feeds (a plain batch has no past and one target per position). */
@@ -46,6 +60,11 @@ export type PassInputs = Pick<
  * boundary nodes (which run whether fetched or not) cost one position per row. */
 const ONE_BOUNDARY_POSITION = BigInt64Array.of(0n);
 
+/** Positions 0…s−1, as a positions input takes them. */
+function allPositions(s: number): BigInt64Array {
+	return BigInt64Array.from({ length: s }, (_, t) => BigInt(t));
+}
+
 export class ForwardPass {
 	readonly #runtime: OrtRuntime;
 	readonly #fallBack: (model: LoadedModel, reason: string) => Promise<void>;
@@ -59,11 +78,13 @@ export class ForwardPass {
 		this.#fallBack = fallBack;
 	}
 
-	/** The inputs every graph takes (ids, mask, targets) and the optional ones it declares. */
+	/** The inputs every graph takes (ids, mask, targets) and the optional ones it declares;
+	 * `topLogProbs` asks for every position's top-k (one position otherwise). */
 	feeds(
 		model: LoadedModel,
 		inputs: PassInputs,
 		wordBoundaries: boolean,
+		topLogProbs = false,
 	): Record<string, OrtTensor> {
 		const { Tensor } = this.#runtime;
 		const { batchSize: b, sequenceLength: s, pastLength: p } = inputs;
@@ -79,10 +100,12 @@ export class ForwardPass {
 		if (model.hasWordBoundaries) {
 			const mask = model.wordStartMask;
 			feeds[WORD_START_MASK_INPUT_NAME] = new Tensor('float32', mask, [mask.length, 1]);
-			const positions = wordBoundaries
-				? BigInt64Array.from({ length: s }, (_, t) => BigInt(t))
-				: ONE_BOUNDARY_POSITION;
+			const positions = wordBoundaries ? allPositions(s) : ONE_BOUNDARY_POSITION;
 			feeds[BOUNDARY_POSITIONS_INPUT_NAME] = new Tensor('int64', positions, [positions.length]);
+		}
+		if (model.hasTopLogProbs) {
+			const positions = topLogProbs ? allPositions(s) : ONE_BOUNDARY_POSITION;
+			feeds[TOP_POSITIONS_INPUT_NAME] = new Tensor('int64', positions, [positions.length]);
 		}
 		if (model.hasPositionIds)
 			feeds['position_ids'] = new Tensor('int64', inputs.positionIds, [b, s]);
@@ -135,16 +158,17 @@ export class ForwardPass {
 		feeds: Record<string, OrtTensor>,
 		cacheOutputs: readonly string[],
 		wordBoundaries: boolean,
+		topLogProbs = false,
 	): Promise<BatchOutputs> {
 		if (model.lostReason !== undefined && model.backend === 'webgpu')
 			await this.#fallBack(model, model.lostReason);
 		try {
-			return await forward(model, feeds, cacheOutputs, wordBoundaries);
+			return await forward(model, feeds, cacheOutputs, wordBoundaries, topLogProbs);
 		} catch (error) {
 			if (model.backend !== 'webgpu') throw classifyRunError(error);
 			await this.#fallBack(model, `WebGPU failed while scoring (${messageOf(error)})`);
 			try {
-				return await forward(model, feeds, cacheOutputs, wordBoundaries);
+				return await forward(model, feeds, cacheOutputs, wordBoundaries, topLogProbs);
 			} catch (retryError) {
 				throw classifyRunError(retryError);
 			}
@@ -157,10 +181,12 @@ async function forward(
 	feeds: Record<string, OrtTensor>,
 	cacheOutputs: readonly string[],
 	wordBoundaries: boolean,
+	topLogProbs: boolean,
 ): Promise<BatchOutputs> {
 	const fetched = [
 		LOG_PROBS_OUTPUT_NAME,
 		...(wordBoundaries ? [BOUNDARY_LOG_PROBS_OUTPUT_NAME] : []),
+		...(topLogProbs ? [TOP_LOG_PROBS_OUTPUT_NAME, TOP_IDS_OUTPUT_NAME] : []),
 		...cacheOutputs,
 	];
 	const outputs = await model.session.run(feeds, fetched);
@@ -168,6 +194,7 @@ async function forward(
 	const boundaryLogProbs = wordBoundaries
 		? float32Output(outputs, BOUNDARY_LOG_PROBS_OUTPUT_NAME)
 		: undefined;
+	const top = topLogProbs ? topOutputs(outputs) : undefined;
 	const caches = cacheOutputs.map((name) => {
 		const tensor = outputs[name];
 		const data = tensor?.data;
@@ -178,7 +205,24 @@ async function forward(
 		tensor.dispose?.();
 		return { data, dims };
 	});
-	return { logProbs, caches, ...(boundaryLogProbs ? { boundaryLogProbs } : {}) };
+	return {
+		logProbs,
+		caches,
+		...(boundaryLogProbs ? { boundaryLogProbs } : {}),
+		...(top ? { top } : {}),
+	};
+}
+
+/** The top-k log-probs and ids of a run (tensors disposed), or a BackendError. */
+function topOutputs(outputs: Record<string, OrtTensor>): TopOutputs {
+	const idsTensor = outputs[TOP_IDS_OUTPUT_NAME];
+	const ids = idsTensor?.data;
+	if (!idsTensor || !(ids instanceof BigInt64Array)) {
+		throw new BackendError(`The model returned no int64 '${TOP_IDS_OUTPUT_NAME}' output.`);
+	}
+	const k = Number(idsTensor.dims.at(-1) ?? 0);
+	idsTensor.dispose?.();
+	return { logProbs: float32Output(outputs, TOP_LOG_PROBS_OUTPUT_NAME), ids, k };
 }
 
 /** A run's float32 output by name (its tensor disposed), or a BackendError. */

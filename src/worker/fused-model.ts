@@ -38,6 +38,7 @@ export async function createFusedModel(
 		const fused = appendLogProbTail(bytes, variant, {
 			keepCacheOutputs: true,
 			wordBoundaries: true,
+			topLogProbs: true,
 		});
 		if (!fused.ok) {
 			throw new UnsupportedModelError(`The model '${spec.id}' cannot be scored: ${fused.reason}.`);

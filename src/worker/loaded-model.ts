@@ -8,6 +8,9 @@ import {
 	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
 	BOUNDARY_POSITIONS_INPUT_NAME,
 	TARGETS_INPUT_NAME,
+	TOP_IDS_OUTPUT_NAME,
+	TOP_LOG_PROBS_OUTPUT_NAME,
+	TOP_POSITIONS_INPUT_NAME,
 	WORD_START_MASK_INPUT_NAME,
 } from '../core/onnx/append-log-prob-tail';
 import type { SpecialTokenBehaviour } from '../core/surprisal/conventions';
@@ -44,6 +47,8 @@ export interface GraphInputs {
 	cacheOutputs: readonly string[];
 	/** The graph takes the word-start ids and returns the boundary log-probs. */
 	hasWordBoundaries: boolean;
+	/** The graph takes the top positions and returns each one's top-k next tokens. */
+	hasTopLogProbs: boolean;
 	hasPositionIds: boolean;
 	hasLogitsToKeep: boolean;
 	hasCacheBranch: boolean;
@@ -213,6 +218,7 @@ const KNOWN_INPUTS = new Set([
 	TARGETS_INPUT_NAME,
 	WORD_START_MASK_INPUT_NAME,
 	BOUNDARY_POSITIONS_INPUT_NAME,
+	TOP_POSITIONS_INPUT_NAME,
 	'position_ids',
 	'num_logits_to_keep',
 	'use_cache_branch',
@@ -245,6 +251,10 @@ export function readGraphInputs(
 			session.inputNames.includes(WORD_START_MASK_INPUT_NAME) &&
 			session.inputNames.includes(BOUNDARY_POSITIONS_INPUT_NAME) &&
 			session.outputNames.includes(BOUNDARY_LOG_PROBS_OUTPUT_NAME),
+		hasTopLogProbs:
+			session.inputNames.includes(TOP_POSITIONS_INPUT_NAME) &&
+			session.outputNames.includes(TOP_LOG_PROBS_OUTPUT_NAME) &&
+			session.outputNames.includes(TOP_IDS_OUTPUT_NAME),
 	};
 }
 

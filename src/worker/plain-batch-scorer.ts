@@ -7,10 +7,18 @@ import { buildBatchInputs, planBatches } from '../core/surprisal/plan-batches';
 import { joinBoundarySurprisals } from '../core/surprisal/prefix-plan';
 import { readReducedLogProbs, surprisalsBitsForRow } from '../core/surprisal/surprisal-from-logits';
 import { throwIfCancelled } from './engine';
-import type { ForwardPass } from './forward-pass';
+import type { ForwardPass, TopOutputs } from './forward-pass';
 import { nextMacrotask } from './generate-text';
 import type { LoadedModel } from './loaded-model';
-import type { ScoredText } from './protocol';
+import type { ScoredText, TopLogprob } from './protocol';
+
+/** A position's top-k as the graph gives them: ids and log-probs, before decoding. */
+export type TopLogprobIds = Omit<TopLogprob, 'text'>;
+/** A token's own log-prob and its position's top-k ids, most likely first. */
+export interface TokenTopIds {
+	readonly chosen: TopLogprobIds;
+	readonly top: readonly TopLogprobIds[];
+}
 
 /** What the scoring loops share: batch limits, cancel signal, and what to do with results. */
 export interface ScoringRun {
@@ -18,9 +26,17 @@ export interface ScoringRun {
 	readonly signal: AbortSignal | undefined;
 	/** Also compute every position's boundary surprisal (the last token is then run too). */
 	readonly wordBoundaries: boolean;
-	/** Turns a sequence's surprisals (and boundary surprisals, when asked) into its ScoredText
-	 * (and records it). */
-	finish(index: number, bits: Float64Array, boundaryBits?: Float64Array): ScoredText;
+	/** Also read this many top-k next tokens per position (plain batches only); 0 or absent:
+	 * none. */
+	readonly topLogprobs?: number;
+	/** Turns a sequence's surprisals (and boundary surprisals, top-k, when asked) into its
+	 * ScoredText (and records it). */
+	finish(
+		index: number,
+		bits: Float64Array,
+		boundaryBits?: Float64Array,
+		top?: readonly (TokenTopIds | null)[],
+	): ScoredText;
 	/** After each batch: the texts it finished and the positions it computed (padding included). */
 	report(batch: readonly ScoredText[], positions: number): void;
 }
@@ -43,9 +59,10 @@ export async function scorePlain(
 		throwIfCancelled(run.signal);
 		const inputs = buildBatchInputs(group, sequences, model.padTokenId);
 		const { batchSize: b, sequenceLength: s } = inputs;
-		const feeds = pass.feeds(model, { ...inputs, pastLength: 0 }, run.wordBoundaries);
+		const topK = run.topLogprobs ?? 0;
+		const feeds = pass.feeds(model, { ...inputs, pastLength: 0 }, run.wordBoundaries, topK > 0);
 		pass.feedEmptyPasts(model, feeds, b);
-		const reduced = await pass.run(model, feeds, [], run.wordBoundaries);
+		const reduced = await pass.run(model, feeds, [], run.wordBoundaries, topK > 0);
 		const rows = b * s;
 		if (logProbs.length < rows) logProbs = new Float64Array(rows);
 		readReducedLogProbs(reduced.logProbs, inputs, inputs.lengths, logProbs);
@@ -53,10 +70,41 @@ export async function scorePlain(
 			const length = inputs.lengths[row] ?? 0;
 			const bits = surprisalsBitsForRow(logProbs, row, s, length);
 			const boundary = reduced.boundaryLogProbs;
-			return boundary
-				? run.finish(index, bits, joinBoundarySurprisals(length, 0, undefined, boundary, row * s))
-				: run.finish(index, bits);
+			const boundaryBits = boundary
+				? joinBoundarySurprisals(length, 0, undefined, boundary, row * s)
+				: undefined;
+			const top = reduced.top
+				? topOfRow(reduced.top, sequences[index] ?? [], logProbs, row * s, topK)
+				: undefined;
+			return run.finish(index, bits, boundaryBits, top);
 		});
 		run.report(batch, rows);
 	}
+}
+
+/**
+ * One sequence's top-k per token from a pass that fed every position: token p (p ≥ 1) was drawn
+ * from position p − 1's distribution; the first token has none (null). `logProbs` holds the
+ * row's target log-probs from `base` (`readReducedLogProbs`).
+ */
+function topOfRow(
+	top: TopOutputs,
+	ids: readonly number[],
+	logProbs: Float64Array,
+	base: number,
+	k: number,
+): (TokenTopIds | null)[] {
+	const width = Math.min(k, top.k);
+	return ids.map((id, p) => {
+		if (p === 0) return null;
+		const at = (base + p - 1) * top.k;
+		const entries: TopLogprobIds[] = [];
+		for (let j = 0; j < width; j++) {
+			entries.push({
+				id: Number(top.ids[at + j]),
+				logprob: top.logProbs[at + j] as number,
+			});
+		}
+		return { chosen: { id, logprob: logProbs[base + p - 1] as number }, top: entries };
+	});
 }

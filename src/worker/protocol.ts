@@ -58,6 +58,26 @@ export interface ScoreTextsParams {
 	 * Default false.
 	 */
 	readonly wordBoundaries?: boolean;
+	/**
+	 * Also give every token after the first its distribution's `topLogprobs` most likely tokens
+	 * (1–20, computed in the graph), for `top_logprobs`. Runs plain batches. Default none.
+	 */
+	readonly topLogprobs?: number;
+}
+
+/** One of a position's most likely next tokens. */
+export interface TopLogprob {
+	readonly id: number;
+	/** The token alone decoded to text (as vLLM's `tokenizer.decode([id])`). */
+	readonly text: string;
+	/** log p(token | prefix) in nats. */
+	readonly logprob: number;
+}
+
+/** A token's own log-prob and its position's top-k tokens, most likely first. */
+export interface TokenTopLogprobs {
+	readonly chosen: TopLogprob;
+	readonly top: readonly TopLogprob[];
 }
 
 /** Whether a scoring request reused shared prefixes, and why not when it did not. */
@@ -72,6 +92,8 @@ export interface ScoredText {
 	readonly index: number;
 	/** Every model token, special ones included, with UTF-16 offsets into the text and bits. */
 	readonly tokens: readonly ScoredToken[];
+	/** With `topLogprobs`: per token (same order), its top-k; null for the first token. */
+	readonly topLogprobs?: readonly (TokenTopLogprobs | null)[];
 }
 
 export interface ScoreTextsResult {

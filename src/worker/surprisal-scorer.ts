@@ -1,10 +1,11 @@
 /**
  * Scores texts with a loaded model: each text's model input under a convention, its token spans,
- * batches under the engine's limits, every position's surprisal (and boundary surprisal) in bits,
- * progress after every batch; in plain batches (plain-batch-scorer.ts) or reusing shared prefixes
- * (prefix-reuse-runner.ts).
+ * batches under the engine's limits, every position's surprisal (and boundary surprisal, top-k
+ * next tokens) in bits, progress after every batch; in plain batches (plain-batch-scorer.ts) or
+ * reusing shared prefixes (prefix-reuse-runner.ts).
  */
 import type { SurprisalConvention } from '../core/model/model-spec';
+import { MAX_TOP_LOG_PROBS } from '../core/onnx/append-log-prob-tail';
 import type { ScoredToken } from '../core/scoring/types';
 import {
 	assembleScoredTokens,
@@ -17,7 +18,7 @@ import { now, throwIfCancelled, type ScoreTextsOptions } from './engine';
 import { UnsupportedModelError } from './engine-errors';
 import type { ForwardPass } from './forward-pass';
 import type { LoadedModel } from './loaded-model';
-import { scorePlain, type ScoringRun } from './plain-batch-scorer';
+import { scorePlain, type ScoringRun, type TokenTopIds } from './plain-batch-scorer';
 import { prefixReuseUnavailableReason, scoreReusingPrefixes } from './prefix-reuse-runner';
 import type {
 	BackendFallback,
@@ -27,6 +28,7 @@ import type {
 	ScoreTextsResult,
 	TokenizeParams,
 	TokenizeResult,
+	TokenTopLogprobs,
 } from './protocol';
 import type { TokenizerInternals } from './transformers-library';
 
@@ -93,6 +95,19 @@ export function tokenizeText(model: LoadedModel, params: TokenizeParams): Tokeni
 	return { tokens };
 }
 
+/** Throws when `k` is not 1…20 or `model`'s graph has no top-k outputs. */
+function requireTopLogprobs(model: LoadedModel, k: number): void {
+	if (!Number.isInteger(k) || k < 1 || k > MAX_TOP_LOG_PROBS)
+		throw new RangeError(
+			`topLogprobs must be an integer from 1 to ${MAX_TOP_LOG_PROBS}, got ${k}.`,
+		);
+	if (!model.hasTopLogProbs) {
+		throw new UnsupportedModelError(
+			`The model '${model.info.spec.id}' cannot give top log-probs: its scoring graph has no top-k output.`,
+		);
+	}
+}
+
 /** Throws UnsupportedModelError when `model` cannot give word-boundary surprisals. */
 function requireWordBoundaries(model: LoadedModel): void {
 	const what = `The model '${model.info.spec.id}' cannot give word-boundary probabilities`;
@@ -143,6 +158,8 @@ class TextsRun implements ScoringRun {
 	tokenCount = 0;
 	positionsComputed = 0;
 	#done: number;
+	/** Decoded top-k token texts by id, for this run. */
+	readonly #texts = new Map<number, string>();
 
 	constructor(
 		readonly model: LoadedModel,
@@ -151,6 +168,7 @@ class TextsRun implements ScoringRun {
 		readonly wordBoundaries: boolean,
 		readonly options: ScoreTextsOptions,
 		readonly started: number,
+		readonly topLogprobs = 0,
 	) {
 		this.results = new Array(prepared.length);
 		// Texts with no model input (empty text, reference convention) have nothing to score.
@@ -164,7 +182,12 @@ class TextsRun implements ScoringRun {
 		return this.options.signal;
 	}
 
-	finish(index: number, bits: Float64Array, boundaryBits?: Float64Array): ScoredText {
+	finish(
+		index: number,
+		bits: Float64Array,
+		boundaryBits?: Float64Array,
+		top?: readonly (TokenTopIds | null)[],
+	): ScoredText {
 		const p = this.prepared[index] as PreparedText;
 		const assembled = assembleScoredTokens({
 			text: p.text,
@@ -179,9 +202,28 @@ class TextsRun implements ScoringRun {
 					boundarySurprisalBits: boundaryBits[position] ?? Number.NaN,
 				}))
 			: assembled;
-		const scored = { index, tokens };
+		const scored: ScoredText = top
+			? { index, tokens, topLogprobs: top.map((t) => (t ? this.#decodeTop(t) : null)) }
+			: { index, tokens };
 		this.results[index] = scored;
 		return scored;
+	}
+
+	/** A token's top-k with each id decoded alone (special tokens kept, no clean-up). */
+	#decodeTop(top: TokenTopIds): TokenTopLogprobs {
+		const tokenizer = this.model.tokenizer as unknown as TokenizerInternals;
+		const withText = (entry: TokenTopIds['chosen']) => {
+			let text = this.#texts.get(entry.id);
+			if (text === undefined) {
+				text = tokenizer.decode([entry.id], {
+					skip_special_tokens: false,
+					clean_up_tokenization_spaces: false,
+				});
+				this.#texts.set(entry.id, text);
+			}
+			return { ...entry, text };
+		};
+		return { chosen: withText(top.chosen), top: top.top.map(withText) };
 	}
 
 	report(batch: readonly ScoredText[], positions: number): void {
@@ -211,14 +253,18 @@ export async function scoreTexts(
 	const started = now();
 	const wordBoundaries = params.wordBoundaries === true;
 	if (wordBoundaries) requireWordBoundaries(model);
+	const topLogprobs = params.topLogprobs ?? 0;
+	if (params.topLogprobs !== undefined) requireTopLogprobs(model, topLogprobs);
 	const prepared = params.texts.map((text) => prepareText(model, text, params.convention));
 	const sequences = prepared.map((p) => p.plan.inputIds);
 	const limits = batchLimitsOf(model, params, budgets);
-	const run = new TextsRun(model, prepared, limits, wordBoundaries, options, started);
+	const run = new TextsRun(model, prepared, limits, wordBoundaries, options, started, topLogprobs);
 	const unavailable =
 		params.prefixReuse === false
 			? 'turned off for this request'
-			: prefixReuseUnavailableReason(model);
+			: topLogprobs > 0
+				? 'top log-probs run plain batches'
+				: prefixReuseUnavailableReason(model);
 	if (unavailable === undefined) await scoreReusingPrefixes(pass, model, sequences, run);
 	else await scorePlain(pass, model, sequences, run);
 	throwIfCancelled(options.signal);

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import type { EchoLogprobsJson } from '../../core/model/echo-logprobs';
+import { MAX_TOP_LOG_PROBS } from '../../core/onnx/append-log-prob-tail';
 import type { GenerationParams } from '../../core/model/generation';
 import { HttpError } from './http-io';
 
@@ -37,7 +38,7 @@ export const CompletionRequest = v.looseObject({
 	...SamplingFields,
 	prompt: v.union([v.string(), v.pipe(v.array(v.string()), v.minLength(1))]),
 	echo: v.optional(v.nullable(v.boolean())),
-	logprobs: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(20)))),
+	logprobs: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0)))),
 });
 export type CompletionRequest = v.InferOutput<typeof CompletionRequest>;
 
@@ -153,6 +154,24 @@ export function contextOverflowError(
 			`maximum input length of ${maxInput} tokens. Please reduce the length of the input prompt.`,
 		'invalid_request_error',
 		'input_tokens',
+	);
+}
+
+/** vLLM's default `max_logprobs` (20): the most top log-probs a request may ask for, as many as
+ * the scoring graph gives. */
+export const MAX_LOGPROBS = MAX_TOP_LOG_PROBS;
+
+/**
+ * vLLM's 400 for `logprobs` above `max_logprobs` (vllm/v1/engine/processor.py,
+ * `_validate_logprobs`: "Requested sample logprobs of 21, which is greater than max allowed: 20").
+ */
+export function checkLogprobs(logprobs: number | null | undefined): void {
+	if (logprobs == null || logprobs <= MAX_LOGPROBS) return;
+	throw new HttpError(
+		400,
+		`Requested sample logprobs of ${logprobs}, which is greater than max allowed: ${MAX_LOGPROBS}`,
+		'invalid_request_error',
+		'logprobs',
 	);
 }
 

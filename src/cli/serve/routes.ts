@@ -16,6 +16,7 @@ import { endEventStream, HttpError, sendJson, startEventStream } from './http-io
 import {
 	ChatRequest,
 	chatChunkChoice,
+	checkLogprobs,
 	checkOutputLimit,
 	COMPLETIONS_DEFAULT_MAX_TOKENS,
 	completionChoice,
@@ -127,14 +128,21 @@ async function fittedPromptTokens(
 	return promptTokens;
 }
 
-/** Prompt logprobs of `text` (prompt and completion scored together), vLLM's echo shape. */
-async function scoreEcho(call: Call, text: string): Promise<EchoLogprobsJson> {
+/** Prompt logprobs of `text` (prompt and completion scored together), vLLM's echo shape, with
+ * each token's `topK` most likely alternatives (computed in the model's graph) when asked. */
+async function scoreEcho(call: Call, text: string, topK: number): Promise<EchoLogprobsJson> {
 	const { engine, info } = call.routes;
 	const result = await engine.scoreTexts(
-		{ modelKey: info.modelKey, texts: [text], convention: 'reference' },
+		{
+			modelKey: info.modelKey,
+			texts: [text],
+			convention: 'reference',
+			...(topK > 0 ? { topLogprobs: topK } : {}),
+		},
 		{ signal: call.signal },
 	);
-	return echoLogprobsFromScoredTokens(text, result.texts[0]?.tokens ?? [], 0);
+	const scored = result.texts[0];
+	return echoLogprobsFromScoredTokens(text, scored?.tokens ?? [], 0, scored?.topLogprobs);
 }
 
 /** `/v1/completions` has no `max_completion_tokens` (vLLM ignores it there): `max_tokens`, or 16. */
@@ -171,6 +179,7 @@ export async function answerCompletions(
 export function parseCompletionRequest(routes: ModelRoutes, body: unknown): CompletionRequest {
 	const request = parseRequest(CompletionRequest, body);
 	checkModel(routes, request.model);
+	checkLogprobs(request.logprobs);
 	if (request.stream === true && typeof request.prompt !== 'string' && request.prompt.length !== 1)
 		throw new HttpError(400, 'Streaming takes a single prompt.');
 	checkOutputLimit(completionLimit(request), routes.info.maxPositions);
@@ -224,7 +233,7 @@ async function wholeCompletions(
 		let logprobs: EchoLogprobsJson | null = null;
 		if (request.logprobs != null) {
 			// Prompt and completion scored together; the echo keeps the prompt's tokens.
-			const full = await scoreEcho(call, prompt + completion);
+			const full = await scoreEcho(call, prompt + completion, request.logprobs);
 			logprobs = request.echo === true ? full : completionPart(full, prompt.length);
 		}
 		completionTokens += result?.usage.completionTokens ?? 0;

@@ -67,6 +67,27 @@ export function scoredTokensFromEcho(
 	return scored;
 }
 
+/** A token's own log-prob and its position's top-k, each as decoded text and nats. */
+export interface EchoTopLogprobs {
+	readonly chosen: { readonly text: string; readonly logprob: number };
+	readonly top: readonly { readonly text: string; readonly logprob: number }[];
+}
+
+/** vLLM's lowest logprob in JSON (`-inf` cannot be written). */
+const LOWEST_LOGPROB = -9999;
+
+/**
+ * vLLM's `top_logprobs` entry: the token itself first, then the top-k (a dict, so a text already
+ * there keeps its place; vllm/entrypoints/openai/completion/serving.py,
+ * `_create_completion_logprobs`).
+ */
+function topLogprobsEntry(top: EchoTopLogprobs): Record<string, number> {
+	const entry: Record<string, number> = {};
+	for (const { text, logprob } of [top.chosen, ...top.top])
+		entry[text] = Math.max(logprob, LOWEST_LOGPROB);
+	return entry;
+}
+
 /** vLLM's `choices[i].logprobs` for echoed prompt tokens. */
 export interface EchoLogprobsJson {
 	readonly tokens: string[];
@@ -79,13 +100,14 @@ export interface EchoLogprobsJson {
  * The inverse for a server: scored tokens of `text` (engine output, reference convention) as
  * vLLM's echo logprobs. Token strings are the text they cover (a special token, covering none,
  * its vocabulary string); `text_offset` is the running sum of those strings' lengths, as vLLM
- * writes it; natural-log values, the first null; `top_logprobs` holds the token itself (the
- * engine computes only the target token's probability, not the top-N).
+ * writes it; natural-log values, the first null. `top_logprobs` holds each token's top-k when
+ * `top` gives them (per token, as the engine's `topLogprobs`), else the token itself.
  */
 export function echoLogprobsFromScoredTokens(
 	text: string,
 	tokens: readonly ScoredToken[],
 	firstOffset = 0,
+	top?: readonly (EchoTopLogprobs | null)[],
 ): EchoLogprobsJson {
 	const out: EchoLogprobsJson = {
 		tokens: [],
@@ -111,7 +133,9 @@ export function echoLogprobsFromScoredTokens(
 		const logprob = i === 0 ? null : -token.surprisalBits * Math.LN2;
 		out.tokens.push(covered);
 		out.token_logprobs.push(logprob);
-		out.top_logprobs.push(logprob === null ? null : { [covered]: logprob });
+		const tokenTop = top?.[i];
+		if (logprob === null) out.top_logprobs.push(null);
+		else out.top_logprobs.push(tokenTop ? topLogprobsEntry(tokenTop) : { [covered]: logprob });
 		out.text_offset.push(offset);
 		offset += covered.length;
 	});

@@ -2,7 +2,7 @@
  * Rewrites a causal LM's ONNX graph so it returns only the log-probability of each position's
  * target token ([B,S,1] float32, nats) instead of full logits [B,S,V]: the log-softmax is
  * reduced where the model runs (optionally also the log-probability that the next token starts
- * a word). Splices protobuf bytes; never decodes weights. Pure.
+ * a word, and the top-k next tokens). Splices protobuf bytes; never decodes weights. Pure.
  */
 import {
 	concatBytes,
@@ -64,6 +64,19 @@ export const BOUNDARY_POSITIONS_INPUT_NAME = 'benchtop_boundary_positions';
  * {@link BOUNDARY_POSITIONS_INPUT_NAME}, log Σ_{v starts a word} p(v | prefix) in nats, the
  * log-probability that the next token starts a word. */
 export const BOUNDARY_LOG_PROBS_OUTPUT_NAME = 'benchtop_boundary_log_probs';
+/** The most next tokens the top-k outputs give per position (vLLM's default `max_logprobs`). */
+export const MAX_TOP_LOG_PROBS = 20;
+/**
+ * Name of the added int64 input [Q] with `topLogProbs`: the positions (0…S−1) whose top-k next
+ * tokens are computed. As with {@link BOUNDARY_POSITIONS_INPUT_NAME}, a run that does not want
+ * them feeds `[0]` (one position per row).
+ */
+export const TOP_POSITIONS_INPUT_NAME = 'benchtop_top_positions';
+/** Name of the output [B,Q,K] float32 with `topLogProbs`: at each position fed, the K largest
+ * log p(v | prefix) in nats, largest first (K = {@link MAX_TOP_LOG_PROBS}, or V when smaller). */
+export const TOP_LOG_PROBS_OUTPUT_NAME = 'benchtop_top_log_probs';
+/** Name of the output [B,Q,K] int64 with `topLogProbs`: the vocabulary ids of those values. */
+export const TOP_IDS_OUTPUT_NAME = 'benchtop_top_ids';
 
 /**
  * `log-softmax`: LogSoftmax + GatherElements (CPU/WASM kernels exist; fastest there).
@@ -93,6 +106,7 @@ const LOGITS = 'logits';
 const SEQUENCE_AXIS = 1;
 const VOCAB_AXIS = 2;
 const AXES_INITIALIZER = 'benchtop_vocab_axis';
+const TOP_K_INITIALIZER = 'benchtop_top_k';
 const PREFIX = 'benchtop_';
 
 function int64Initializer(name: string, values: readonly number[]): Uint8Array {
@@ -272,6 +286,56 @@ function buildTail(
 	return { nodes, initializers };
 }
 
+/**
+ * The top-k nodes, after the tail's: Gather of the asked positions' rows, TopK (largest first)
+ * into the values and {@link TOP_IDS_OUTPUT_NAME}, K an int64 initializer. `log-softmax` takes
+ * the log-softmax's rows; `decomposed` the shifted logits' (same order), minus their log Σ exp.
+ */
+function topKTail(
+	variant: LogProbTailVariant,
+	k: number,
+): { nodes: Uint8Array[]; initializers: Uint8Array[] } {
+	const decomposed = variant === 'decomposed';
+	const positionsAxis = [intAttribute('axis', SEQUENCE_AXIS)];
+	const scores = decomposed ? `${PREFIX}shifted` : `${PREFIX}log_softmax`;
+	const values = decomposed ? `${PREFIX}top_shifted` : TOP_LOG_PROBS_OUTPUT_NAME;
+	const nodes = [
+		node('Gather', [scores, TOP_POSITIONS_INPUT_NAME], `${PREFIX}top_rows`, positionsAxis),
+		node(
+			'TopK',
+			[`${PREFIX}top_rows`, TOP_K_INITIALIZER],
+			[values, TOP_IDS_OUTPUT_NAME],
+			[intAttribute('axis', VOCAB_AXIS), intAttribute('largest', 1), intAttribute('sorted', 1)],
+		),
+	];
+	if (decomposed) {
+		const logSum = `${PREFIX}top_log_sum`;
+		nodes.push(
+			node('Gather', [`${PREFIX}log_sum`, TOP_POSITIONS_INPUT_NAME], logSum, positionsAxis),
+		);
+		nodes.push(node('Sub', [values, logSum], TOP_LOG_PROBS_OUTPUT_NAME));
+	}
+	return { nodes, initializers: [int64Initializer(TOP_K_INITIALIZER, [k])] };
+}
+
+/** The top positions input and the two top-k outputs [B,Q,K]. */
+function topKValueInfos(k: number): Uint8Array[] {
+	const dims = ['batch_size', 'top_positions', k];
+	return [
+		valueInfo(GRAPH_INPUT, TOP_POSITIONS_INPUT_NAME, ELEM_INT64, ['top_positions']),
+		valueInfo(GRAPH_OUTPUT, TOP_LOG_PROBS_OUTPUT_NAME, ELEM_FLOAT, dims),
+		valueInfo(GRAPH_OUTPUT, TOP_IDS_OUTPUT_NAME, ELEM_INT64, dims),
+	];
+}
+
+/** The inputs the tail adds: a graph that already has one is refused. */
+const ADDED_INPUTS = new Set([
+	TARGETS_INPUT_NAME,
+	WORD_START_MASK_INPUT_NAME,
+	BOUNDARY_POSITIONS_INPUT_NAME,
+	TOP_POSITIONS_INPUT_NAME,
+]);
+
 /** Outputs named like this are the key/value cache (`present.0.key`, `present.1.value`, ...). */
 const CACHE_OUTPUT_PREFIX = 'present';
 
@@ -288,6 +352,11 @@ export interface AppendLogProbTailOptions {
 	 * false.
 	 */
 	readonly wordBoundaries?: boolean;
+	/**
+	 * Also add the top positions input and the top-k outputs (see
+	 * {@link TOP_LOG_PROBS_OUTPUT_NAME}), for `top_logprobs`. Default false.
+	 */
+	readonly topLogProbs?: boolean;
 }
 
 /**
@@ -322,11 +391,7 @@ export function appendLogProbTail(
 	let logitsWidth: number | undefined;
 	for (const f of graphFields) {
 		const inputName = f.field === GRAPH_INPUT ? readValueInfo(model, f).name : undefined;
-		if (
-			inputName === TARGETS_INPUT_NAME ||
-			inputName === WORD_START_MASK_INPUT_NAME ||
-			inputName === BOUNDARY_POSITIONS_INPUT_NAME
-		) {
+		if (inputName !== undefined && ADDED_INPUTS.has(inputName)) {
 			return { ok: false, reason: `the graph already has an input named ${inputName}` };
 		}
 		if (f.field !== GRAPH_OUTPUT) continue;
@@ -347,15 +412,22 @@ export function appendLogProbTail(
 	}
 
 	const wordBoundaries = options.wordBoundaries === true;
-	const { nodes, initializers } = buildTail(variant, opsetVersion, logitsElemType, wordBoundaries);
+	const topK =
+		options.topLogProbs === true
+			? Math.min(MAX_TOP_LOG_PROBS, logitsWidth ?? MAX_TOP_LOG_PROBS)
+			: 0;
+	const tail = buildTail(variant, opsetVersion, logitsElemType, wordBoundaries);
+	const top = topK > 0 ? topKTail(variant, topK) : { nodes: [], initializers: [] };
 	const kept = graphFields
 		.filter((f) => f.field !== GRAPH_OUTPUT || keptFields.has(f))
 		.map((f) => model.subarray(f.start, f.end));
 	// NOTE: written into one buffer: the weights are copied once (models can be gigabytes).
 	const graphParts = [
 		...kept,
-		...nodes,
-		...initializers,
+		...tail.nodes,
+		...top.nodes,
+		...tail.initializers,
+		...top.initializers,
 		valueInfo(GRAPH_INPUT, TARGETS_INPUT_NAME, ELEM_INT64, [
 			'batch_size',
 			'sequence_length',
@@ -380,6 +452,7 @@ export function appendLogProbTail(
 					]),
 				]
 			: []),
+		...(topK > 0 ? topKValueInfos(topK) : []),
 	];
 	const graphLength = graphParts.reduce((sum, part) => sum + part.length, 0);
 	const graphHeader = concatBytes([

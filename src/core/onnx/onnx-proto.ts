@@ -56,16 +56,18 @@ export function intsAttribute(name: string, values: readonly number[]): Attribut
 	]);
 }
 
+/** A NodeProto with one output, or several (TopK's values and indices), named after the first. */
 export function node(
 	opType: string,
 	inputs: readonly string[],
-	output: string,
+	output: string | readonly string[],
 	attributes: readonly Attribute[] = [],
 ): Uint8Array {
+	const outputs = typeof output === 'string' ? [output] : output;
 	return encodeMessageField(GRAPH_NODE, [
 		...inputs.map((name) => encodeStringField(NODE_INPUT, name)),
-		encodeStringField(NODE_OUTPUT, output),
-		encodeStringField(NODE_NAME, `${output}_node`),
+		...outputs.map((name) => encodeStringField(NODE_OUTPUT, name)),
+		encodeStringField(NODE_NAME, `${outputs[0] ?? opType}_node`),
 		encodeStringField(NODE_OP_TYPE, opType),
 		...attributes,
 	]);

@@ -5,6 +5,9 @@ import {
 	BOUNDARY_POSITIONS_INPUT_NAME,
 	LOG_PROBS_OUTPUT_NAME,
 	TARGETS_INPUT_NAME,
+	TOP_IDS_OUTPUT_NAME,
+	TOP_LOG_PROBS_OUTPUT_NAME,
+	TOP_POSITIONS_INPUT_NAME,
 	WORD_START_MASK_INPUT_NAME,
 } from '../../../src/core/onnx/append-log-prob-tail';
 import {
@@ -230,6 +233,43 @@ describe('appendLogProbTail', () => {
 		},
 	);
 
+	it('topLogProbs, log-softmax: the asked rows of the log-softmax through TopK into two outputs', () => {
+		const result = appendLogProbTail(makeModel(17), 'log-softmax', { topLogProbs: true });
+		if (!result.ok) throw new Error(result.reason);
+		const view = viewGraph(result.bytes);
+		expect(view.opTypes).toEqual(['Identity', 'LogSoftmax', 'GatherElements', 'Gather', 'TopK']);
+		expect(view.nodes[3]?.inputs).toEqual(['benchtop_log_softmax', TOP_POSITIONS_INPUT_NAME]);
+		expect(view.nodes[4]?.inputs).toEqual(['benchtop_top_rows', 'benchtop_top_k']);
+		expect(view.nodes[4]?.attributes).toEqual(['axis', 'largest', 'sorted']);
+		expect(view.inputs).toEqual(['x', TARGETS_INPUT_NAME, TOP_POSITIONS_INPUT_NAME]);
+		expect(view.outputs).toEqual([
+			LOG_PROBS_OUTPUT_NAME,
+			TOP_LOG_PROBS_OUTPUT_NAME,
+			TOP_IDS_OUTPUT_NAME,
+		]);
+		expect(view.initializers).toEqual(['benchtop_top_k']);
+	});
+
+	it('topLogProbs, decomposed: TopK of the asked rows of the shifted logits, minus their log-sum', () => {
+		const result = appendLogProbTail(makeModel(18), 'decomposed', {
+			wordBoundaries: true,
+			topLogProbs: true,
+		});
+		if (!result.ok) throw new Error(result.reason);
+		const view = viewGraph(result.bytes);
+		expect(view.opTypes.slice(13)).toEqual(['Gather', 'TopK', 'Gather', 'Sub']);
+		expect(view.nodes[13]?.inputs).toEqual(['benchtop_shifted', TOP_POSITIONS_INPUT_NAME]);
+		expect(view.nodes[15]?.inputs).toEqual(['benchtop_log_sum', TOP_POSITIONS_INPUT_NAME]);
+		expect(view.nodes[16]?.inputs).toEqual(['benchtop_top_shifted', 'benchtop_top_log_sum']);
+		expect(view.outputs).toEqual([
+			LOG_PROBS_OUTPUT_NAME,
+			BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+			TOP_LOG_PROBS_OUTPUT_NAME,
+			TOP_IDS_OUTPUT_NAME,
+		]);
+		expect(view.initializers).toEqual(['benchtop_vocab_axis', 'benchtop_top_k']);
+	});
+
 	it.each<[string, (string | number)[], number | undefined]>([
 		['a numeric vocab dim', ['batch_size', 'sequence_length', 50257], 50257],
 		['a named vocab dim', ['batch_size', 'sequence_length', 'vocab'], undefined],
@@ -240,16 +280,18 @@ describe('appendLogProbTail', () => {
 		expect(result.logitsWidth).toBe(width);
 	});
 
-	it.each([WORD_START_MASK_INPUT_NAME, BOUNDARY_POSITIONS_INPUT_NAME, TARGETS_INPUT_NAME])(
-		'refuses a graph that already has an input named %s',
-		(name) => {
-			const result = appendLogProbTail(makeModelWithInput(name), 'log-softmax', {
-				wordBoundaries: true,
-			});
-			expect(result.ok).toBe(false);
-			if (!result.ok) expect(result.reason).toMatch(name);
-		},
-	);
+	it.each([
+		WORD_START_MASK_INPUT_NAME,
+		BOUNDARY_POSITIONS_INPUT_NAME,
+		TARGETS_INPUT_NAME,
+		TOP_POSITIONS_INPUT_NAME,
+	])('refuses a graph that already has an input named %s', (name) => {
+		const result = appendLogProbTail(makeModelWithInput(name), 'log-softmax', {
+			wordBoundaries: true,
+		});
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.reason).toMatch(name);
+	});
 
 	it('casts float16 logits to float32 first', () => {
 		const result = appendLogProbTail(makeModel(17, 10), 'log-softmax');
