@@ -9,10 +9,10 @@ import type {
 	EvalsRunRecord,
 	LtmRunRecord,
 	RunItemRecord,
-	RunRecord,
 	SuiteRunRecord,
 } from '../core/run/run-record';
 import {
+	evalsInputFromLegacy,
 	evalsRunFromLegacy,
 	evalsSampleFromLegacy,
 	ltmLogFromLegacy,
@@ -50,13 +50,14 @@ type Row<T> = T extends unknown
 	? { -readonly [K in keyof T as K extends 'id' ? never : K]: T[K] } & { id?: number }
 	: never;
 
-/** A run of any kind as stored in `runs` (one table, told apart by `kind`). */
-export type RunRow = Row<RunRecord>;
 export type SuiteRunRow = Row<SuiteRunRecord>;
-export type EvalsRunRow = Row<EvalsRunRecord>;
+/** An Evals run row: its input (resolved eval, replay texts) is an `evals-input` item. */
+export type EvalsRunRow = Row<Omit<EvalsRunRecord, 'spec' | 'replayTexts'>>;
 export type LtmRunRow = Row<LtmRunRecord>;
+/** A run of any kind as stored in `runs` (one table, told apart by `kind`). */
+export type RunRow = SuiteRunRow | EvalsRunRow | LtmRunRow;
 
-/** A stored piece of a run (suite item, Evals sample, LTM state or log entry) in `runItems`. */
+/** A stored piece of a run (suite item, Evals sample or input, LTM state or log entry) in `runItems`. */
 export type RunItemRow = RunItemRecord;
 
 /** `[runId, key]`: key a number (item number, log index) or a string (sample id, `'state'`). */
@@ -173,6 +174,7 @@ async function moveEvalsRuns(
 		const row = await oldRuns.get(oldId);
 		if (!row) continue;
 		const runId = await runs.add(evalsRunFromLegacy(row));
+		await items.put(evalsInputFromLegacy(row, runId));
 		const samples = await oldSamples.where('runId').equals(oldId).toArray();
 		await items.bulkPut(samples.map((sample) => evalsSampleFromLegacy(sample, runId)));
 	}

@@ -1,10 +1,18 @@
 /**
- * Evals runs in IndexedDB (the `evals` kind of the one run store): the run record (what ran, on
- * which models, how far, the report) and one item per finished sample, written as each sample
- * finishes so a reload loses nothing. No Dexie type leaks out: callers get the core's records.
+ * Evals runs in IndexedDB (the `evals` kind of the one run store): the run row (what ran, on which
+ * models, how far, the report), its input as one item (the resolved eval with every sample, and the
+ * replay texts: written once, so a progress write stays small however big the registry), and one
+ * item per finished sample, written as each sample finishes so a reload loses nothing. No Dexie
+ * type leaks out: callers get the core's records.
  */
 import type { EvalEvent, FinalReport, SampleResult } from '../core/evals/types';
-import type { EvalsRunRecord, EvalsSampleItemRecord, RunItemRecord } from '../core/run/run-record';
+import {
+	EVALS_INPUT_KEY,
+	type EvalsInputItemRecord,
+	type EvalsRunRecord,
+	type EvalsSampleItemRecord,
+	type RunItemRecord,
+} from '../core/run/run-record';
 import type { RunStatus } from '../core/run/run-types';
 import { db, type EvalsRunRow } from './db';
 import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';
@@ -40,7 +48,7 @@ export async function createEvalsRun(
 	draft: EvalsRunDraft,
 	now = Date.now(),
 ): Promise<EvalsRunRecord> {
-	const { total, ...rest } = draft;
+	const { total, spec, replayTexts, ...rest } = draft;
 	const row: EvalsRunRow = {
 		...rest,
 		kind: 'evals',
@@ -50,8 +58,22 @@ export async function createEvalsRun(
 		createdAt: draft.createdAt,
 		updatedAt: now,
 	};
-	const id = await guardQuota(() => db.runs.add(row));
-	return withId({ ...row, id });
+	const id = await guardQuota(() =>
+		db.transaction('rw', db.runs, db.runItems, async () => {
+			const runId = await db.runs.add(row);
+			const input: EvalsInputItemRecord = {
+				runId,
+				kind: 'evals-input',
+				key: EVALS_INPUT_KEY,
+				spec,
+				replayTexts,
+				savedAt: now,
+			};
+			await db.runItems.put(input);
+			return runId;
+		}),
+	);
+	return { ...withId({ ...row, id }), spec, replayTexts };
 }
 
 /** Updates status, progress, report or error; returns the record (undefined if deleted). */
@@ -60,6 +82,19 @@ export async function updateEvalsRun(
 	update: EvalsRunUpdate,
 	now = Date.now(),
 ): Promise<EvalsRunRecord | undefined> {
+	await writeEvalsRunUpdate(id, update, now);
+	return getEvalsRun(id);
+}
+
+/**
+ * Updates the run row only, reading nothing back: what a run calls after every sample (the row is
+ * small; the input item is not touched).
+ */
+export async function writeEvalsRunUpdate(
+	id: number,
+	update: EvalsRunUpdate,
+	now = Date.now(),
+): Promise<void> {
 	await guardQuota(() =>
 		db.runs.update(id, (row) => {
 			if (row.kind !== 'evals') return;
@@ -70,24 +105,34 @@ export async function updateEvalsRun(
 			row.updatedAt = now;
 		}),
 	);
-	return getEvalsRun(id);
 }
 
 export async function getEvalsRun(id: number): Promise<EvalsRunRecord | undefined> {
 	const row = await db.runs.get(id);
-	return row?.kind === 'evals' ? withId(row) : undefined;
+	if (row?.kind !== 'evals') return undefined;
+	return (await withInputs([row]))[0];
 }
 
 /** Every Evals run, newest first. */
 export async function listEvalsRuns(): Promise<EvalsRunRecord[]> {
-	const rows = await listRowsOfKind('evals');
-	return rows.map(withId);
+	return withInputs(await listRowsOfKind('evals'));
 }
 
 /** Runs a reload interrupted (`running`) or that stopped early (`cancelled`, `failed`), newest first. */
 export async function listResumableEvalsRuns(): Promise<EvalsRunRecord[]> {
 	const rows = await listRowsOfKindWithStatus('evals', ['running', 'cancelled', 'failed']);
-	return rows.filter((row) => row.progress.done < row.progress.total).map(withId);
+	return withInputs(rows.filter((row) => row.progress.done < row.progress.total));
+}
+
+/** Run rows joined with their input items (a row whose input is missing is left out). */
+async function withInputs(rows: readonly EvalsRunRow[]): Promise<EvalsRunRecord[]> {
+	const keys = rows.map((row): [number, string] => [row.id ?? -1, EVALS_INPUT_KEY]);
+	const inputs = await db.runItems.bulkGet(keys);
+	return rows.flatMap((row, index) => {
+		const input = inputs[index];
+		if (input?.kind !== 'evals-input') return [];
+		return [{ ...withId(row), spec: input.spec, replayTexts: input.replayTexts }];
+	});
 }
 
 /** Stores (or replaces, on a resumed run) one finished sample. */

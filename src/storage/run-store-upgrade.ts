@@ -3,6 +3,7 @@
  * becomes a row of the one run store of version 6. Pure: db.ts's upgrade reads and writes.
  */
 import type {
+	EvalsInputItemRecord,
 	EvalsRunRecord,
 	EvalsSampleItemRecord,
 	LtmLogItemRecord,
@@ -12,7 +13,7 @@ import type {
 	SuiteRunRecord,
 	ColumnarSentence,
 } from '../core/run/run-record';
-import { LTM_STATE_KEY } from '../core/run/run-record';
+import { EVALS_INPUT_KEY, LTM_STATE_KEY } from '../core/run/run-record';
 import type { EvalEvent, SampleResult } from '../core/evals/types';
 import type { LogEntry, LtmRunState } from '../core/ltm/scheduler';
 
@@ -73,9 +74,23 @@ export function suiteRunFromLegacy(row: LegacySuiteRunRow): SuiteRunRecord {
 }
 
 /** An Evals run without its old id: the one store gives it a new one. */
-export function evalsRunFromLegacy(row: LegacyEvalsRunRow): Omit<EvalsRunRecord, 'id'> {
-	const { id: _id, ...rest } = row;
+export function evalsRunFromLegacy(
+	row: LegacyEvalsRunRow,
+): Omit<EvalsRunRecord, 'id' | 'spec' | 'replayTexts'> {
+	const { id: _id, spec: _spec, replayTexts: _replayTexts, ...rest } = row;
 	return { ...rest, kind: 'evals', title: row.evalName };
+}
+
+/** An Evals run's input (resolved eval, replay texts) as the item beside its run row. */
+export function evalsInputFromLegacy(row: LegacyEvalsRunRow, runId: number): EvalsInputItemRecord {
+	return {
+		runId,
+		kind: 'evals-input',
+		key: EVALS_INPUT_KEY,
+		spec: row.spec,
+		replayTexts: row.replayTexts,
+		savedAt: row.updatedAt,
+	};
 }
 
 /** An LTM run without its old id: the one store gives it a new one. */

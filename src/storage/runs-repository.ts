@@ -77,11 +77,19 @@ export async function listRunsForSuite(suiteSha256: string): Promise<SuiteRun[]>
 		.map(toSuiteRun);
 }
 
-/** Runs of every kind (suite, Evals, LTM), newest first. */
-export async function listAllRuns(): Promise<RunOfAnyKind[]> {
+/**
+ * Runs of every kind (suite, Evals, LTM), newest first, as their rows: an Evals run's input
+ * (resolved eval, replay texts) is left out; its repository's getEvalsRun joins it.
+ */
+export async function listAllRuns(): Promise<RunSummary[]> {
 	const rows = await db.runs.orderBy('createdAt').reverse().toArray();
 	return rows.map(withId);
 }
+
+/** A run of any kind without an Evals run's input. */
+export type RunSummary =
+	| Exclude<RunOfAnyKind, { kind: 'evals' }>
+	| Omit<Extract<RunOfAnyKind, { kind: 'evals' }>, 'spec' | 'replayTexts'>;
 
 /**
  * Runs left with status `running` (the tab was closed or reloaded while scoring) or

@@ -190,6 +190,15 @@ test('the upgraded database holds every run, item, sample, state and cache entry
 		),
 	);
 
+	// Each Evals run's input (the resolved eval, replay texts) is one item beside its run row.
+	expect(
+		sorted(
+			items
+				.filter((item) => item.kind === 'evals-input')
+				.map((item) => `${byId.get(item.runId)?.title}`),
+		),
+	).toEqual(sorted(release.evalsRuns.map((run) => run.evalName)));
+
 	// The Memory run's state, and every entry of its log (inside the state or kept apart).
 	const ltmName = new Map(release.ltmRuns.map((run) => [run.id, run.runName]));
 	const logLength = (runId: number) =>

@@ -119,7 +119,8 @@ describe('Evals runs repository', () => {
 		await saveEvalsSample(b.id, sample);
 		await deleteEvalsRun(a.id);
 		expect(await getEvalsRun(a.id)).toBeUndefined();
-		expect(await db.runItems.count()).toBe(1);
+		// Run b keeps its sample and its input item.
+		expect(await db.runItems.count()).toBe(2);
 		expect(await listEvalsSamples(b.id)).toHaveLength(1);
 	});
 });

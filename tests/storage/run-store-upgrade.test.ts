@@ -387,9 +387,9 @@ describe.each([4, 5] as const)('version 6 opening a database of version %i', (ve
 			['evals', 1500],
 			['suite', 1000],
 		]);
-		// 4 suite items, 3 Evals samples, 2 LTM states, and version 5's log rows.
+		// 4 suite items, 3 Evals samples, 3 Evals inputs (one a run), 2 LTM states, version 5's log rows.
 		const logCount = version === 5 ? states.midway.log.length : 0;
-		expect(await db.runItems.count()).toBe(4 + 3 + 2 + logCount);
+		expect(await db.runItems.count()).toBe(4 + 3 + 3 + 2 + logCount);
 		const before = await snapshot();
 		db.close();
 		await openWithApp();

@@ -146,8 +146,28 @@ export interface LtmLogItemRecord {
  * One stored piece of a run, keyed by `[runId, key]`: a suite item (key: item number), an Evals
  * sample (key: sample id), the LTM state (key: `'state'`) or an LTM log entry (key: index).
  */
+/** The key of an Evals run's input item. */
+export const EVALS_INPUT_KEY = 'input';
+
+/**
+ * The heavy input of an Evals run (the resolved eval, every sample of the registry included, and
+ * the replay files' text), kept beside the run row so the run's progress writes stay small.
+ */
+export interface EvalsInputItemRecord {
+	readonly runId: number;
+	readonly kind: 'evals-input';
+	readonly key: typeof EVALS_INPUT_KEY;
+	readonly spec: EvalsRunRecord['spec'];
+	readonly replayTexts: EvalsRunRecord['replayTexts'];
+	readonly savedAt: number;
+}
+
 export type RunItemRecord =
-	SuiteItemRecord | EvalsSampleItemRecord | LtmStateItemRecord | LtmLogItemRecord;
+	| SuiteItemRecord
+	| EvalsSampleItemRecord
+	| EvalsInputItemRecord
+	| LtmStateItemRecord
+	| LtmLogItemRecord;
 
 /** Every model a run used, in its roles' order (policy models then grader; agent then judge). */
 export function runModels(run: RunRecord): TextModelSpec[] {

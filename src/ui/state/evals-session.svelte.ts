@@ -69,6 +69,7 @@ import {
 	listEvalsSamples,
 	saveEvalsSample,
 	updateEvalsRun,
+	writeEvalsRunUpdate,
 	type EvalsRunRecord,
 	type EvalsSampleRecord,
 } from '../../storage/evals-runs-repository';
@@ -722,7 +723,7 @@ export class EvalsSession {
 								result: sample,
 								events,
 							});
-							await updateEvalsRun(record.id, { progress: this.#progress });
+							await writeEvalsRunUpdate(record.id, { progress: this.#progress });
 						})(),
 					);
 				},
