@@ -19,9 +19,9 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { build, preview } from 'vite';
 import type { ModelSpec, SurprisalConvention } from '../src/core/model/model-spec';
-import { scoreSuites } from '../src/core/scoring/score-suite';
-import { buildSuiteSentences } from '../src/core/suite/build-sentences';
-import { parseSuite } from '../src/core/suite/parse-suite';
+import { scoreSuites } from '../src/core/syntaxgym/scoring/score-suite';
+import { buildSuiteSentences } from '../src/core/syntaxgym/suite/build-sentences';
+import { parseSuite } from '../src/core/syntaxgym/suite/parse-suite';
 import type { EngineHarness, SuitesRun } from '../src/worker/engine-harness';
 import { createNodeEngine } from '../src/worker/node-engine';
 import {

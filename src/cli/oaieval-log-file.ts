@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { formatFinalReportLine, formatLogEvent, type OaievalLog } from '../core/evals/oaieval-log';
-import { pythonJsonDumps } from '../core/evals/python-text';
+import { pythonJsonDumps } from '../core/python/python-text';
 import type { EvalEvent } from '../core/evals/types';
 
 export class OaievalLogFile {

@@ -10,7 +10,7 @@ import type {
 	LtmRunRecord,
 	RunItemRecord,
 	SuiteRunRecord,
-} from '../core/run/run-record';
+} from '../core/kinds/run-record';
 import {
 	evalsInputFromLegacy,
 	evalsRunFromLegacy,

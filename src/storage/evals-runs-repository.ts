@@ -12,7 +12,7 @@ import {
 	type EvalsRunRecord,
 	type EvalsSampleItemRecord,
 	type RunItemRecord,
-} from '../core/run/run-record';
+} from '../core/kinds/run-record';
 import type { RunStatus } from '../core/run/run-types';
 import { db, type EvalsRunRow } from './db';
 import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';

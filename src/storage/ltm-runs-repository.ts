@@ -6,7 +6,7 @@
  * entry (append-only). No Dexie type leaks out.
  */
 import { testsInRunOrder, type LtmRunState, type LtmSummaryJson } from '../core/ltm';
-import { LTM_STATE_KEY, type LtmRunRecord } from '../core/run/run-record';
+import { LTM_STATE_KEY, type LtmRunRecord } from '../core/kinds/run-record';
 import type { RunStatus } from '../core/run/run-types';
 import { db, type LtmRunRow } from './db';
 import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';

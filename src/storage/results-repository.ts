@@ -3,9 +3,9 @@
  * finished item is saved at once, so a reload loses none and a run can resume. Token surprisals
  * (and word-boundary values, when scored with them) are kept column-wise.
  */
-import type { ColumnarSentence, SuiteItemRecord } from '../core/run/run-record';
+import type { ColumnarSentence, SuiteItemRecord } from '../core/kinds/run-record';
 import type { ItemResult, ScoredSentence } from '../core/run/run-types';
-import type { ScoredToken } from '../core/scoring/types';
+import type { ScoredToken } from '../core/syntaxgym/scoring/types';
 import { db, type RunItemRow } from './db';
 import { guardQuota } from './storage-errors';
 

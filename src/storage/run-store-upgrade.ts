@@ -12,8 +12,8 @@ import type {
 	SuiteItemRecord,
 	SuiteRunRecord,
 	ColumnarSentence,
-} from '../core/run/run-record';
-import { EVALS_INPUT_KEY, LTM_STATE_KEY } from '../core/run/run-record';
+} from '../core/kinds/run-record';
+import { EVALS_INPUT_KEY, LTM_STATE_KEY } from '../core/kinds/run-record';
 import type { EvalEvent, SampleResult } from '../core/evals/types';
 import type { LogEntry, LtmRunState } from '../core/ltm/scheduler';
 

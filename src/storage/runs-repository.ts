@@ -3,7 +3,7 @@
  * status, history, delete (with their item results), and import of a whole run; and the list of
  * runs of every kind. Returns the core's records; no Dexie type leaks out.
  */
-import type { RunRecord as RunOfAnyKind } from '../core/run/run-record';
+import type { RunRecord as RunOfAnyKind } from '../core/kinds/run-record';
 import type { ItemResult, RunDraft, SuiteRun, RunStatus } from '../core/run/run-types';
 import { db, type RunRow, type SuiteRunRow } from './db';
 import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';

@@ -6,11 +6,11 @@ import {
 	EMPTY_RUN_SCORES,
 	addScoredItems,
 	assembleStoredRunScore,
-} from '../core/run/stored-run-scores';
+} from '../core/syntaxgym/run/stored-run-scores';
 import type { ItemResult, SuiteRun } from '../core/run/run-types';
-import type { RunResults } from '../core/share/result-fingerprint';
-import { parseSuite } from '../core/suite/parse-suite';
-import type { Suite } from '../core/suite/types';
+import type { RunResults } from '../core/syntaxgym/share/result-fingerprint';
+import { parseSuite } from '../core/syntaxgym/suite/parse-suite';
+import type { Suite } from '../core/syntaxgym/suite/types';
 import { listItemResults } from '../storage/results-repository';
 import { getRun } from '../storage/runs-repository';
 import { getSuite } from '../storage/suites-repository';

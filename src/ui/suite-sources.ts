@@ -5,7 +5,10 @@
  * Parsing is the core's job.
  */
 import bundledIndex from '../../suites/index.json';
-import { convertMinimalPairs, detectMinimalPairFormat } from '../core/suite/minimal-pairs';
+import {
+	convertMinimalPairs,
+	detectMinimalPairFormat,
+} from '../core/syntaxgym/suite/minimal-pairs';
 
 /** Largest suite accepted (bytes). The biggest published suites are under 1 MB. */
 export const MAX_SUITE_BYTES = 10_000_000;

@@ -3,10 +3,10 @@
  * from the app): exposes `window.benchtopEngine`, which drives the real inference worker.
  */
 import type { ModelSpec, SurprisalConvention } from '../core/model/model-spec';
-import { scoreSuites } from '../core/scoring/score-suite';
-import { buildSuiteSentences } from '../core/suite/build-sentences';
-import { parseSuite } from '../core/suite/parse-suite';
-import type { Suite } from '../core/suite/types';
+import { scoreSuites } from '../core/syntaxgym/scoring/score-suite';
+import { buildSuiteSentences } from '../core/syntaxgym/suite/build-sentences';
+import { parseSuite } from '../core/syntaxgym/suite/parse-suite';
+import type { Suite } from '../core/syntaxgym/suite/types';
 import { createInferenceClient } from './inference-client';
 import type {
 	CachedModel,

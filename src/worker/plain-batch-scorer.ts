@@ -2,10 +2,13 @@
  * Scoring in plain batches (each sequence whole, no past): the batch loop, and the ScoringRun
  * contract it shares with the prefix-reuse runner (limits, cancel, finishing texts, progress).
  */
-import type { BatchLimits } from '../core/surprisal/plan-batches';
-import { buildBatchInputs, planBatches } from '../core/surprisal/plan-batches';
-import { joinBoundarySurprisals } from '../core/surprisal/prefix-plan';
-import { readReducedLogProbs, surprisalsBitsForRow } from '../core/surprisal/surprisal-from-logits';
+import type { BatchLimits } from '../core/syntaxgym/surprisal/plan-batches';
+import { buildBatchInputs, planBatches } from '../core/syntaxgym/surprisal/plan-batches';
+import { joinBoundarySurprisals } from '../core/syntaxgym/surprisal/prefix-plan';
+import {
+	readReducedLogProbs,
+	surprisalsBitsForRow,
+} from '../core/syntaxgym/surprisal/surprisal-from-logits';
 import { throwIfCancelled } from './engine';
 import type { ForwardPass, TopOutputs } from './forward-pass';
 import { nextMacrotask } from './generate-text';

@@ -4,8 +4,12 @@
  * continuation runs. Continuations with pasts of different lengths share a batch (padded past
  * masked, explicit positions). Caches, surprisals and extra targets live for one round.
  */
-import { bucketSequenceLength, planBatches, type BatchGroup } from '../core/surprisal/plan-batches';
-import { keepCachePositions, type PrefixCache } from '../core/surprisal/prefix-cache';
+import {
+	bucketSequenceLength,
+	planBatches,
+	type BatchGroup,
+} from '../core/syntaxgym/surprisal/plan-batches';
+import { keepCachePositions, type PrefixCache } from '../core/syntaxgym/surprisal/prefix-cache';
 import {
 	buildContinuationInputs,
 	continuationLength,
@@ -19,7 +23,7 @@ import {
 	type ContinuationInputs,
 	type ContinuationRow,
 	type PrefixPlan,
-} from '../core/surprisal/prefix-plan';
+} from '../core/syntaxgym/surprisal/prefix-plan';
 import { throwIfCancelled } from './engine';
 import type { BatchOutputs, ForwardPass } from './forward-pass';
 import { nextMacrotask } from './generate-text';

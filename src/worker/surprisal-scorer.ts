@@ -6,14 +6,14 @@
  */
 import type { SurprisalConvention } from '../core/model/model-spec';
 import { MAX_TOP_LOG_PROBS } from '../core/onnx/append-log-prob-tail';
-import type { ScoredToken } from '../core/scoring/types';
+import type { ScoredToken } from '../core/syntaxgym/scoring/types';
 import {
 	assembleScoredTokens,
 	planModelInput,
 	type ModelInputPlan,
-} from '../core/surprisal/conventions';
-import { exactBuckets, type BatchLimits } from '../core/surprisal/plan-batches';
-import { computeTokenOffsets, type TokenSpan } from '../core/surprisal/token-offsets';
+} from '../core/syntaxgym/surprisal/conventions';
+import { exactBuckets, type BatchLimits } from '../core/syntaxgym/surprisal/plan-batches';
+import { computeTokenOffsets, type TokenSpan } from '../core/syntaxgym/surprisal/token-offsets';
 import { now, throwIfCancelled, type ScoreTextsOptions } from './engine';
 import { UnsupportedModelError } from './engine-errors';
 import type { ForwardPass } from './forward-pass';

@@ -2,7 +2,7 @@
 // strictly; located errors and usage.
 import { describe, expect, it } from 'vitest';
 import { importPairsCommand } from '../../src/cli/commands/import-pairs';
-import { parseSuite } from '../../src/core/suite/parse-suite';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
 import { runCliCommand } from './run-cli-command';
 
 const JSONL =

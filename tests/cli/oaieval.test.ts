@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { oaievalCommand } from '../../src/cli/commands/oaieval';
 import { readOaievalLog } from '../../src/core/evals/oaieval-log';
-import { shuffledSampleIndices } from '../../src/core/evals/python-random';
+import { shuffledSampleIndices } from '../../src/core/python/python-random';
 import {
 	listEvalNames,
 	readRegistry,

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatBatterySummary } from '../../src/cli/battery-summary';
 import { runCommand } from '../../src/cli/commands/run';
-import { HU2020_SUITE_NAMES } from '../../src/core/battery/circuits';
-import { scoreBattery } from '../../src/core/battery/sg-score';
+import { HU2020_SUITE_NAMES } from '../../src/core/syntaxgym/battery/circuits';
+import { scoreBattery } from '../../src/core/syntaxgym/battery/sg-score';
 import { readTsvTable } from '../../src/core/formats/tsv-table';
-import { fixtureOutcomes, fixtureSuite } from '../core/battery/battery-fixtures';
+import { fixtureOutcomes, fixtureSuite } from '../core/syntaxgym/battery/battery-fixtures';
 import { runCliCommand } from './run-cli-command';
 
 const read = (path: string) => readFile(new URL(`../../${path}`, import.meta.url), 'utf8');

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluateCommand } from '../../src/cli/commands/evaluate';
 import { runCommand } from '../../src/cli/commands/run';
 import { surprisalsCommand } from '../../src/cli/commands/surprisals';
-import { parseSuite } from '../../src/core/suite/parse-suite';
-import { buildSuiteSentences } from '../../src/core/suite/build-sentences';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
+import { buildSuiteSentences } from '../../src/core/syntaxgym/suite/build-sentences';
 import { runCliCommand } from './run-cli-command';
 
 const SUITE_PATH = 'suites/subject-verb-agreement-pp.json';

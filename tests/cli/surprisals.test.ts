@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CliInputError, type CliIo } from '../../src/cli/cli-io';
 import { splitSentenceLines, surprisalsCommand } from '../../src/cli/commands/surprisals';
-import { readLmZooSurprisals } from '../../src/core/formats/lm-zoo-surprisals';
+import { readLmZooSurprisals } from '../../src/core/syntaxgym/formats/lm-zoo-surprisals';
 import { readTsvTable } from '../../src/core/formats/tsv-table';
 import { EndpointCannotScoreError } from '../../src/providers/openai-client';
 import { createNodeEngine, NODE_BUNDLED_MODELS_PATH } from '../../src/worker/node-engine';

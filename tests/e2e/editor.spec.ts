@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
-import { parseSuite } from '../../src/core/suite/parse-suite';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
 
 /** Pastes `text` into the focused element as a spreadsheet would (a paste event with text). */
 async function pasteInto(page: Page, label: string, text: string): Promise<void> {

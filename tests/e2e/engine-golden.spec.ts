@@ -2,8 +2,8 @@
 // harness/engine.html, against the PyTorch surprisals and offsets in tests/fixtures/golden.
 import { readdir, readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { buildSuiteSentences } from '../../src/core/suite/build-sentences';
-import { parseSuite } from '../../src/core/suite/parse-suite';
+import { buildSuiteSentences } from '../../src/core/syntaxgym/suite/build-sentences';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
 import type { EngineHarness } from '../../src/worker/engine-harness';
 import { createNodeEngine } from '../../src/worker/node-engine';
 

@@ -4,8 +4,8 @@
 // no adapter is available; without one, the engine must fall back to WASM and say why.
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { buildSuiteSentences } from '../../src/core/suite/build-sentences';
-import { parseSuite } from '../../src/core/suite/parse-suite';
+import { buildSuiteSentences } from '../../src/core/syntaxgym/suite/build-sentences';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
 import type { EngineHarness } from '../../src/worker/engine-harness';
 
 interface GoldenSentence {

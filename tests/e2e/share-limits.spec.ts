@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { deflateSync, strToU8, zipSync } from 'fflate';
 import { sha256Hex } from '../../src/core/hash/sha256';
-import { readAnyRunBundle } from '../../src/core/run/run-kinds';
+import { readAnyRunBundle } from '../../src/core/kinds/run-kinds';
 import { encodeBase64Url } from '../../src/core/share/base64url';
 import {
 	MAX_SHARE_INFLATED_BYTES,

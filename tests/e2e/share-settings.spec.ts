@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { decodeEvalsShare, encodeEvalsShare } from '../../src/core/evals/evals-share-payload';
 import { sha256Hex } from '../../src/core/hash/sha256';
-import { buildResultFingerprint } from '../../src/core/share/result-fingerprint';
-import { encodeShareLink } from '../../src/core/share/share-link';
-import { parseSuite } from '../../src/core/suite/parse-suite';
+import { buildResultFingerprint } from '../../src/core/syntaxgym/share/result-fingerprint';
+import { encodeShareLink } from '../../src/core/syntaxgym/share/share-link';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
 
 const ENDPOINT_KEY = 'benchtop:endpoint';
 const API_KEY_KEY = 'benchtop:endpoint-api-key';

@@ -6,9 +6,9 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { formatPythonFloat } from '../../src/core/formats/python-float';
-import type { ScoredToken } from '../../src/core/scoring/types';
-import { sumSurprisalsToWords } from '../../src/core/surprisal/word-surprisal';
+import { formatPythonFloat } from '../../src/core/python/python-float';
+import type { ScoredToken } from '../../src/core/syntaxgym/scoring/types';
+import { sumSurprisalsToWords } from '../../src/core/syntaxgym/surprisal/word-surprisal';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');

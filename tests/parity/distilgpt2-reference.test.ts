@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeWithPeer } from './peer-data';
 import { evaluateCommand } from '../../src/cli/commands/evaluate';
-import { readRegionsTsv } from '../../src/core/formats/regions-tsv';
-import { scoreRegionRows } from '../../src/core/scoring/score-region-rows';
-import { parseSuite } from '../../src/core/suite/parse-suite';
+import { readRegionsTsv } from '../../src/core/syntaxgym/formats/regions-tsv';
+import { scoreRegionRows } from '../../src/core/syntaxgym/scoring/score-region-rows';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
 import { runCliCommand } from '../cli/run-cli-command';
 import {
 	PEER_SYNTAXGYM,

@@ -7,13 +7,17 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { describeWithPeer } from './peer-data';
 import { PEER_SYNTAXGYM, syntaxgymPeerPaths } from './syntaxgym-peer';
-import { HU2020_SUITE_NAMES, UNGROUPED, isHu2020SuiteSet } from '../../src/core/battery/circuits';
-import { HU2020_PUBLISHED_SG_SCORES } from '../../src/core/battery/published-scores';
-import { scoreBattery, type BatterySuiteInput } from '../../src/core/battery/sg-score';
+import {
+	HU2020_SUITE_NAMES,
+	UNGROUPED,
+	isHu2020SuiteSet,
+} from '../../src/core/syntaxgym/battery/circuits';
+import { HU2020_PUBLISHED_SG_SCORES } from '../../src/core/syntaxgym/battery/published-scores';
+import { scoreBattery, type BatterySuiteInput } from '../../src/core/syntaxgym/battery/sg-score';
 import { readTsvTable } from '../../src/core/formats/tsv-table';
-import type { PredictionOutcome } from '../../src/core/scoring/types';
-import { parseSuite } from '../../src/core/suite/parse-suite';
-import type { Suite } from '../../src/core/suite/types';
+import type { PredictionOutcome } from '../../src/core/syntaxgym/scoring/types';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
+import type { Suite } from '../../src/core/syntaxgym/suite/types';
 
 const RESULTS = 'outputs/hu2020_item_results/';
 const DERIVED_SG = 'outputs/hu2020_sg_scores_derived.csv';

@@ -7,9 +7,13 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeWithPeer, peerPath } from './peer-data';
-import { buildSuiteSentences } from '../../src/core/suite/build-sentences';
-import { parseSuite } from '../../src/core/suite/parse-suite';
-import type { ParseSuiteOptions, ParseSuiteResult, Suite } from '../../src/core/suite/types';
+import { buildSuiteSentences } from '../../src/core/syntaxgym/suite/build-sentences';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
+import type {
+	ParseSuiteOptions,
+	ParseSuiteResult,
+	Suite,
+} from '../../src/core/syntaxgym/suite/types';
 
 const SUITES_DIR = peerPath('syntaxgym/suites/');
 const NEXTFLOW_DIR = `${SUITES_DIR}nextflow/`;

@@ -5,11 +5,11 @@ import { expect, it } from 'vitest';
 import { describeWithPeer } from './peer-data';
 import { evaluateCommand } from '../../src/cli/commands/evaluate';
 import { regionsCommand } from '../../src/cli/commands/regions';
-import { parseLmZooSpec } from '../../src/core/formats/lm-zoo-spec';
-import { readLmZooSurprisals } from '../../src/core/formats/lm-zoo-surprisals';
-import { scoreSuite } from '../../src/core/scoring/score-suite';
-import { parseSuite } from '../../src/core/suite/parse-suite';
-import { METRIC_NAMES, type MetricName } from '../../src/core/suite/types';
+import { parseLmZooSpec } from '../../src/core/syntaxgym/formats/lm-zoo-spec';
+import { readLmZooSurprisals } from '../../src/core/syntaxgym/formats/lm-zoo-surprisals';
+import { scoreSuite } from '../../src/core/syntaxgym/scoring/score-suite';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
+import { METRIC_NAMES, type MetricName } from '../../src/core/syntaxgym/suite/types';
 import { runCliCommand } from '../cli/run-cli-command';
 import {
 	PEER_SYNTAXGYM,

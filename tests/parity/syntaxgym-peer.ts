@@ -1,8 +1,8 @@
 // Access to the third-party SyntaxGym parity data in ../shared/peer/syntaxgym (read at test time,
 // never copied into the project) and comparison helpers for the parity tests. Test helper only.
 import { readFileSync } from 'node:fs';
-import type { MetricValue } from '../../src/core/scoring/types';
-import { METRIC_NAMES, type MetricName } from '../../src/core/suite/types';
+import type { MetricValue } from '../../src/core/syntaxgym/scoring/types';
+import { METRIC_NAMES, type MetricName } from '../../src/core/syntaxgym/suite/types';
 import { describeMissingPeerData, isCi, missingPeerPaths, peerPath } from './peer-data';
 
 /** `../shared/peer/syntaxgym/` relative to the project root (absolute, ends with `/`). */

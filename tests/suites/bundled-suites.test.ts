@@ -3,8 +3,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseSuite } from '../../src/core/suite/parse-suite';
-import type { Suite } from '../../src/core/suite/types';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
+import type { Suite } from '../../src/core/syntaxgym/suite/types';
 
 const SUITES_DIR = join(import.meta.dirname, '../../suites');
 const MIN_ITEMS = 12;

@@ -3,12 +3,12 @@
 // every token), computes fewer positions, and writes byte-identical result TSVs.
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
-import { writeResultsTsv } from '../../src/core/formats/results-tsv';
+import { writeResultsTsv } from '../../src/core/syntaxgym/formats/results-tsv';
 import type { ModelSpec, SurprisalConvention } from '../../src/core/model/model-spec';
-import { scoreSuite } from '../../src/core/scoring/score-suite';
-import { buildSuiteSentences } from '../../src/core/suite/build-sentences';
-import { parseSuite } from '../../src/core/suite/parse-suite';
-import type { Suite } from '../../src/core/suite/types';
+import { scoreSuite } from '../../src/core/syntaxgym/scoring/score-suite';
+import { buildSuiteSentences } from '../../src/core/syntaxgym/suite/build-sentences';
+import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
+import type { Suite } from '../../src/core/syntaxgym/suite/types';
 import { createNodeEngine } from '../../src/worker/node-engine';
 import type { ScoreTextsResult } from '../../src/worker/protocol';
 

@@ -2,12 +2,12 @@
  * `evaluate <suite.json> (--surprisals <lm-zoo.tsv> [--spec spec.json] | --regions <regions.tsv>)`:
  * prediction results as syntaxgym-core's TSV on stdout, accuracies on stderr.
  */
-import { readRegionsTsv } from '../../core/formats/regions-tsv';
-import { writeResultsTsv } from '../../core/formats/results-tsv';
-import { scoreRegionRows } from '../../core/scoring/score-region-rows';
-import type { SuiteScore } from '../../core/scoring/score-suite';
-import { ITEM_RULES, type Accuracy } from '../../core/scoring/summarize-outcomes';
-import type { Suite } from '../../core/suite/types';
+import { readRegionsTsv } from '../../core/syntaxgym/formats/regions-tsv';
+import { writeResultsTsv } from '../../core/syntaxgym/formats/results-tsv';
+import { scoreRegionRows } from '../../core/syntaxgym/scoring/score-region-rows';
+import type { SuiteScore } from '../../core/syntaxgym/scoring/score-suite';
+import { ITEM_RULES, type Accuracy } from '../../core/syntaxgym/scoring/summarize-outcomes';
+import type { Suite } from '../../core/syntaxgym/suite/types';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';
 import {

@@ -2,8 +2,8 @@
  * `import-pairs <pairs.jsonl|.csv|.tsv> [--name <suite name>]`: minimal pairs (BLiMP-style JSONL
  * or a two-column table) as a SyntaxGym suite on stdout. Reads, never writes files.
  */
-import { convertMinimalPairs } from '../../core/suite/minimal-pairs';
-import { parseSuite } from '../../core/suite/parse-suite';
+import { convertMinimalPairs } from '../../core/syntaxgym/suite/minimal-pairs';
+import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';
 

@@ -2,8 +2,8 @@
  * `regions <suite.json> --surprisals <lm-zoo.tsv> [--spec spec.json] [--strict]`: the region
  * table (tokens and all six metrics per item × condition × region) as TSV on stdout.
  */
-import { writeRegionsTsv } from '../../core/formats/regions-tsv';
-import { METRIC_NAMES } from '../../core/suite/types';
+import { writeRegionsTsv } from '../../core/syntaxgym/formats/regions-tsv';
+import { METRIC_NAMES } from '../../core/syntaxgym/suite/types';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';
 import {

@@ -5,11 +5,11 @@
  */
 import { access, constants, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { writeBatteryCsv } from '../../core/battery/battery-csv';
-import { scoreBattery } from '../../core/battery/sg-score';
-import { writeSuitesResultsTsv } from '../../core/formats/results-tsv';
-import { scoreSuites } from '../../core/scoring/score-suite';
-import { buildSuiteSentences } from '../../core/suite/build-sentences';
+import { writeBatteryCsv } from '../../core/syntaxgym/battery/battery-csv';
+import { scoreBattery } from '../../core/syntaxgym/battery/sg-score';
+import { writeSuitesResultsTsv } from '../../core/syntaxgym/formats/results-tsv';
+import { scoreSuites } from '../../core/syntaxgym/scoring/score-suite';
+import { buildSuiteSentences } from '../../core/syntaxgym/suite/build-sentences';
 import { formatBatterySummary } from '../battery-summary';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';

@@ -7,10 +7,10 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as v from 'valibot';
 import { checkHubModelId, checkHubRevision } from '../../core/model/model-choice';
-import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
-import { writeWordSurprisalsTsv } from '../../core/formats/word-surprisals-tsv';
-import { sumCorrectedSurprisalsToWords } from '../../core/surprisal/word-boundary-correction';
-import { sumSurprisalsToWords } from '../../core/surprisal/word-surprisal';
+import { writeLmZooSurprisals } from '../../core/syntaxgym/formats/lm-zoo-surprisals';
+import { writeWordSurprisalsTsv } from '../../core/syntaxgym/formats/word-surprisals-tsv';
+import { sumCorrectedSurprisalsToWords } from '../../core/syntaxgym/surprisal/word-boundary-correction';
+import { sumSurprisalsToWords } from '../../core/syntaxgym/surprisal/word-surprisal';
 import { defaultConvention } from '../../core/model/default-convention';
 import {
 	BUNDLED_MODEL_IDS,

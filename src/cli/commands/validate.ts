@@ -2,9 +2,9 @@
  * `validate <suite.json>... [--strict] [--chained-comparisons error|first-only]`: checks suites
  * and lists every diagnostic as `path:line:col: severity: message (hint)`. Reads, never writes.
  */
-import { splitJsonPointer } from '../../core/suite/json-source';
-import { parseSuite } from '../../core/suite/parse-suite';
-import type { Diagnostic, ParseSuiteOptions, Suite } from '../../core/suite/types';
+import { splitJsonPointer } from '../../core/syntaxgym/suite/json-source';
+import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
+import type { Diagnostic, ParseSuiteOptions, Suite } from '../../core/syntaxgym/suite/types';
 import { CliInputError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';
 

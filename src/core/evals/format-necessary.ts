@@ -3,7 +3,12 @@
  * Python's `str.format` rules (core/evals/python-text.ts) and an EvalsError naming what is missing.
  */
 import { EvalsError } from './errors';
-import { parseFormatTemplate, pythonStr, type FormatPiece, type JsonValue } from './python-text';
+import {
+	parseFormatTemplate,
+	pythonStr,
+	type FormatPiece,
+	type JsonValue,
+} from '../python/python-text';
 
 /**
  * Upstream `format_necessary(template, **values)`: fills each `{key}` with Python `str(value)`;

@@ -56,8 +56,8 @@ export {
 	promptFnParams,
 	scrubFormatting,
 } from './model-graded';
-export { PythonRandom, sampleRandom, shuffledSampleIndices } from './python-random';
-export { FLOAT_KEYS, pythonFloatRepr, pythonJsonDumps } from './python-text';
+export { PythonRandom, sampleRandom, shuffledSampleIndices } from '../python/python-random';
+export { FLOAT_KEYS, pythonFloatRepr, pythonJsonDumps } from '../python/python-text';
 export {
 	DEFAULT_EVAL_SEED,
 	buildFinalReport,

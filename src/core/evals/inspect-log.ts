@@ -7,7 +7,7 @@
 import type { ChatMessage, GenerationParams, TokenUsage } from '../model/generation';
 import { describeModelSpec } from '../model/model-spec';
 import { mergeParams } from './generation-overrides';
-import { shuffledSampleIndices } from './python-random';
+import { shuffledSampleIndices } from '../python/python-random';
 import type { StoredEvalsRun } from './shown-run';
 import type { FinalReport, JsonValue, ResolvedEval, SampleCall, SampleResult } from './types';
 

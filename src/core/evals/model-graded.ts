@@ -10,7 +10,7 @@ import { renderChatAsText } from '../model/render-chat-as-text';
 import { isChatLike, readPrompt } from './chat-prompt';
 import { EvalsError } from './errors';
 import { formatNecessary } from './format-necessary';
-import { pythonStrip, removeAsciiPunctuation } from './python-text';
+import { pythonStrip, removeAsciiPunctuation } from '../python/python-text';
 import type {
 	AnswerPrompts,
 	AnswerPromptType,

@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { pointerOfIssue } from '../run/task-run-json';
 import { EvalsError } from './errors';
-import { pythonJsonDumps } from './python-text';
+import { pythonJsonDumps } from '../python/python-text';
 import type { EvalEvent, FinalReport, ResolvedEval, RunSpec } from './types';
 
 /** A log read back. */

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { pointerOfIssue } from '../run/task-run-json';
 import { ChatSchema } from './chat-prompt';
 import { EvalsError } from './errors';
-import { containsAsciiPunctuation } from './python-text';
+import { containsAsciiPunctuation } from '../python/python-text';
 import type { JsonValue, ModelGradedSpec } from './types';
 
 function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {

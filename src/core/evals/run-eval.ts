@@ -16,7 +16,7 @@ import {
 import { chatFromStringPrompt, renderChatAsText } from '../model/render-chat-as-text';
 import { DEFAULT_ANSWER_PROMPTS } from './answer-prompts';
 import { EvalsError } from './errors';
-import { shuffledSampleIndices } from './python-random';
+import { shuffledSampleIndices } from '../python/python-random';
 import { memoryRecorder, newRunId, preciseNow, type EvalRecorder } from './recorder';
 import { templateOf, type EvalTemplate, type RunModels, type SampleContext } from './templates';
 import type {

@@ -4,7 +4,7 @@
  * are upstream's (snake_case where the file format has it). Types only.
  */
 import type { ChatMessage, GenerationParams, TokenUsage } from '../model/generation';
-import type { JsonValue } from './python-text';
+import type { JsonValue } from '../python/python-text';
 
 /** A JSON value as `json.loads` gives it (numbers lose Python's int/float distinction). */
 export type { JsonValue };

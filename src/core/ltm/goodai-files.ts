@@ -3,7 +3,7 @@
  * per-test `TestResult` JSON (`json.dump(..., indent=2)`), `runstats.json` and `master_log.jsonl`
  * (`json.dumps` per event): Python float forms, ASCII text with `\uXXXX` escapes. Pure.
  */
-import { pythonJsonDumps } from '../evals/python-text';
+import { pythonJsonDumps } from '../python/python-text';
 import { GOODAI_EVENT, entryEpochMicros, goodaiEventOf, pythonTimestamp } from './goodai-log';
 import type { TestResultJson } from './report';
 import type { LogEntry, LtmRunState } from './scheduler';

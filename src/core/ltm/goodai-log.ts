@@ -3,8 +3,8 @@
  * `Sender (YYYY-MM-DD HH:MM:SS.ffffff): text` prefix, `master_log.jsonl` events and the times
  * they carry. Pure; the scheduler words its system lines with these, reports format with them.
  */
-import { formatPythonFloat } from '../formats/python-float';
-import type { LogEntry } from './scheduler';
+import { formatPythonFloat } from '../python/python-float';
+import type { LogEntry } from './types';
 
 /** Upstream's `EventType` values (utils/constants.py). */
 export const GOODAI_EVENT = {

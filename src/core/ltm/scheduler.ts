@@ -23,6 +23,8 @@ import { evaluateWatch, prospectiveMemoryWatch } from './evaluators/prospective-
 import { buildFiller, type TriviaItem } from './filler';
 import { beginText, endText, llmCallText, waitText } from './goodai-log';
 import type {
+	LogEntry,
+	LogRole,
 	LtmBenchmark,
 	LtmConfig,
 	LtmTestDefinition,
@@ -35,25 +37,7 @@ import type {
 export const INTRO_MESSAGE =
 	'Hello. I am about to run a long-term memory test with you: over a long conversation I will tell you things and later ask about them. Keep your answers very short; when there is nothing to answer, just acknowledge.';
 
-/** Who wrote a log line. */
-export type LogRole = 'user' | 'agent' | 'system';
-
-/** One line of the master log. `testId` is `''` for the intro and filler. */
-export interface LogEntry {
-	readonly role: LogRole;
-	readonly testId: string;
-	readonly text: string;
-	/** Tokens of this text with the run's counter (0 for system lines). */
-	readonly tokens: number;
-	/** Virtual clock, seconds since the run started. */
-	readonly clockS: number;
-	readonly kind: 'intro' | 'script' | 'filler' | 'reset' | 'system' | 'agent-reset';
-	readonly isQuestion?: boolean;
-	/** For script lines: the index in the test's script (`script.length` for a generated question). */
-	readonly line?: number;
-	/** Agent replies: whether the reply was canned (filler) rather than generated. */
-	readonly canned?: boolean;
-}
+export type { LogEntry, LogRole };
 
 export interface TestProgress {
 	status: 'pending' | 'running' | 'waiting' | 'watching' | 'finishing' | 'finished';

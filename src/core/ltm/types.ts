@@ -213,3 +213,23 @@ export type TestEvaluation =
 
 /** Asks the judge model; returns its reply text. `callIndex` counts calls per test. */
 export type JudgeAsk = (messages: readonly ChatMessage[]) => Promise<string>;
+
+/** Who wrote a log line. */
+export type LogRole = 'user' | 'agent' | 'system';
+
+/** One line of the master log. `testId` is `''` for the intro and filler. */
+export interface LogEntry {
+	readonly role: LogRole;
+	readonly testId: string;
+	readonly text: string;
+	/** Tokens of this text with the run's counter (0 for system lines). */
+	readonly tokens: number;
+	/** Virtual clock, seconds since the run started. */
+	readonly clockS: number;
+	readonly kind: 'intro' | 'script' | 'filler' | 'reset' | 'system' | 'agent-reset';
+	readonly isQuestion?: boolean;
+	/** For script lines: the index in the test's script (`script.length` for a generated question). */
+	readonly line?: number;
+	/** Agent replies: whether the reply was canned (filler) rather than generated. */
+	readonly canned?: boolean;
+}

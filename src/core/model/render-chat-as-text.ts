@@ -3,7 +3,7 @@
  * `evals/prompt/base.py`): a chat for a completion (base) model becomes prefixed lines, a string for
  * a chat model becomes one system message. Pure; no chat template of any model is involved here.
  */
-import { lstripPython } from '../suite/python-whitespace';
+import { lstripPython } from '../python/python-whitespace';
 import type { ChatMessage } from './generation';
 
 /** Prefixes that differ from the capitalised role: by `name` first, else by `role`. */

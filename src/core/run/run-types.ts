@@ -3,7 +3,7 @@
  * status) and the scored sentences of each finished item. Plain, structured-cloneable data.
  */
 import type { EndpointModelSpec, ModelSpec, SurprisalConvention } from '../model/model-spec';
-import type { ScoredToken } from '../scoring/types';
+import type { ScoredToken } from '../syntaxgym/scoring/types';
 
 /**
  * `running`: items are being scored (or the tab closed while they were: resumable);

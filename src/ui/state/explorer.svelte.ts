@@ -7,20 +7,20 @@
 import type { AppRoute } from '../../core/routing/app-route';
 import { MAX_EXPLORE_TEXT_CHARS } from '../../core/routing/app-route';
 import { describeError } from '../../core/messages/describe-error';
-import type { DisplayToken } from '../../core/results/results-tables';
-import { heatScaleBits } from '../../core/charts/surprisal-heat';
+import type { DisplayToken } from '../../core/syntaxgym/results/results-tables';
+import { heatScaleBits } from '../../core/syntaxgym/charts/surprisal-heat';
 import {
 	BUNDLED_MODEL_IDS,
 	DEFAULT_MODEL_ID,
 	type ModelSpec,
 	type SurprisalConvention,
 } from '../../core/model/model-spec';
-import type { ScoredToken } from '../../core/scoring/types';
-import { mergeRegionTokensIntoWords } from '../../core/surprisal/word-surprisal';
+import type { ScoredToken } from '../../core/syntaxgym/scoring/types';
+import { mergeRegionTokensIntoWords } from '../../core/syntaxgym/surprisal/word-surprisal';
 import {
 	correctRegionWords,
 	sumCorrectedSurprisalsToWords,
-} from '../../core/surprisal/word-boundary-correction';
+} from '../../core/syntaxgym/surprisal/word-boundary-correction';
 import type { InferenceClientApi, ModelInfo } from '../../worker/protocol';
 
 export type ExplorerUnit = 'tokens' | 'words';

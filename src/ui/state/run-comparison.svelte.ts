@@ -3,23 +3,23 @@
  * accuracies per run, and the accuracy chart. Reads storage through repositories, scores with
  * the core; no maths here.
  */
-import { buildAccuracyChartSpec, type ChartSpec } from '../../core/charts/chart-spec';
+import { buildAccuracyChartSpec, type ChartSpec } from '../../core/syntaxgym/charts/chart-spec';
 import { describeError } from '../../core/messages/describe-error';
 import {
 	groupRunsBySuite,
 	labelComparedRun,
 	type ComparableSuite,
-} from '../../core/run/compare-runs';
+} from '../../core/syntaxgym/run/compare-runs';
 import {
 	addScoredItems,
 	assembleStoredRunScore,
 	EMPTY_RUN_SCORES,
-} from '../../core/run/stored-run-scores';
-import { formatFormula } from '../../core/formula/format-formula';
+} from '../../core/syntaxgym/run/stored-run-scores';
+import { formatFormula } from '../../core/syntaxgym/formula/format-formula';
 import type { SuiteRun } from '../../core/run/run-types';
-import { ITEM_RULES, type OutcomeSummary } from '../../core/scoring/summarize-outcomes';
-import { parseSuite } from '../../core/suite/parse-suite';
-import type { MetricName, Suite } from '../../core/suite/types';
+import { ITEM_RULES, type OutcomeSummary } from '../../core/syntaxgym/scoring/summarize-outcomes';
+import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
+import type { MetricName, Suite } from '../../core/syntaxgym/suite/types';
 import { listItemResults } from '../../storage/results-repository';
 import { listRuns, listRunsForSuite } from '../../storage/runs-repository';
 import { getSuite } from '../../storage/suites-repository';

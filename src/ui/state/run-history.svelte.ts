@@ -3,7 +3,7 @@
  * and the persistent-storage request. Storage only through repositories.
  */
 import { describeError } from '../../core/messages/describe-error';
-import { parseRunBundle } from '../../core/run/run-bundle';
+import { parseRunBundle } from '../../core/syntaxgym/run/run-bundle';
 import type { SuiteRun } from '../../core/run/run-types';
 import { deleteRun, importRun, listRuns } from '../../storage/runs-repository';
 import {

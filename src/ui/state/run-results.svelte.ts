@@ -3,31 +3,31 @@
  * drill-down and the export files. Reads storage through repositories, scores with the core;
  * picks up items as the run session stores them (push, or polling until the run is done).
  */
-import { buildRegionChartSpec, type ChartSpec } from '../../core/charts/chart-spec';
+import { buildRegionChartSpec, type ChartSpec } from '../../core/syntaxgym/charts/chart-spec';
 import { describeError } from '../../core/messages/describe-error';
-import { writeRegionTableCsv } from '../../core/formats/region-table-csv';
+import { writeRegionTableCsv } from '../../core/syntaxgym/formats/region-table-csv';
 import {
 	buildItemGrid,
 	groupTokensByRegion,
 	type ItemGridRow,
 	type RegionTokens,
-} from '../../core/results/results-tables';
-import { heatScaleBits } from '../../core/charts/surprisal-heat';
-import { summarizeConditionMeans } from '../../core/aggregation/condition-means';
-import { writeLmZooSurprisals } from '../../core/formats/lm-zoo-surprisals';
-import { writeResultsTsv } from '../../core/formats/results-tsv';
-import { writeWordSurprisalsTsv } from '../../core/formats/word-surprisals-tsv';
+} from '../../core/syntaxgym/results/results-tables';
+import { heatScaleBits } from '../../core/syntaxgym/charts/surprisal-heat';
+import { summarizeConditionMeans } from '../../core/syntaxgym/aggregation/condition-means';
+import { writeLmZooSurprisals } from '../../core/syntaxgym/formats/lm-zoo-surprisals';
+import { writeResultsTsv } from '../../core/syntaxgym/formats/results-tsv';
+import { writeWordSurprisalsTsv } from '../../core/syntaxgym/formats/word-surprisals-tsv';
 import {
 	mergeRegionTokensIntoWords,
 	sumSurprisalsToWords,
 	type WordSurprisal,
-} from '../../core/surprisal/word-surprisal';
+} from '../../core/syntaxgym/surprisal/word-surprisal';
 import {
 	correctRegionWords,
 	hasWordBoundaries,
 	sumCorrectedSurprisalsToWords,
-} from '../../core/surprisal/word-boundary-correction';
-import { formatFormula } from '../../core/formula/format-formula';
+} from '../../core/syntaxgym/surprisal/word-boundary-correction';
+import { formatFormula } from '../../core/syntaxgym/formula/format-formula';
 import {
 	addScoredItems,
 	assembleStoredRunScore,
@@ -35,16 +35,16 @@ import {
 	EMPTY_RUN_SCORES,
 	orderStoredItems,
 	type StoredRunScores,
-} from '../../core/run/stored-run-scores';
-import { serializeRunBundle } from '../../core/run/run-bundle';
+} from '../../core/syntaxgym/run/stored-run-scores';
+import { serializeRunBundle } from '../../core/syntaxgym/run/run-bundle';
 import type { ItemResult, SuiteRun, ScoredSentence } from '../../core/run/run-types';
 import {
 	ITEM_RULES,
 	type ItemRule,
 	type OutcomeSummary,
-} from '../../core/scoring/summarize-outcomes';
-import { buildSentence } from '../../core/suite/build-sentences';
-import { METRIC_NAMES, type MetricName, type Suite } from '../../core/suite/types';
+} from '../../core/syntaxgym/scoring/summarize-outcomes';
+import { buildSentence } from '../../core/syntaxgym/suite/build-sentences';
+import { METRIC_NAMES, type MetricName, type Suite } from '../../core/syntaxgym/suite/types';
 import { getItemResult, listItemResults } from '../../storage/results-repository';
 import { getRun } from '../../storage/runs-repository';
 import { loadRunWithSuite } from '../stored-run';

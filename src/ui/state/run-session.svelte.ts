@@ -11,9 +11,9 @@ import type {
 	SurprisalConvention,
 } from '../../core/model/model-spec';
 import type { ItemResult, RunModelSpec, SuiteRun } from '../../core/run/run-types';
-import { ItemAssembly } from '../../core/run/item-assembly';
-import { buildSuiteSentences } from '../../core/suite/build-sentences';
-import type { Suite } from '../../core/suite/types';
+import { ItemAssembly } from '../../core/syntaxgym/run/item-assembly';
+import { buildSuiteSentences } from '../../core/syntaxgym/suite/build-sentences';
+import type { Suite } from '../../core/syntaxgym/suite/types';
 import { listFinishedItemNumbers, saveItemResult } from '../../storage/results-repository';
 import { createRun, getRun, listResumableRuns, updateRun } from '../../storage/runs-repository';
 import { saveSuite, type SuiteOrigin } from '../../storage/suites-repository';

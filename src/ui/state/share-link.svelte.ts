@@ -4,8 +4,12 @@
  * only reads storage.
  */
 import { describeError } from '../../core/messages/describe-error';
-import { buildResultFingerprint } from '../../core/share/result-fingerprint';
-import { encodeShareLink, formatShareUrl, type SharedSuite } from '../../core/share/share-link';
+import { buildResultFingerprint } from '../../core/syntaxgym/share/result-fingerprint';
+import {
+	encodeShareLink,
+	formatShareUrl,
+	type SharedSuite,
+} from '../../core/syntaxgym/share/share-link';
 import { copyText } from '../copy-text';
 import { loadStoredRun } from '../stored-run';
 

@@ -9,10 +9,10 @@ import type { RunModelSpec } from '../../core/run/run-types';
 import {
 	compareFingerprint,
 	type FingerprintComparison,
-} from '../../core/share/compare-fingerprint';
-import { decodeShareLink, type DecodeShareLinkResult } from '../../core/share/share-link';
-import { parseSuite } from '../../core/suite/parse-suite';
-import type { Suite } from '../../core/suite/types';
+} from '../../core/syntaxgym/share/compare-fingerprint';
+import { decodeShareLink, type DecodeShareLinkResult } from '../../core/syntaxgym/share/share-link';
+import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
+import type { Suite } from '../../core/syntaxgym/suite/types';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { fetchSuiteText } from '../suite-sources';
 import { loadStoredRun } from '../stored-run';

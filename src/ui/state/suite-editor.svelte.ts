@@ -15,15 +15,22 @@ import {
 	replacePresent,
 	undo,
 	type EditorHistory,
-} from '../../core/editor/editor-history';
-import { createEmptyEditorState, setCell, type EditorState } from '../../core/editor/editor-state';
-import { recoverSuite } from '../../core/editor/recover-suite';
-import { toSuiteJson, type SuiteJson } from '../../core/editor/suite-json';
-import { assignTokensToRegions, type PreviewToken } from '../../core/editor/token-regions';
+} from '../../core/syntaxgym/editor/editor-history';
+import {
+	createEmptyEditorState,
+	setCell,
+	type EditorState,
+} from '../../core/syntaxgym/editor/editor-state';
+import { recoverSuite } from '../../core/syntaxgym/editor/recover-suite';
+import { toSuiteJson, type SuiteJson } from '../../core/syntaxgym/editor/suite-json';
+import {
+	assignTokensToRegions,
+	type PreviewToken,
+} from '../../core/syntaxgym/editor/token-regions';
 import type { ModelSpec, SurprisalConvention } from '../../core/model/model-spec';
-import { buildSentence } from '../../core/suite/build-sentences';
-import { parseSuite } from '../../core/suite/parse-suite';
-import type { Diagnostic } from '../../core/suite/types';
+import { buildSentence } from '../../core/syntaxgym/suite/build-sentences';
+import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
+import type { Diagnostic } from '../../core/syntaxgym/suite/types';
 import { getSuite, saveSuite, type SavedSuite } from '../../storage/suites-repository';
 import type { InferenceClientApi, ModelInfo } from '../../worker/protocol';
 

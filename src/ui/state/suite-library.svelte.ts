@@ -5,8 +5,8 @@
  */
 import { describeError } from '../../core/messages/describe-error';
 import { sha256Hex } from '../../core/hash/sha256';
-import { parseSuite } from '../../core/suite/parse-suite';
-import type { Diagnostic, ParseSuiteResult, Suite } from '../../core/suite/types';
+import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
+import type { Diagnostic, ParseSuiteResult, Suite } from '../../core/syntaxgym/suite/types';
 import {
 	deleteSuite,
 	getSuite,

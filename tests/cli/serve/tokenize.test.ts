@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CliInputError, type CliIo } from '../../../src/cli/cli-io';
 import { surprisalsCommand } from '../../../src/cli/commands/surprisals';
 import { startServer, type RunningServer } from '../../../src/cli/serve/server';
-import { readLmZooSurprisals } from '../../../src/core/formats/lm-zoo-surprisals';
+import { readLmZooSurprisals } from '../../../src/core/syntaxgym/formats/lm-zoo-surprisals';
 import { createNodeEngine, NODE_BUNDLED_MODELS_PATH } from '../../../src/worker/node-engine';
 import { sendJson, startRecordingServer } from '../../providers/recording-server';
 

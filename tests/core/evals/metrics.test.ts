@@ -7,7 +7,7 @@ import {
 	numpyMean,
 	numpyPairwiseSum,
 } from '../../../src/core/evals/metrics';
-import { PythonRandom } from '../../../src/core/evals/python-random';
+import { PythonRandom } from '../../../src/core/python/python-random';
 
 describe('E21: accuracy and boostrap_std', () => {
 	it('3 samples, correct = [1, 0, 1]', () => {

@@ -1,6 +1,10 @@
 // sanitize_and_parse_json port: strict JSON, fences, and the repairs driven by Python's errors.
 import { describe, expect, it } from 'vitest';
-import { parsePythonJson, PythonJsonError, PythonFloat } from '../../../src/core/ltm/python-json';
+import {
+	parsePythonJson,
+	PythonJsonError,
+	PythonFloat,
+} from '../../../src/core/python/python-json';
 import { JsonSanitizeError, sanitizeAndParseJson } from '../../../src/core/ltm/sanitize-json';
 
 describe('parsePythonJson: Python json.loads errors', () => {

@@ -1,7 +1,7 @@
 // A run scored with word boundaries, exported as a JSON bundle and imported back: the imported run
 // keeps the option and every token's boundary value, and its results offer the correction again.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseSuite } from '../../../src/core/suite/parse-suite';
+import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { listItemResults } from '../../../src/storage/results-repository';
 import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';
 import { RunHistory } from '../../../src/ui/state/run-history.svelte';

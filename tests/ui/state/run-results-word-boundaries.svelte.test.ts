@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ItemResult } from '../../../src/core/run/run-types';
-import type { ScoredToken } from '../../../src/core/scoring/types';
+import type { ScoredToken } from '../../../src/core/syntaxgym/scoring/types';
 import { saveItemResult } from '../../../src/storage/results-repository';
 import { createRun, updateRun } from '../../../src/storage/runs-repository';
 import { saveSuite } from '../../../src/storage/suites-repository';

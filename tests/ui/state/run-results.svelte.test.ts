@@ -3,14 +3,14 @@
 // back and show identically, and clear messages for runs that cannot be shown.
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeResultsTsv } from '../../../src/core/formats/results-tsv';
-import { readLmZooSurprisals } from '../../../src/core/formats/lm-zoo-surprisals';
+import { writeResultsTsv } from '../../../src/core/syntaxgym/formats/results-tsv';
+import { readLmZooSurprisals } from '../../../src/core/syntaxgym/formats/lm-zoo-surprisals';
 import { sha256Hex } from '../../../src/core/hash/sha256';
-import { parseRunBundle } from '../../../src/core/run/run-bundle';
+import { parseRunBundle } from '../../../src/core/syntaxgym/run/run-bundle';
 import type { ItemResult } from '../../../src/core/run/run-types';
-import { scoreSuite } from '../../../src/core/scoring/score-suite';
-import type { ScoredToken } from '../../../src/core/scoring/types';
-import { parseSuite } from '../../../src/core/suite/parse-suite';
+import { scoreSuite } from '../../../src/core/syntaxgym/scoring/score-suite';
+import type { ScoredToken } from '../../../src/core/syntaxgym/scoring/types';
+import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { saveItemResult } from '../../../src/storage/results-repository';
 import { createRun, importRun, updateRun } from '../../../src/storage/runs-repository';
 import { saveSuite } from '../../../src/storage/suites-repository';

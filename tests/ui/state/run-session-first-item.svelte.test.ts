@@ -1,7 +1,7 @@
 // RunSession scores the first item on its own before the rest, so its result is stored (and
 // shown) while the rest is still being scored.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseSuite } from '../../../src/core/suite/parse-suite';
+import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { listItemResults } from '../../../src/storage/results-repository';
 import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';
 import { RunSession } from '../../../src/ui/state/run-session.svelte';

@@ -1,7 +1,7 @@
 // RunSession's word-boundary option: asked of the engine for every sentence, recorded with the
 // run, kept by a resume, stored on every token; never recorded for an endpoint model.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseSuite } from '../../../src/core/suite/parse-suite';
+import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { listItemResults, saveItemResult } from '../../../src/storage/results-repository';
 import { createRun, getRun, updateRun } from '../../../src/storage/runs-repository';
 import { saveSuite } from '../../../src/storage/suites-repository';

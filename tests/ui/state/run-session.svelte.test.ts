@@ -2,7 +2,7 @@
 // reported, a cancelled run keeps its finished items, and resume scores only the missing ones.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SuiteRun } from '../../../src/core/run/run-types';
-import { parseSuite } from '../../../src/core/suite/parse-suite';
+import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { listFinishedItemNumbers, listItemResults } from '../../../src/storage/results-repository';
 import { getRun, updateRun } from '../../../src/storage/runs-repository';
 import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';

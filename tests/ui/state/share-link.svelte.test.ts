@@ -1,9 +1,9 @@
 // Share links of stored runs: a run scored with the FakeEngine gives a link that decodes to the
 // same suite and model, and whose fingerprint the same results reproduce exactly.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { compareFingerprint } from '../../../src/core/share/compare-fingerprint';
-import { decodeShareLink } from '../../../src/core/share/share-link';
-import { parseSuite } from '../../../src/core/suite/parse-suite';
+import { compareFingerprint } from '../../../src/core/syntaxgym/share/compare-fingerprint';
+import { decodeShareLink } from '../../../src/core/syntaxgym/share/share-link';
+import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';
 import { RunSession, type RunStartOptions } from '../../../src/ui/state/run-session.svelte';
 import { ShareLinkBuilder } from '../../../src/ui/state/share-link.svelte';

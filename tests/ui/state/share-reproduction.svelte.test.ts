@@ -3,9 +3,9 @@
 // suites give their message without running anything.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/core/hash/sha256';
-import { buildResultFingerprint } from '../../../src/core/share/result-fingerprint';
-import { encodeShareLink, type SharePayload } from '../../../src/core/share/share-link';
-import { parseSuite } from '../../../src/core/suite/parse-suite';
+import { buildResultFingerprint } from '../../../src/core/syntaxgym/share/result-fingerprint';
+import { encodeShareLink, type SharePayload } from '../../../src/core/syntaxgym/share/share-link';
+import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { listItemResults } from '../../../src/storage/results-repository';
 import { getRun } from '../../../src/storage/runs-repository';
 import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';

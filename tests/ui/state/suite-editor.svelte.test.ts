@@ -1,7 +1,7 @@
 // SuiteEditor: typing in one cell is one undo step, save goes to the library (valid suites only)
 // and clears the dirty flag, a library suite loads into the grid, export names the file.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addPrediction, pasteBlock } from '../../../src/core/editor/editor-state';
+import { addPrediction, pasteBlock } from '../../../src/core/syntaxgym/editor/editor-state';
 import { getSuite } from '../../../src/storage/suites-repository';
 import { SuiteEditor, fileNameFor } from '../../../src/ui/state/suite-editor.svelte';
 import { clearDatabase } from '../../storage/clear-database';

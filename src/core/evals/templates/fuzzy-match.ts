@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { numpyMean } from '../metrics';
-import { pythonSplitWhitespace, removeAsciiPunctuation } from '../python-text';
+import { pythonSplitWhitespace, removeAsciiPunctuation } from '../../python/python-text';
 import {
 	argsObject,
 	checkSingleModel,

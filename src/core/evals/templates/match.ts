@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import type { ChatMessage } from '../../model/generation';
 import { ChatSchema } from '../chat-prompt';
 import { accuracy, bootstrapAccuracyStd } from '../metrics';
-import { PythonRandom } from '../python-random';
+import { PythonRandom } from '../../python/python-random';
 import type { EvalEvent } from '../types';
 import {
 	argsObject,

@@ -3,7 +3,7 @@
  * passes / expected answers), except `json_list_overlap` (NameList on the first reply) and
  * `llm_checklist` (the judge's checklist).
  */
-import { parsePythonJson, PythonJsonError } from '../python-json';
+import { parsePythonJson, PythonJsonError } from '../../python/python-json';
 import type { GenericRule, JsonValue } from '../types';
 import { digitSetEquals } from './chapterbreak';
 import { jsonText, type Evaluator, type EvaluatorVerdict } from './evaluator';

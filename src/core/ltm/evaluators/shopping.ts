@@ -5,7 +5,7 @@
  * de-duplicated, so listing an item twice can push the score above 1 (an upstream quirk: kept
  * and flagged). A quantity that is not a whole JSON number (`3.0`, `"3"`) is a format error: 0.
  */
-import { PythonFloat } from '../python-json';
+import { PythonFloat } from '../../python/python-json';
 import { sanitizeAndParseJson } from '../sanitize-json';
 import type { JsonValue } from '../types';
 import type { Evaluator, EvaluatorVerdict } from './evaluator';

@@ -1,0 +1,164 @@
+/**
+ * The three run kinds described once (suite, Evals, long-term memory): each kind's bundle reader
+ * and writer (the `benchtop-run/2` envelope), share payload encoder and decoder (the one share
+ * codec), share route and one-line display summary, and the readers of "a bundle or a link of
+ * any kind" that pick the kind from the bundle's envelope or the link's route. Pure.
+ */
+import {
+	readEvalsRunBundle,
+	serializeEvalsRunBundle,
+	type EvalsRunBundle,
+} from '../evals/evals-run-bundle';
+import {
+	decodeEvalsShare,
+	encodeEvalsShare,
+	type EvalsSharePayload,
+} from '../evals/evals-share-payload';
+import { readLtmRunBundle, serializeLtmRunBundle, type LtmRunBundle } from '../ltm/ltm-run-bundle';
+import { decodeLtmShare, encodeLtmShare, type LtmSharePayload } from '../ltm/share-payload';
+import { describeModelSpec } from '../model/model-spec';
+import { ShareLinkError } from '../errors';
+import { SHARE_ROUTES, shareFragmentOf, shareKindOf } from '../share/share-codec';
+import { decodeShareLink, encodeShareLink, type SharePayload } from '../syntaxgym/share/share-link';
+import { parseRunBundle, serializeRunBundle, type RunBundle } from '../syntaxgym/run/run-bundle';
+import {
+	parseJsonText,
+	readRunBundleEnvelope,
+	type ReadBundleResult,
+	type RunBundleKind,
+} from '../run/task-run-json';
+
+/** What the app knows about one kind of run, for code that handles runs of every kind. */
+export interface RunKindDescription<K extends RunBundleKind, Bundle, Payload> {
+	readonly kind: K;
+	/** The page that shows, imports and opens runs of this kind. */
+	readonly page: 'Run' | 'Evals' | 'Memory';
+	/** Where its share links open: the fragment's start, without `#`. */
+	readonly shareRoute: string;
+	/** Reads a bundle of this kind (format 2 or the kind's 0.1.0 format) from untrusted text. */
+	readonly readBundle: (text: string) => ReadBundleResult<Bundle>;
+	/** The bundle as JSON text in the `benchtop-run/2` envelope. */
+	readonly writeBundle: (bundle: Bundle) => string;
+	/** The link data after `shareRoute`; throws a ShareLinkError (`too-large`) over the budget. */
+	readonly encodeShare: (payload: Payload) => string;
+	/** Reads the link data after `shareRoute`; throws an Error that says what is wrong. */
+	readonly decodeShare: (text: string) => Payload;
+	/** One line for lists and messages: name, model, how far, status. */
+	readonly summarize: (bundle: Bundle) => string;
+}
+
+export const SUITE_RUN_KIND: RunKindDescription<'suite', RunBundle, SharePayload> = {
+	kind: 'suite',
+	page: 'Run',
+	shareRoute: SHARE_ROUTES.suite,
+	readBundle: parseRunBundle,
+	writeBundle: serializeRunBundle,
+	encodeShare: (payload) => {
+		const encoded = encodeShareLink(payload);
+		if (!encoded.ok) throw encoded.error;
+		return encoded.fragment.slice(SHARE_ROUTES.suite.length);
+	},
+	decodeShare: (text) => {
+		const decoded = decodeShareLink(`${SHARE_ROUTES.suite}${text}`);
+		if (!decoded.ok) throw decoded.error;
+		return decoded.payload;
+	},
+	summarize: ({ run, items }) =>
+		`${run.suiteName} · ${describeModelSpec(run.model)} · ${items.length} of ${run.itemCount} items · ${run.status}`,
+};
+
+export const EVALS_RUN_KIND: RunKindDescription<'evals', EvalsRunBundle, EvalsSharePayload> = {
+	kind: 'evals',
+	page: 'Evals',
+	shareRoute: SHARE_ROUTES.evals,
+	readBundle: readEvalsRunBundle,
+	writeBundle: serializeEvalsRunBundle,
+	encodeShare: encodeEvalsShare,
+	decodeShare: decodeEvalsShare,
+	summarize: ({ run, samples }) =>
+		`${run.evalName} · ${run.models.policy.map(describeModelSpec).join(', ')} · ${samples.length} of ${run.progress.total} samples · ${run.status}`,
+};
+
+export const LTM_RUN_KIND: RunKindDescription<'ltm', LtmRunBundle, LtmSharePayload> = {
+	kind: 'ltm',
+	page: 'Memory',
+	shareRoute: SHARE_ROUTES.ltm,
+	readBundle: readLtmRunBundle,
+	writeBundle: serializeLtmRunBundle,
+	encodeShare: encodeLtmShare,
+	decodeShare: decodeLtmShare,
+	summarize: ({ run }) =>
+		`${run.runName} · ${describeModelSpec(run.models.agent)} · ${run.progress.testsDone} of ${run.progress.testsTotal} tests · ${run.status}`,
+};
+
+/** Every kind's description, by kind. */
+export const RUN_KIND_DESCRIPTIONS = {
+	suite: SUITE_RUN_KIND,
+	evals: EVALS_RUN_KIND,
+	ltm: LTM_RUN_KIND,
+} as const;
+
+/** A bundle of any kind, tagged with its kind. */
+export type AnyRunBundle =
+	| { readonly kind: 'suite'; readonly bundle: RunBundle }
+	| { readonly kind: 'evals'; readonly bundle: EvalsRunBundle }
+	| { readonly kind: 'ltm'; readonly bundle: LtmRunBundle };
+
+/** A share payload of any kind, tagged with its kind. */
+export type AnySharePayload =
+	| { readonly kind: 'suite'; readonly payload: SharePayload }
+	| { readonly kind: 'evals'; readonly payload: EvalsSharePayload }
+	| { readonly kind: 'ltm'; readonly payload: LtmSharePayload };
+
+/** Reads a bundle of any kind (its envelope says which); failures say where and what. */
+export function readAnyRunBundle(
+	text: string,
+):
+	| ({ readonly ok: true } & AnyRunBundle)
+	| { readonly ok: false; readonly message: string; readonly pointer: string } {
+	const parsed = parseJsonText(text);
+	if (!parsed.ok) return parsed;
+	const envelope = readRunBundleEnvelope(parsed.json);
+	if (!envelope.ok) return envelope;
+	switch (envelope.kind) {
+		case 'suite': {
+			const read = SUITE_RUN_KIND.readBundle(text);
+			return read.ok ? { ok: true, kind: 'suite', bundle: read.bundle } : read;
+		}
+		case 'evals': {
+			const read = EVALS_RUN_KIND.readBundle(text);
+			return read.ok ? { ok: true, kind: 'evals', bundle: read.bundle } : read;
+		}
+		case 'ltm': {
+			const read = LTM_RUN_KIND.readBundle(text);
+			return read.ok ? { ok: true, kind: 'ltm', bundle: read.bundle } : read;
+		}
+	}
+}
+
+/** Opens a share link of any kind (a URL, `#hash` or fragment; its route says which). */
+export function decodeAnyShareLink(
+	input: string,
+): ({ readonly ok: true } & AnySharePayload) | { readonly ok: false; readonly error: Error } {
+	const fragment = shareFragmentOf(input);
+	const kind = shareKindOf(fragment);
+	if (kind === null) {
+		return {
+			ok: false,
+			error: new ShareLinkError('not-a-share-link', 'This is not a Benchtop share link.'),
+		};
+	}
+	const data = fragment.slice(SHARE_ROUTES[kind].length);
+	try {
+		switch (kind) {
+			case 'suite':
+				return { ok: true, kind, payload: SUITE_RUN_KIND.decodeShare(data) };
+			case 'evals':
+				return { ok: true, kind, payload: EVALS_RUN_KIND.decodeShare(data) };
+			case 'ltm':
+				return { ok: true, kind, payload: LTM_RUN_KIND.decodeShare(data) };
+		}
+	} catch (error) {
+		return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+	}
+}

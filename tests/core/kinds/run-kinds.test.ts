@@ -1,0 +1,127 @@
+// The run kinds: links and bundles of the 0.1.0 release (tests/fixtures/release-links) still open
+// to what that release read from them; today's links and bundles of every kind round-trip, name
+// their kind, and a bundle or link of one kind is refused by another with the page to use.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+	EVALS_RUN_KIND,
+	LTM_RUN_KIND,
+	RUN_KIND_DESCRIPTIONS,
+	SUITE_RUN_KIND,
+	decodeAnyShareLink,
+	readAnyRunBundle,
+} from '../../../src/core/kinds/run-kinds';
+
+const FIXTURES = 'tests/fixtures/release-links';
+const KINDS = [
+	['suite', 'suite'],
+	['evals', 'evals'],
+	['ltm', 'memory'],
+] as const;
+
+const fixture = (name: string) => readFileSync(`${FIXTURES}/${name}`, 'utf8');
+
+/** JSON as the fixtures' `*.decoded.json` were written: non-finite numbers as {"$number": …}. */
+function snapshot(value: unknown): unknown {
+	return JSON.parse(
+		JSON.stringify(value, (_key, item: unknown) =>
+			typeof item === 'number' && !Number.isFinite(item) ? { $number: String(item) } : item,
+		),
+	);
+}
+
+/** A bundle as 0.1.0 read it: the same body, without the envelope's `format` and `kind`. */
+function body(bundle: object): unknown {
+	const { format: _format, kind: _kind, ...rest } = bundle as Record<string, unknown>;
+	return snapshot(rest);
+}
+
+describe('links and bundles of the 0.1.0 release', () => {
+	it.each(KINDS)('the %s link opens to the payload 0.1.0 read from it', (kind, file) => {
+		const opened = decodeAnyShareLink(fixture(`${file}.link.txt`));
+		if (!opened.ok) throw opened.error;
+		expect(opened.kind).toBe(kind);
+		expect(snapshot(opened.payload)).toEqual(JSON.parse(fixture(`${file}.link.decoded.json`)));
+	});
+
+	it.each(KINDS)('the %s bundle reads to the run 0.1.0 read from it', (kind, file) => {
+		const read = readAnyRunBundle(fixture(`${file}.bundle.json`));
+		if (!read.ok) throw new Error(`${read.pointer}: ${read.message}`);
+		expect(read.kind).toBe(kind);
+		expect(body(read.bundle)).toEqual(body(JSON.parse(fixture(`${file}.bundle.decoded.json`))));
+	});
+
+	it.each(KINDS)(
+		'the %s run, shared and exported again, is the same run in the new formats',
+		(kind, file) => {
+			const description = RUN_KIND_DESCRIPTIONS[kind];
+			const link = decodeAnyShareLink(fixture(`${file}.link.txt`));
+			const read = readAnyRunBundle(fixture(`${file}.bundle.json`));
+			if (!link.ok || !read.ok || link.kind !== kind || read.kind !== kind) {
+				throw new Error('the release fixtures do not open');
+			}
+			// Each kind's own functions, through its description (the union needs a cast per kind).
+			const encode = description.encodeShare as (payload: unknown) => string;
+			const write = description.writeBundle as (bundle: unknown) => string;
+			const data = encode(link.payload);
+			expect(data).toMatch(/^2\/[A-Za-z0-9_-]+$/);
+			const again = decodeAnyShareLink(`#${description.shareRoute}${data}`);
+			expect(again).toEqual(link);
+			const text = write(read.bundle);
+			expect(JSON.parse(text)).toMatchObject({ format: 'benchtop-run/2', kind });
+			expect(readAnyRunBundle(text)).toEqual(read);
+		},
+	);
+});
+
+describe('run kinds', () => {
+	it('summarize a run in one line: name, model, how far, status', () => {
+		const line = (kind: (typeof KINDS)[number][0], file: string) => {
+			const read = readAnyRunBundle(fixture(`${file}.bundle.json`));
+			if (!read.ok || read.kind !== kind) throw new Error('unreadable fixture');
+			return read;
+		};
+		const suite = line('suite', 'suite');
+		const evals = line('evals', 'evals');
+		const ltm = line('ltm', 'memory');
+		expect(suite.kind === 'suite' && SUITE_RUN_KIND.summarize(suite.bundle)).toBe(
+			'tiny · gpt2-random-tiny · 1 of 2 items · cancelled',
+		);
+		expect(evals.kind === 'evals' && EVALS_RUN_KIND.summarize(evals.bundle)).toBe(
+			'capitals · replay:answers.jsonl · 2 of 2 samples · done',
+		);
+		expect(ltm.kind === 'ltm' && LTM_RUN_KIND.summarize(ltm.bundle)).toBe(
+			't · replay:agent.jsonl · 1 of 1 tests · done',
+		);
+	});
+
+	it.each([
+		['a suite link', '#/evals/share/', 'suite', /holds a suite run, not an Evals run/],
+		['an Evals link', '#/memory/share/', 'evals', /holds an Evals run, not a Memory run/],
+		['a Memory link', '#/share/', 'ltm', /holds a Memory run, not a suite run/],
+	] as const)('refuse %s opened under another route', (_what, route, kind, message) => {
+		const file = KINDS.find(([name]) => name === kind)![1];
+		const link = decodeAnyShareLink(fixture(`${file}.link.txt`));
+		if (!link.ok) throw link.error;
+		const encode = RUN_KIND_DESCRIPTIONS[kind].encodeShare as (payload: unknown) => string;
+		const moved = decodeAnyShareLink(`${route}${encode(link.payload)}`);
+		expect(moved.ok).toBe(false);
+		expect(!moved.ok && moved.error.message).toMatch(message);
+	});
+
+	it.each([
+		['not JSON', '{', '', /not JSON/],
+		['another format', '{"format": "benchtop-suite"}', '/format', /not a Benchtop run bundle/],
+		['a newer envelope', '{"format": "benchtop-run/3"}', '/format', /newer/],
+		['an unknown kind', '{"format": "benchtop-run/2", "kind": "chat"}', '/kind', /expected/],
+	])('refuse a bundle that is %s', (_what, text, pointer, message) => {
+		const read = readAnyRunBundle(text);
+		expect(read).toMatchObject({ ok: false, pointer });
+		expect(!read.ok && read.message).toMatch(message);
+	});
+
+	it('refuse a link that is not a share link', () => {
+		const opened = decodeAnyShareLink('https://example.org/#/results/3');
+		expect(!opened.ok && opened.error.message).toBe('This is not a Benchtop share link.');
+	});
+});
