@@ -34,7 +34,9 @@ export function checkEndpointBaseUrl(baseUrl: string, pageProtocol: string): str
 		return `"${trimmed}" is not a URL: type it as the server prints it, e.g. http://127.0.0.1:8000/v1.`;
 	}
 	const [, userinfo, host = '', , , query, fragment] = parts;
-	if (userinfo !== undefined) return 'Put the API key in the key field, not in the URL.';
+	if (userinfo !== undefined) {
+		return 'The base URL holds a user name or password (user:password@host): remove it and give the key in the key field (app) or as OPENAI_API_KEY (CLI), so it never lands in logs, records or links.';
+	}
 	if (query !== undefined || fragment !== undefined) {
 		return 'The base URL takes no ?query or #fragment: type only the server and path (e.g. …/v1).';
 	}

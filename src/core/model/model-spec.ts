@@ -2,6 +2,7 @@
  * What names a model and how it was run: recorded with every result so a run can be reproduced.
  * Plain data shared by the worker (which loads it), storage (which keeps it) and ui.
  */
+import { checkEndpointBaseUrl } from './endpoint-choice';
 
 /** Where the model files come from. */
 export type ModelSource = 'bundled' | 'hub' | 'local';
@@ -120,21 +121,12 @@ export function normalizeBaseUrl(baseUrl: string): string {
 }
 
 /**
- * Why an endpoint base URL cannot be used, or undefined when it can: only `http(s)://host...`,
- * and never with `user:password@` in it (a secret in a URL ends up in logs, shell history, run
- * records and share links; give the key as OPENAI_API_KEY or in the key field instead).
+ * Why an endpoint base URL cannot be used outside a page (the CLI, Node), or undefined when it can:
+ * the app's rule (endpoint-choice.ts) without a page's mixed-content check. A secret in a URL
+ * (`user:password@`) is refused: it would end up in logs, shell history, run records and links.
  */
 export function baseUrlProblem(baseUrl: string): string | undefined {
-	const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(baseUrl.trim());
-	if (!match) return `'${baseUrl}' is not a URL: give one like http://127.0.0.1:8000/v1`;
-	const scheme = (match[1] ?? '').toLowerCase();
-	if (scheme !== 'http' && scheme !== 'https') {
-		return `the base URL must start with http:// or https:// (got ${scheme}://)`;
-	}
-	if ((match[2] ?? '').includes('@')) {
-		return 'the base URL holds a user name or password (user:password@host): remove it and give the key as OPENAI_API_KEY (CLI) or in the key field (app), so it never lands in logs, records or links';
-	}
-	return undefined;
+	return checkEndpointBaseUrl(baseUrl, '') ?? undefined;
 }
 
 /**

@@ -86,8 +86,9 @@ describe('baseUrlProblem (issue 19: no secrets in URLs)', () => {
 		['http://user:secret@127.0.0.1:8000/v1', /user name or password/],
 		['https://sk-abc@api.example.org/v1', /user name or password/],
 		['ftp://127.0.0.1/v1', /must start with http/],
-		['127.0.0.1:8000/v1', /is not a URL/],
-		['', /is not a URL/],
+		['http://127.0.0.1:8000/v1?x=1', /no \?query/],
+		['127.0.0.1:8000/v1', /must start with http/],
+		['', /Type the endpoint base URL/],
 	])('%j', (url, problem) => {
 		const said = baseUrlProblem(url);
 		if (problem === undefined) expect(said).toBeUndefined();
