@@ -1,5 +1,6 @@
-// Keys stay secret (issue 19): every command that calls an endpoint runs against a real `serve`
-// with a sentinel API key, writing every output it can (logs, Inspect log, cache, LTM results);
+// Keys stay secret (issue 19): every command that calls an endpoint (run, surprisals, generate,
+// oaieval, ltm run, ltm generate) runs against a real `serve` with a sentinel API key, writing
+// every output it can (logs, Inspect log, cache, LTM results);
 // no file, stdout, stderr or server log line holds the key. A base URL with user:password in it is
 // refused with the reason, without repeating the secret.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -105,6 +106,28 @@ describe('a sentinel API key never leaves memory', () => {
 			expect(run.exitCode, run.stderr).toBe(0);
 			expect(run.stdout + run.stderr).not.toContain(SENTINEL);
 		}
+		// ltm generate: the tiny model writes no usable JSON, so it may fail; either way, no key.
+		const prompt = join(dir, '1-1_delayed_recall.json');
+		writeFileSync(
+			prompt,
+			JSON.stringify({ content: 'Invent facts.', question: 'Ask.', answer: 'Answer.' }),
+		);
+		const generated = await runCliCommand(
+			ltmCommand,
+			[
+				'generate',
+				prompt,
+				'--generator',
+				MODEL,
+				'--out',
+				join(dir, 'generated'),
+				'--examples',
+				'1',
+			],
+			'disk',
+		);
+		expect([0, 1, 2]).toContain(generated.exitCode);
+		expect(generated.stdout + generated.stderr).not.toContain(SENTINEL);
 		const written = filesUnder(dir);
 		expect(written.length).toBeGreaterThan(5);
 		for (const path of written) expect(readFileSync(path, 'latin1'), path).not.toContain(SENTINEL);
