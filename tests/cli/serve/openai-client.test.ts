@@ -107,6 +107,31 @@ describe('completions', () => {
 		});
 	});
 
+	it('top_logprobs hold the k most likely tokens, sorted, with the chosen one (logprobs: 3)', async () => {
+		const answer = await client.completions.create({
+			model: MODEL,
+			prompt: PROMPT,
+			echo: true,
+			logprobs: 3,
+			max_tokens: 0,
+			temperature: 0,
+		});
+		const logprobs = answer.choices[0]?.logprobs;
+		const tops = logprobs?.top_logprobs ?? [];
+		expect(tops).toHaveLength(logprobs?.tokens?.length ?? -1);
+		expect(tops[0]).toBeNull();
+		tops.slice(1).forEach((top, i) => {
+			const chosen = logprobs?.tokens?.[i + 1] ?? '';
+			const entries = Object.entries(top ?? {});
+			// The chosen token, then the top 3 (3 or 4 entries: the chosen may be among them).
+			expect(entries.length === 3 || entries.length === 4).toBe(true);
+			expect(top?.[chosen]).toBeCloseTo(logprobs?.token_logprobs?.[i + 1] ?? NaN, 6);
+			const rest = entries.filter(([token]) => token !== chosen).map(([, value]) => value);
+			expect(rest).toEqual([...rest].sort((a, b) => b - a));
+			expect(Math.max(...entries.map(([, value]) => value))).toBeLessThanOrEqual(0);
+		});
+	});
+
 	it('generates max_tokens tokens; logprobs without echo cover the completion only', async () => {
 		const answer = await client.completions.create({
 			model: MODEL,
