@@ -4,7 +4,8 @@
  * step), `run-log.jsonl` (the log, appended) and `run-tests.json` (the tests, written once);
  * beside them GoodAI's `master_log.jsonl` (appended) and `runstats.json` (replaced with each
  * checkpoint), as upstream's runner keeps them. Reading also takes a `run-state.json` of an
- * earlier release (the whole state, log inside).
+ * earlier release (the whole state, log inside). The run's models and parameters are kept in
+ * `run-models.json` (see ltm-run-models.ts).
  */
 import { appendFileSync, closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -94,6 +94,7 @@ describe('ltm run', () => {
 			'Prospective Memory',
 			'master_log.jsonl',
 			'run-log.jsonl',
+			'run-models.json',
 			'run-state.json',
 			'run-tests.json',
 			'runstats.json',

@@ -47,6 +47,7 @@ import {
 	type CliIo,
 } from '../cli-io';
 import { LtmRunFilesWriter, readLtmRunFiles } from '../ltm-run-files';
+import { checkLtmResumeModels, resolveLtmRunModels, writeLtmRunModels } from '../ltm-run-models';
 import { outputPath, writeOutputFile } from '../output-files';
 import { parseCommandArgs } from '../parse-command-args';
 
@@ -165,11 +166,29 @@ async function runCommand(
 			throw new CliInputError('--resume needs --out <dir> (the run state is kept there).');
 		resumeFrom = await readLtmRunFiles(out);
 	}
+	const baseUrl = typeof values['base-url'] === 'string' ? values['base-url'] : undefined;
+	// What the run is started with, checked on --resume before any model is opened (issue 18).
+	const runModels =
+		out === undefined
+			? undefined
+			: await resolveLtmRunModels({
+					agent: values.agent,
+					...(typeof values.judge === 'string' ? { judge: values.judge } : {}),
+					...(baseUrl !== undefined ? { baseUrl } : {}),
+					params: {
+						maxTokens: maxTokens ?? null,
+						temperature: temperature ?? null,
+						contextTokens: contextTokens ?? null,
+						maxMessageTokens: maxMessageTokens ?? null,
+					},
+				});
+	if (resumeFrom && out !== undefined && runModels)
+		await checkLtmResumeModels(out, runModels, io.stderr);
 	const cacheDir = typeof values['cache-dir'] === 'string' ? values['cache-dir'] : undefined;
 	const modelOptions = {
 		...(cacheDir !== undefined ? { cacheDir } : {}),
 		...(threads !== undefined ? { threads } : {}),
-		...(typeof values['base-url'] === 'string' ? { baseUrl: values['base-url'] } : {}),
+		...(baseUrl !== undefined ? { baseUrl } : {}),
 		...(concurrency !== undefined ? { concurrency } : {}),
 	};
 	const agent = await openModel(values.agent, modelOptions);
@@ -201,6 +220,7 @@ async function runCommand(
 	let state: LtmRunState;
 	try {
 		if (out !== undefined) await mkdir(out, { recursive: true });
+		if (out !== undefined && runModels) await writeLtmRunModels(out, runModels);
 		let exchanges = 0;
 		state = await runLtm(loaded.benchmark, {
 			agent: agent.model,

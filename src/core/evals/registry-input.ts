@@ -1,8 +1,17 @@
 /**
- * What the Evals page reads as a registry: which dropped or zipped files are registry files, the
- * one-eval registry of pasted samples, and the cards of a registry's evals.
+ * What the Evals page reads as a registry: which dropped or zipped files are registry files, how
+ * files added to a loaded registry add up, the one-eval registry of pasted samples, the cards of a
+ * registry's evals, and its problems as the page shows them (located once).
  */
-import { resolveEval, type Registry } from './registry';
+import { formatLocation } from './errors';
+import { problemOf, type EvalsProblem } from './evals-problems';
+import {
+	readRegistry,
+	registryFiles,
+	resolveEval,
+	type Registry,
+	type RegistryFiles,
+} from './registry';
 import type { TemplateKind } from './types';
 
 /** Template classes a pasted JSONL can be run with. */
@@ -22,6 +31,64 @@ export function isRegistryFileName(name: string): boolean {
 export function isRegistryZipEntry(path: string): boolean {
 	if (path.endsWith('/') || path.startsWith('__MACOSX/')) return false;
 	return isRegistryFileName(path);
+}
+
+/**
+ * A thrown registry problem as the page lists it: the location shown beside the message is not
+ * repeated in it (`evals/a.yaml:4: YAML error: … at line 4, column 1:` becomes `YAML error: …
+ * (column 1)` at `evals/a.yaml:4`).
+ */
+export function registryProblemOf(error: unknown): EvalsProblem {
+	const problem = problemOf(error);
+	const { location } = problem;
+	if (!location) return problem;
+	let message = problem.message;
+	const line = location.line === undefined ? '' : `:${location.line}`;
+	for (const prefix of [formatLocation(location), `${location.file}${line}`, location.file]) {
+		if (message.startsWith(`${prefix}: `)) {
+			message = message.slice(prefix.length + 2);
+			break;
+		}
+	}
+	if (location.line !== undefined) {
+		message = message.replace(
+			new RegExp(` at line ${location.line}, column (\\d+):?$`, 'u'),
+			' (column $1)',
+		);
+	}
+	return { ...problem, message };
+}
+
+/** Files added to a loaded registry: the loaded ones, each replaced by an added one of its path. */
+export function addRegistryFiles(
+	loaded: RegistryFiles,
+	added: readonly (readonly [string, string])[],
+): RegistryFiles {
+	const merged = new Map(loaded);
+	for (const [path, text] of added) merged.set(path, text);
+	return registryFiles(merged);
+}
+
+/** What adding files to a loaded registry gives: the merged registry, or the problem that stops it. */
+export type RegistryAddition =
+	| { readonly ok: true; readonly files: RegistryFiles; readonly registry: Registry }
+	| { readonly ok: false; readonly problem: EvalsProblem };
+
+/**
+ * Adds files to a loaded registry (see addRegistryFiles) and reads the result; when an added file
+ * cannot be read (a broken eval or model-graded YAML), the problem, located, and nothing else: the
+ * loaded registry stays as it was.
+ */
+export function addToRegistry(
+	loaded: RegistryFiles,
+	added: readonly (readonly [string, string])[],
+): RegistryAddition {
+	const files = addRegistryFiles(loaded, added);
+	try {
+		return { ok: true, files, registry: readRegistry(files) };
+	} catch (error) {
+		return { ok: false, problem: registryProblemOf(error) };
+	}
 }
 
 /** The registry of pasted samples: one eval `pasted` of `template` over `data/pasted.jsonl`. */
