@@ -7,15 +7,25 @@ import type { TextModel } from '../../core/model/generation';
 import {
 	BUNDLED_MODEL_IDS,
 	type EndpointModelSpec,
+	type ModelDtype,
 	type TextModelSpec,
 } from '../../core/model/model-spec';
+import type { DeviceFacts, ModelSuggestion } from '../../core/model/model-suggestions';
 import { describeError } from '../../core/messages/describe-error';
 import type { ReplayFile } from '../../core/model/replay-file';
 import { createReplayModel } from '../../providers/replay';
-import type { InferenceClientApi } from '../../worker/protocol';
+import type { CachedModel, InferenceClientApi } from '../../worker/protocol';
 import { LocalWorkerModel } from '../local-worker-model';
 import { readReplayFile, type ParseProgress, type ParsedReplay } from '../parse-inputs-client';
 import { EndpointProposal, type EndpointSettings } from './endpoint-settings.svelte';
+import {
+	SuggestionPicker,
+	rememberAnswerModel,
+	rememberedAnswerModel,
+} from './model-suggestions.svelte';
+
+const DEFAULT_LOCAL_ID = 'gpt2-random-tiny';
+const BUNDLED_IDS: readonly string[] = BUNDLED_MODEL_IDS;
 
 export type EvalsModelKind = 'local' | 'endpoint' | 'replay';
 
@@ -60,16 +70,67 @@ function knownReplay(
 /** One model choice (policy or grader). */
 export class EvalsModelChoice {
 	kind = $state<EvalsModelKind>('local');
-	localId = $state<string>('gpt2-random-tiny');
+	/** A bundled model's name, or a hub id (a suggested or remembered instruction-tuned model). */
+	localId = $state<string>(DEFAULT_LOCAL_ID);
+	/** The weights a hub `localId` loads with (bundled models always run fp32). */
+	hubDtype = $state<ModelDtype>('fp32');
 	replay = $state.raw<ReplayFileChoice | null>(null);
 	/** The replay file being read (big ones in the parse worker, with progress), or null. */
 	replayReading = $state.raw<ReplayReading | null>(null);
 	/** Why the last picked replay file could not be read (shown while no file is picked). */
 	replayError = $state<string | null>(null);
 	#replayAbort: AbortController | null = null;
-	readonly localIds: readonly string[] = BUNDLED_MODEL_IDS;
 	/** A share link's endpoint for this role: used only once the user runs it once or saves it. */
 	proposal = $state.raw<EndpointProposal | null>(null);
+	/** Suggested small instruction-tuned hub models, with their fit on this device. */
+	readonly suggestions: SuggestionPicker;
+	readonly #storage: Pick<Storage, 'getItem' | 'setItem'> | null | undefined;
+	#defaultApplied = false;
+
+	/**
+	 * `readDevice`: device facts for the suggestions (default: the browser's); `storage`: where
+	 * the last answer model is remembered (default localStorage; null remembers nothing).
+	 */
+	constructor(
+		options: {
+			readonly readDevice?: () => Promise<DeviceFacts>;
+			readonly storage?: Pick<Storage, 'getItem' | 'setItem'> | null;
+		} = {},
+	) {
+		this.#storage = options.storage;
+		this.suggestions = new SuggestionPicker(
+			'answer',
+			(suggestion) => this.#useSuggestion(suggestion),
+			options.readDevice,
+		);
+	}
+
+	/** The bundled models, plus the chosen hub model when there is one. */
+	get localIds(): readonly string[] {
+		return BUNDLED_IDS.includes(this.localId) ? BUNDLED_IDS : [...BUNDLED_IDS, this.localId];
+	}
+
+	#useSuggestion(suggestion: ModelSuggestion): void {
+		this.kind = 'local';
+		this.localId = suggestion.id;
+		this.hubDtype = suggestion.dtype;
+		this.#defaultApplied = true;
+		rememberAnswerModel(suggestion, this.#storage);
+	}
+
+	/**
+	 * Once, while the choice is still the default: switches to the last answer model chosen when
+	 * the browser's cache holds it (`cached`: the catalog's list), so it loads without a download.
+	 */
+	applyRememberedDefault(cached: readonly CachedModel[]): void {
+		if (this.#defaultApplied || cached.length === 0) return;
+		this.#defaultApplied = true;
+		if (this.kind !== 'local' || this.localId !== DEFAULT_LOCAL_ID) return;
+		const remembered = rememberedAnswerModel(this.#storage);
+		if (!remembered || !cached.some((m) => m.source === 'hub' && m.id === remembered.id)) return;
+		this.localId = remembered.id;
+		this.hubDtype = remembered.dtype;
+	}
 
 	/** Takes a share link's endpoint as a proposal (the settings are not touched). */
 	proposeEndpoint(spec: EndpointModelSpec, endpoint: EndpointSettings): void {
@@ -133,9 +194,11 @@ export class EvalsModelChoice {
 	}
 }
 
-/** The spec of a local bundled model as the worker loads it for generation. */
-export function localSpec(id: string): TextModelSpec {
-	return { source: 'bundled', id, dtype: 'fp32', backend: 'wasm' };
+/** The spec of a local model (bundled, else a hub id at `hubDtype`) as the worker loads it. */
+export function localSpec(id: string, hubDtype: ModelDtype = 'fp32'): TextModelSpec {
+	return BUNDLED_IDS.includes(id)
+		? { source: 'bundled', id, dtype: 'fp32', backend: 'wasm' }
+		: { source: 'hub', id, revision: 'main', dtype: hubDtype, backend: 'wasm' };
 }
 
 /**
@@ -185,5 +248,5 @@ export function specOfChoice(
 	}
 	if (choice.kind === 'endpoint' && choice.proposal?.inUse) return { spec: choice.proposal.spec };
 	if (choice.kind === 'endpoint' && endpoint.spec) return { spec: endpoint.spec };
-	return { spec: localSpec(choice.localId) };
+	return { spec: localSpec(choice.localId, choice.hubDtype) };
 }

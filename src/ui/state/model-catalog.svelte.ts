@@ -35,6 +35,8 @@ import type {
 	ModelInfo,
 } from '../../worker/protocol';
 import { describeError } from '../../core/messages/describe-error';
+import type { DeviceFacts, ModelSuggestion } from '../../core/model/model-suggestions';
+import { SuggestionPicker } from './model-suggestions.svelte';
 
 export type BrowserBackend = Extract<InferenceBackend, 'wasm' | 'webgpu'>;
 export type ModelLoadStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -60,6 +62,8 @@ export class ModelCatalog {
 	readonly #client: InferenceClientApi;
 	/** The "Endpoint" choice (source `openai`): base URL, model id, key. */
 	readonly endpoint: EndpointSettings;
+	/** Suggested hub models for scoring text (GPT-2 family), with their fit on this device. */
+	readonly suggestions: SuggestionPicker;
 
 	source = $state<ModelSource | 'openai'>('bundled');
 	bundledId = $state<string>(DEFAULT_MODEL_ID);
@@ -83,13 +87,30 @@ export class ModelCatalog {
 	#cached = $state.raw<readonly CachedModel[]>([]);
 	#cacheMessage = $state<string | null>(null);
 
-	/** `endpoint`: the app's one EndpointSettings (by default, one that remembers nothing). */
+	/**
+	 * `endpoint`: the app's one EndpointSettings (by default, one that remembers nothing);
+	 * `readDevice`: the device facts for the suggestions' fit (default: the browser's).
+	 */
 	constructor(
 		client: InferenceClientApi,
 		endpoint: EndpointSettings = new EndpointSettings({ storage: null }),
+		readDevice?: () => Promise<DeviceFacts>,
 	) {
 		this.#client = client;
 		this.endpoint = endpoint;
+		this.suggestions = new SuggestionPicker(
+			'surprisal',
+			(suggestion) => this.#useSuggestion(suggestion),
+			readDevice,
+		);
+	}
+
+	/** Fills the hub choice with a suggested model (nothing loads until a run or Try it). */
+	#useSuggestion(suggestion: ModelSuggestion): void {
+		this.source = 'hub';
+		this.hubId = suggestion.id;
+		this.hubRevision = 'main';
+		this.dtype = suggestion.dtype;
 	}
 
 	/** The model a run uses: the local spec, or the endpoint's (never with its key). */

@@ -1,0 +1,172 @@
+/**
+ * A few known small hub models per job (surprisal: GPT-2 family; answer: small instruction-tuned
+ * models), with their download size, and an estimate of whether one fits the device. Pure: the
+ * device facts come in as data (the UI reads them from the browser).
+ */
+import type { ModelDtype } from './model-spec';
+
+/** What the model is for: scoring text (Run page) or answering (Evals and Memory). */
+export type ModelJob = 'surprisal' | 'answer';
+
+export interface ModelSuggestion {
+	/** Hugging Face hub id, loaded through the hub-model path (revision `main`). */
+	readonly id: string;
+	readonly job: ModelJob;
+	readonly dtype: ModelDtype;
+	/** Bytes of the ONNX weights file this dtype downloads (tokenizer and config add a few MB). */
+	readonly downloadBytes: number;
+	/** The largest weight tensor (token embedding, vocab × hidden) in bytes at this dtype. */
+	readonly largestTensorBytes: number;
+	readonly note: string;
+}
+
+const MB = 1_000_000;
+const BYTES_PER_WEIGHT: Record<ModelDtype, number> = { fp32: 4, fp16: 2, q8: 1 };
+
+function embeddingBytes(vocab: number, hidden: number, dtype: ModelDtype): number {
+	return vocab * hidden * BYTES_PER_WEIGHT[dtype];
+}
+
+/**
+ * Sizes are those the hub's "Files and versions" page shows (MB = 10^6 bytes) for the file
+ * transformers.js loads at that dtype; vocab and hidden sizes from each repo's config.json.
+ */
+export const MODEL_SUGGESTIONS: readonly ModelSuggestion[] = [
+	// https://huggingface.co/Xenova/distilgpt2/tree/main/onnx: decoder_model_merged.onnx 330 MB
+	{
+		id: 'Xenova/distilgpt2',
+		job: 'surprisal',
+		dtype: 'fp32',
+		downloadBytes: 330 * MB,
+		largestTensorBytes: embeddingBytes(50257, 768, 'fp32'),
+		note: 'GPT-2 distilled (82M parameters), exact fp32',
+	},
+	// https://huggingface.co/Xenova/gpt2/tree/main/onnx: decoder_model_merged.onnx 654 MB
+	{
+		id: 'Xenova/gpt2',
+		job: 'surprisal',
+		dtype: 'fp32',
+		downloadBytes: 654 * MB,
+		largestTensorBytes: embeddingBytes(50257, 768, 'fp32'),
+		note: 'GPT-2 small (124M parameters), exact fp32',
+	},
+	// https://huggingface.co/Xenova/gpt2/tree/main/onnx: decoder_model_merged_quantized.onnx 166 MB
+	{
+		id: 'Xenova/gpt2',
+		job: 'surprisal',
+		dtype: 'q8',
+		downloadBytes: 166 * MB,
+		largestTensorBytes: embeddingBytes(50257, 768, 'q8'),
+		note: 'GPT-2 small, 8-bit (smaller; numbers differ slightly)',
+	},
+	// https://huggingface.co/HuggingFaceTB/SmolLM2-135M-Instruct/tree/main/onnx: model_fp16.onnx 327 MB
+	{
+		id: 'HuggingFaceTB/SmolLM2-135M-Instruct',
+		job: 'answer',
+		dtype: 'fp16',
+		downloadBytes: 327 * MB,
+		largestTensorBytes: embeddingBytes(49152, 576, 'fp16'),
+		note: 'SmolLM2 135M, instruction-tuned',
+	},
+	// https://huggingface.co/HuggingFaceTB/SmolLM2-360M-Instruct/tree/main/onnx: model_fp16.onnx 819 MB
+	{
+		id: 'HuggingFaceTB/SmolLM2-360M-Instruct',
+		job: 'answer',
+		dtype: 'fp16',
+		downloadBytes: 819 * MB,
+		largestTensorBytes: embeddingBytes(49152, 960, 'fp16'),
+		note: 'SmolLM2 360M, instruction-tuned',
+	},
+	// https://huggingface.co/onnx-community/Qwen2.5-0.5B-Instruct/tree/main/onnx: model_quantized.onnx 512 MB
+	{
+		id: 'onnx-community/Qwen2.5-0.5B-Instruct',
+		job: 'answer',
+		dtype: 'q8',
+		downloadBytes: 512 * MB,
+		largestTensorBytes: embeddingBytes(151936, 896, 'q8'),
+		note: 'Qwen2.5 0.5B, instruction-tuned, 8-bit',
+	},
+];
+
+/** The suggestions for a job, smallest download first. */
+export function suggestionsFor(job: ModelJob): readonly ModelSuggestion[] {
+	return MODEL_SUGGESTIONS.filter((m) => m.job === job).sort(
+		(a, b) => a.downloadBytes - b.downloadBytes,
+	);
+}
+
+/** What the browser says about the device; null where it says nothing. */
+export interface DeviceFacts {
+	/** `navigator.deviceMemory` in GiB (browsers round it down and cap it, Chrome at 8). */
+	readonly deviceMemoryGiB: number | null;
+	/** The WebGPU adapter's limits, when WebGPU is there. */
+	readonly webgpu: {
+		readonly maxBufferSize: number;
+		readonly maxStorageBufferBindingSize: number;
+	} | null;
+}
+
+export type FitVerdict = 'fits' | 'tight' | 'will-not-fit';
+
+export interface DeviceFit {
+	readonly verdict: FitVerdict;
+	/** Estimated memory the model needs while it runs, in bytes. */
+	readonly needBytes: number;
+	/** One line for the user. */
+	readonly reason: string;
+}
+
+/**
+ * Working memory per byte of weights: the runtime holds the weights once in the worker (the
+ * downloaded file is also read into memory once while the session is built), plus activations
+ * and the KV cache of a few thousand tokens for models this small. A rough, documented guess.
+ */
+export const MEMORY_PER_WEIGHT_BYTE = 2;
+/** A tab is unlikely to get more than this share of the device's memory without trouble. */
+export const COMFORTABLE_SHARE = 0.5;
+const GIB = 1024 ** 3;
+
+function formatGiB(bytes: number): string {
+	return `${(bytes / GIB).toFixed(1)} GiB`;
+}
+
+/**
+ * Whether `model` fits the device: its estimated need (weights × MEMORY_PER_WEIGHT_BYTE) against
+ * `deviceMemory` (over it: will not fit; over half of it: tight) and, on WebGPU, its largest
+ * tensor against the adapter's buffer limits (over them: will not fit).
+ */
+export function fitsDevice(
+	model: ModelSuggestion,
+	device: DeviceFacts,
+	backend: 'wasm' | 'webgpu' = 'wasm',
+): DeviceFit {
+	const needBytes = model.downloadBytes * MEMORY_PER_WEIGHT_BYTE;
+	const need = `needs about ${formatGiB(needBytes)}`;
+	if (backend === 'webgpu' && device.webgpu) {
+		const limit = Math.min(device.webgpu.maxBufferSize, device.webgpu.maxStorageBufferBindingSize);
+		if (model.largestTensorBytes > limit) {
+			return {
+				verdict: 'will-not-fit',
+				needBytes,
+				reason: `Its largest tensor (${formatGiB(model.largestTensorBytes)}) is over this GPU's buffer limit (${formatGiB(limit)}): use WASM or a smaller dtype.`,
+			};
+		}
+	}
+	const memory = device.deviceMemoryGiB;
+	if (memory === null || memory <= 0) {
+		return {
+			verdict: 'fits',
+			needBytes,
+			reason: `It ${need}; this browser does not report its memory.`,
+		};
+	}
+	const memoryBytes = memory * GIB;
+	const has = `the device reports ${memory} GiB`;
+	if (needBytes > memoryBytes) {
+		return { verdict: 'will-not-fit', needBytes, reason: `It ${need}; ${has}.` };
+	}
+	if (needBytes > memoryBytes * COMFORTABLE_SHARE) {
+		return { verdict: 'tight', needBytes, reason: `It ${need}, over half of what ${has}.` };
+	}
+	return { verdict: 'fits', needBytes, reason: `It ${need}; ${has}.` };
+}

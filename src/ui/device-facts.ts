@@ -1,0 +1,34 @@
+/**
+ * Reads what the browser says about the device for the model picker's fit estimate:
+ * `navigator.deviceMemory` and, when `navigator.gpu` exists, the WebGPU adapter's buffer limits.
+ * Never throws; a fact the browser does not give is null.
+ */
+import type { DeviceFacts } from '../core/model/model-suggestions';
+
+interface GpuAdapterLike {
+	readonly limits: { readonly maxBufferSize: number; readonly maxStorageBufferBindingSize: number };
+}
+
+/** The parts of `navigator` read here (tests pass their own). */
+export interface NavigatorLike {
+	readonly deviceMemory?: number;
+	readonly gpu?: { requestAdapter(): Promise<GpuAdapterLike | null> };
+}
+
+export async function readDeviceFacts(
+	nav: NavigatorLike | undefined = globalThis.navigator as NavigatorLike | undefined,
+): Promise<DeviceFacts> {
+	const memory = nav?.deviceMemory;
+	const deviceMemoryGiB = typeof memory === 'number' && memory > 0 ? memory : null;
+	let webgpu: DeviceFacts['webgpu'] = null;
+	try {
+		const adapter = nav?.gpu ? await nav.gpu.requestAdapter() : null;
+		if (adapter) {
+			const { maxBufferSize, maxStorageBufferBindingSize } = adapter.limits;
+			webgpu = { maxBufferSize, maxStorageBufferBindingSize };
+		}
+	} catch {
+		webgpu = null;
+	}
+	return { deviceMemoryGiB, webgpu };
+}
