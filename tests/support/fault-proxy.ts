@@ -1,7 +1,10 @@
 // A small fault-injecting HTTP proxy for tests (Node, 127.0.0.1, port 0): it forwards each request
 // to a real server (our `serve`) unless the plan names a fault for it. Faults are the ways an
 // endpoint answer goes wrong in the field: status codes, resets, drops mid-body, delays, malformed
-// JSON, HTML or empty 200s, and streams cut before `[DONE]`.
+// JSON, HTML or empty 200s, and streams cut before `[DONE]`. For a page (Playwright), CORS passes
+// through: preflights go to the target unfaulted, its `access-control-*` headers come back, and an
+// injected fault carries the same allow-origin (a browser hides an answer without it as a network
+// error, so a fault would look like "cannot reach").
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -60,9 +63,16 @@ async function forward(
 	target: string,
 	request: IncomingMessage,
 	body: Buffer,
-): Promise<{ status: number; type: string; text: string }> {
+): Promise<{ status: number; type: string; text: string; cors: Record<string, string> }> {
 	const headers: Record<string, string> = {};
-	for (const name of ['content-type', 'authorization', 'accept']) {
+	for (const name of [
+		'content-type',
+		'authorization',
+		'accept',
+		'origin',
+		'access-control-request-method',
+		'access-control-request-headers',
+	]) {
 		const value = request.headers[name];
 		if (typeof value === 'string') headers[name] = value;
 	}
@@ -71,15 +81,32 @@ async function forward(
 		headers,
 		...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
 	});
+	const cors: Record<string, string> = {};
+	upstream.headers.forEach((value, name) => {
+		if (name.startsWith('access-control-') || name === 'vary') cors[name] = value;
+	});
 	return {
 		status: upstream.status,
 		type: upstream.headers.get('content-type') ?? 'application/json',
 		text: await upstream.text(),
+		cors,
 	};
 }
 
+/** For an injected fault: the allow-origin the target would have sent to a page (none in Node). */
+function corsOf(request: IncomingMessage): Record<string, string> {
+	const origin = request.headers.origin;
+	return typeof origin === 'string'
+		? { 'access-control-allow-origin': origin, vary: 'Origin' }
+		: {};
+}
+
 function sendStatus(response: ServerResponse, status: number): void {
-	response.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0' });
+	response.writeHead(status, {
+		...corsOf(response.req),
+		'content-type': 'application/json',
+		'retry-after': '0',
+	});
 	response.end(JSON.stringify({ error: { message: `injected ${status}` } }));
 }
 
@@ -100,15 +127,15 @@ async function answer(
 			request.socket.destroy();
 			return;
 		case 'html-200':
-			response.writeHead(200, { 'content-type': 'text/html' });
+			response.writeHead(200, { ...corsOf(request), 'content-type': 'text/html' });
 			response.end('<!doctype html><title>Sign in</title><form action="/login"></form>');
 			return;
 		case 'empty-200':
-			response.writeHead(200, { 'content-type': 'application/json' });
+			response.writeHead(200, { ...corsOf(request), 'content-type': 'application/json' });
 			response.end();
 			return;
 		case 'malformed-json':
-			response.writeHead(200, { 'content-type': 'application/json' });
+			response.writeHead(200, { ...corsOf(request), 'content-type': 'application/json' });
 			response.end('{"choices": [{"index": 0, "text": "unfinish');
 			return;
 		case 'delay':
@@ -120,6 +147,7 @@ async function answer(
 	const upstream = await forward(target, request, body);
 	if (fault === 'drop-mid-body') {
 		response.writeHead(upstream.status, {
+			...upstream.cors,
 			'content-type': upstream.type,
 			'content-length': String(Buffer.byteLength(upstream.text)),
 		});
@@ -131,7 +159,7 @@ async function answer(
 		fault === 'truncated-stream' && upstream.text.includes('data: [DONE]')
 			? upstream.text.slice(0, upstream.text.indexOf('data: [DONE]'))
 			: upstream.text;
-	response.writeHead(upstream.status, { 'content-type': upstream.type });
+	response.writeHead(upstream.status, { ...upstream.cors, 'content-type': upstream.type });
 	response.end(text);
 }
 
@@ -140,6 +168,16 @@ export async function startFaultProxy(target: string, plan: FaultPlan): Promise<
 	let requests = 0;
 	const injected: Fault[] = [];
 	const server = createServer((request, response) => {
+		if (request.method === 'OPTIONS') {
+			// A CORS preflight: never faulted nor counted, so plans see the same requests as in Node.
+			void forward(target, request, Buffer.alloc(0))
+				.then((upstream) => {
+					response.writeHead(upstream.status, upstream.cors);
+					response.end(upstream.text);
+				})
+				.catch(() => response.destroy());
+			return;
+		}
 		requests += 1;
 		const fault = plan(requests, request.url ?? '');
 		if (fault) injected.push(fault);

@@ -15,6 +15,8 @@ import {
 	evalCards,
 	evalChoices,
 	type EvalChoice,
+	type EvalRunResult,
+	type RunEvalOptions,
 	inspectLogOfStored,
 	isRegistryFileName,
 	isRegistryZipEntry,
@@ -51,7 +53,18 @@ import {
 	type Registry,
 	type RegistryFiles,
 } from '../../core/evals';
-import type { EvalEvent, FinalReport, ResolvedEval, TemplateKind } from '../../core/evals/types';
+import {
+	addRegistryFiles,
+	addToRegistry,
+	registryProblemOf,
+} from '../../core/evals/registry-input';
+import type {
+	EvalEvent,
+	FinalReport,
+	ResolvedEval,
+	SampleResult,
+	TemplateKind,
+} from '../../core/evals/types';
 import { sha256Hex } from '../../core/hash/sha256';
 import type { GenerationParams, TextModel } from '../../core/model/generation';
 import { describeModelSpec, type TextModelSpec } from '../../core/model/model-spec';
@@ -85,6 +98,7 @@ import {
 import type { ReadRegistryResult } from '../parse-inputs-protocol';
 import { EndpointSettings } from './endpoint-settings.svelte';
 import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
+import { TaskSession, type TaskStatus } from './task-session.svelte';
 
 export type { EvalsCard, EvalsProblem, EvalsShownRun };
 
@@ -106,7 +120,7 @@ export interface EvalsSessionOptions {
 	readonly now?: () => number;
 }
 
-export class EvalsSession {
+export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	readonly endpoint: EndpointSettings;
 	readonly policy = new EvalsModelChoice();
 	readonly grader = new EvalsModelChoice();
@@ -137,17 +151,13 @@ export class EvalsSession {
 	#workerRead = $state.raw<ReadRegistryResult | null>(null);
 	#reading = $state.raw<{ name: string; progress: ParseProgress | null } | null>(null);
 
-	#running = $state(false);
-	#progress = $state.raw({ done: 0, total: 0, tokens: 0, elapsedMs: 0 });
-	#message = $state<string | null>(null);
-	#abort: AbortController | null = null;
 	#shown = $state.raw<EvalsShownRun | null>(null);
-	#runs = $state.raw<readonly EvalsRunRecord[]>([]);
 	/** Verdicts of a shared run, to say how many a re-run reproduced. */
 	#sharedVerdicts: Readonly<Record<string, string>> | null = null;
 	#comparison = $state.raw<{ a: EvalsShownRun; b: EvalsShownRun } | null>(null);
 
 	constructor(options: EvalsSessionOptions) {
+		super({ noun: 'samples', resumePoint: 'the last finished sample' });
 		this.#client = options.client;
 		// The app passes its one EndpointSettings; without it, one that remembers nothing.
 		this.endpoint = options.endpoint ?? new EndpointSettings({ storage: null });
@@ -189,31 +199,12 @@ export class EvalsSession {
 	get resolved(): ResolvedEval | null {
 		return this.#resolved;
 	}
-	get running(): boolean {
-		return this.#running;
-	}
-	get progress(): { done: number; total: number; tokens: number; elapsedMs: number } {
-		return this.#progress;
-	}
-	get message(): string | null {
-		return this.#message;
-	}
 	get shown(): EvalsShownRun | null {
 		return this.#shown;
 	}
 	/** Two runs shown side by side. */
 	get comparison(): { a: EvalsShownRun; b: EvalsShownRun } | null {
 		return this.#comparison;
-	}
-	get runs(): readonly EvalsRunRecord[] {
-		return this.#runs;
-	}
-
-	/** Seconds left at the pace so far, or null before the first sample. */
-	get etaSeconds(): number | null {
-		const { done, total, elapsedMs } = this.#progress;
-		if (done === 0 || done >= total) return null;
-		return ((elapsedMs / done) * (total - done)) / 1000;
 	}
 
 	/** Whether the picked eval needs a grader model. */
@@ -234,7 +225,7 @@ export class EvalsSession {
 
 	/** Why Run cannot start, or null. */
 	get runProblem(): string | null {
-		if (this.#running) return 'A run is going on.';
+		if (this.running) return 'A run is going on.';
 		if (!this.#resolved)
 			return this.#selected ? 'This eval has a problem (see above).' : 'Pick an eval.';
 		const policy = this.policy.problem(this.endpoint);
@@ -313,11 +304,18 @@ export class EvalsSession {
 			];
 			return;
 		}
-		// Files dropped one after another build up one registry.
-		const merged = new Map(this.#source === 'files' ? this.#files : []);
-		for (const [path, text] of entries) merged.set(path, text);
+		// Files dropped one after another build up one registry (same path: the new file); a file
+		// that cannot be read is reported, located, and the evals loaded before stay.
+		const loaded = this.#source === 'files' ? this.#files : new Map<string, string>();
+		if (this.#source === 'files' && this.#registry) {
+			const added = addToRegistry(loaded, entries);
+			if (!added.ok) {
+				this.#problems = dedupeProblems([...this.#problems, added.problem]);
+				return;
+			}
+		}
 		const names = formatNameList(files.map((file) => file.webkitRelativePath || file.name));
-		this.#setRegistry(registryFiles(merged), 'files', names);
+		this.#setRegistry(addRegistryFiles(loaded, entries), 'files', names);
 		if (this.#evalNames.length === 1 && this.#evalNames[0]) this.select(this.#evalNames[0]);
 	}
 
@@ -430,13 +428,13 @@ export class EvalsSession {
 					try {
 						resolveEval(registry, evalName);
 					} catch (error) {
-						problems.push(problemOf(error));
+						problems.push(registryProblemOf(error));
 					}
 				}
 			}
 			this.#problems = dedupeProblems(problems);
 		} catch (error) {
-			this.#problems = [problemOf(error)];
+			this.#problems = [registryProblemOf(error)];
 		}
 	}
 
@@ -455,7 +453,7 @@ export class EvalsSession {
 		try {
 			this.#resolved = resolveEval(registry, name);
 		} catch (error) {
-			const problem = problemOf(error);
+			const problem = registryProblemOf(error);
 			if (!this.#problems.some((known) => known.message === problem.message)) {
 				this.#selectProblem = problem;
 			}
@@ -470,12 +468,13 @@ export class EvalsSession {
 
 	// ---- runs ----
 
-	async refreshRuns(): Promise<void> {
-		try {
-			this.#runs = await listEvalsRuns();
-		} catch (error) {
-			this.#message = `Past runs could not be read: ${describeError(error)}`;
-		}
+	protected listRuns(): Promise<readonly EvalsRunRecord[]> {
+		return listEvalsRuns();
+	}
+
+	/** A run a reload or a cancel stopped with samples left. */
+	protected isResumable(run: EvalsRunRecord): boolean {
+		return run.status !== 'done' && run.progress.done < run.progress.total;
 	}
 
 	/** Starts a run of the picked eval on the picked models. */
@@ -498,9 +497,8 @@ export class EvalsSession {
 			this.maxSamples === null
 				? resolved.samples.length
 				: Math.min(this.maxSamples, resolved.samples.length);
-		let record: EvalsRunRecord;
-		try {
-			record = await createEvalsRun({
+		const record = await this.storeRun(() =>
+			createEvalsRun({
 				evalName: this.#selected ?? resolved.name,
 				spec: { registryFiles: registryHashes, eval: resolved },
 				models: { policy: [policy.spec], ...(grader ? { grader: grader.spec } : {}) },
@@ -514,11 +512,9 @@ export class EvalsSession {
 				runId: newRunId(new Date(createdAt)),
 				createdAt,
 				total,
-			});
-		} catch (error) {
-			this.#message = `The run could not be stored: ${describeError(error)}`;
-			return;
-		}
+			}),
+		);
+		if (!record) return;
 		// A shared run is reproduced by asking the models, not by answering from the cache.
 		await this.#execute(
 			record,
@@ -529,12 +525,9 @@ export class EvalsSession {
 
 	/** Resumes a stored run: finished samples are answered from what was stored. */
 	async resume(id: number): Promise<void> {
-		if (this.#running) return;
-		const record = await getEvalsRun(id);
-		if (!record) {
-			this.#message = 'That run is no longer stored.';
-			return;
-		}
+		if (this.running) return;
+		const record = await this.storedRun(() => getEvalsRun(id));
+		if (!record) return;
 		const stored = await listEvalsSamples(id);
 		await this.#execute(record, stored);
 	}
@@ -544,16 +537,12 @@ export class EvalsSession {
 	 * compares the two: "reproduced: N of M verdicts identical".
 	 */
 	async rerun(id: number): Promise<void> {
-		if (this.#running) return;
-		const old = await getEvalsRun(id);
-		if (!old) {
-			this.#message = 'That run is no longer stored.';
-			return;
-		}
+		if (this.running) return;
+		const old = await this.storedRun(() => getEvalsRun(id));
+		if (!old) return;
 		const createdAt = this.#now();
-		let record: EvalsRunRecord;
-		try {
-			record = await createEvalsRun({
+		const record = await this.storeRun(() =>
+			createEvalsRun({
 				evalName: old.evalName,
 				spec: old.spec,
 				models: old.models,
@@ -564,11 +553,9 @@ export class EvalsSession {
 				runId: newRunId(new Date(createdAt)),
 				createdAt,
 				total: old.progress.total,
-			});
-		} catch (error) {
-			this.#message = `The run could not be stored: ${describeError(error)}`;
-			return;
-		}
+			}),
+		);
+		if (!record) return;
 		await this.#execute(record, [], createMemoryResponseCache());
 		if (this.#shown?.runRecordId === record.id) await this.compareWith(id);
 	}
@@ -622,81 +609,71 @@ export class EvalsSession {
 			choose(this.policy, payload.models.policy[0]);
 			choose(this.grader, payload.models.grader);
 			this.#sharedVerdicts = payload.verdicts;
-			this.#message = `Opened a shared run of ${payload.evalName} (${Object.keys(payload.verdicts).length} verdicts). Run it to see whether it reproduces.`;
+			this.say(
+				`Opened a shared run of ${payload.evalName} (${Object.keys(payload.verdicts).length} verdicts). Run it to see whether it reproduces.`,
+			);
 		} catch (error) {
 			this.#problems = [{ message: describeError(error) }];
 		}
 	}
 
-	cancel(): void {
-		this.#abort?.abort();
-	}
-
+	/** Runs a stored run to its end, storing each sample as it finishes, then shows it. */
 	async #execute(
 		record: EvalsRunRecord,
 		stored: readonly EvalsSampleRecord[],
 		cacheStore: ResponseCacheStore = this.#cache,
 	): Promise<void> {
-		const abort = new AbortController();
-		this.#abort = abort;
-		this.#running = true;
-		this.#message = null;
 		const total = record.progress.total;
-		this.#progress = { done: 0, total, tokens: 0, elapsedMs: record.progress.elapsedMs };
 		const started = this.#now() - record.progress.elapsedMs;
-		let tokens = 0;
-		let status: 'done' | 'cancelled' | 'failed' = 'failed';
-		let errorMessage: string | undefined;
-		let report: FinalReport | undefined;
-		const pending: Promise<void>[] = [];
-		const sampleEvents = new Map<string, EvalEvent[]>();
-		try {
+		const ended: { report?: FinalReport } = {};
+		const end = await this.guardedRun(async (signal) => {
+			this.setProgress({ done: 0, total, tokens: 0, elapsedMs: record.progress.elapsedMs });
 			await updateEvalsRun(record.id, { status: 'running', errorMessage: undefined });
-			const context = {
-				client: this.#client,
-				endpoint: this.endpoint,
-				replayTexts: record.replayTexts,
-			};
-			const cache = cacheStore;
-			const prefill = async (
-				spec: TextModelSpec,
-				overrides: GenerationParams,
-				role: 'policy' | 'grader',
-			) => {
-				for (const sample of stored) {
-					for (const answer of storedAnswers(sample, role, overrides)) {
-						await cache.put({
-							key: responseCacheKey(
-								spec,
-								answer.request,
-								{ sampleId: sample.sampleId, role, callIndex: answer.callIndex },
-								answer.seed,
-							),
-							model: describeModelSpec(spec),
-							request: answer.request,
-							completion: answer.completion,
-							finishReason: 'stop',
-							...(answer.usage ? { usage: answer.usage } : {}),
-							createdAt: new Date(this.#now()).toISOString(),
-						});
-					}
-				}
-			};
-			const build = async (
-				spec: TextModelSpec,
-				overrides: GenerationParams,
-				role: 'policy' | 'grader',
-			): Promise<TextModel> => {
-				const model = modelFromSpec(spec, context);
-				if (model instanceof LocalWorkerModel) await model.load(abort.signal);
-				await prefill(spec, overrides, role);
-				return withParamOverrides(withResponseCache(model, cache, { spec }), overrides);
-			};
+			const result = await this.#runSamples(record, stored, cacheStore, started, signal);
+			if (result.cancelled) {
+				this.say(this.cancelledMessage(result.samples.length, total));
+				return 'cancelled';
+			}
+			ended.report = result.finalReport;
+			return 'done';
+		});
+		await updateEvalsRun(record.id, {
+			status: end.status,
+			progress: { ...this.progress, elapsedMs: this.#now() - started },
+			...(ended.report ? { report: ended.report } : {}),
+			errorMessage: end.errorMessage,
+		}).catch(() => undefined);
+		await this.refreshRuns();
+		await this.show(record.id);
+		this.#sayReproduced(end.status);
+	}
+
+	/** After a finished re-run of a shared run: how many of the shared verdicts it reproduced. */
+	#sayReproduced(status: TaskStatus): void {
+		const shared = this.#sharedVerdicts;
+		const rows = this.#shown?.rows;
+		if (shared && rows && status === 'done') {
+			const { identical, shared: count } = reproducedVerdicts(shared, rows);
+			this.say(`Reproduced: ${identical}/${count} verdicts identical to the shared run.`);
+		}
+	}
+
+	/** The eval run itself: models built, samples stored as they finish (all writes awaited). */
+	async #runSamples(
+		record: EvalsRunRecord,
+		stored: readonly EvalsSampleRecord[],
+		cache: ResponseCacheStore,
+		started: number,
+		signal: AbortSignal,
+	): Promise<EvalRunResult> {
+		const recorder = this.#sampleRecorder(record, started);
+		try {
 			const policySpec = record.models.policy[0];
 			if (!policySpec) throw new Error('This run names no model under test.');
-			const policy = await build(policySpec, record.overrides.policy, 'policy');
+			const models = { record, stored, cache, signal };
+			const policy = await this.#buildModel(models, policySpec, 'policy');
 			const grader = record.models.grader
-				? await build(record.models.grader, record.overrides.grader, 'grader')
+				? await this.#buildModel(models, record.models.grader, 'grader')
 				: undefined;
 			const result = await runEval(record.spec.eval, {
 				policy: [policy],
@@ -706,79 +683,114 @@ export class EvalsSession {
 				runId: record.runId,
 				createdBy: 'benchtop',
 				concurrency: 1,
-				signal: abort.signal,
-				onSample: (sample, done) => {
-					// Events of this sample: the recorder's, picked by sample id.
-					pending.push(
-						(async () => {
-							const events = sampleEvents.get(sample.sampleId) ?? [];
-							for (const event of events) {
-								const usage = event.data.usage as { total_tokens?: number } | undefined;
-								if (typeof usage?.total_tokens === 'number') tokens += usage.total_tokens;
-							}
-							this.#progress = { done, total, tokens, elapsedMs: this.#now() - started };
-							await saveEvalsSample(record.id, {
-								sampleId: sample.sampleId,
-								position: done - 1,
-								result: sample,
-								events,
-							});
-							await writeEvalsRunUpdate(record.id, { progress: this.#progress });
-						})(),
-					);
-				},
-				onEvent: (event) => {
-					const list = sampleEvents.get(event.sample_id) ?? [];
-					list.push(event);
-					sampleEvents.set(event.sample_id, list);
-				},
+				signal,
+				onSample: recorder.onSample,
+				onEvent: recorder.onEvent,
 			});
-			await Promise.all(pending);
-			if (result.cancelled) {
-				status = 'cancelled';
-				this.#message = `Cancelled after ${result.samples.length} of ${total} samples; Resume goes on from there.`;
-			} else {
-				status = 'done';
-				report = result.finalReport;
-			}
+			await Promise.all(recorder.pending);
+			return result;
 		} catch (error) {
-			await Promise.allSettled(pending);
-			if (abort.signal.aborted) {
-				status = 'cancelled';
-				this.#message = 'Cancelled; Resume goes on from the last finished sample.';
-			} else {
-				errorMessage = describeError(error);
-				this.#message = `The run stopped: ${errorMessage}`;
+			await Promise.allSettled(recorder.pending);
+			throw error;
+		}
+	}
+
+	/** A model of the run (policy or grader): loaded, its stored answers put in the cache. */
+	async #buildModel(
+		run: {
+			record: EvalsRunRecord;
+			stored: readonly EvalsSampleRecord[];
+			cache: ResponseCacheStore;
+			signal: AbortSignal;
+		},
+		spec: TextModelSpec,
+		role: 'policy' | 'grader',
+	): Promise<TextModel> {
+		const { record, cache } = run;
+		const context = {
+			client: this.#client,
+			endpoint: this.endpoint,
+			replayTexts: record.replayTexts,
+		};
+		const overrides = role === 'policy' ? record.overrides.policy : record.overrides.grader;
+		const model = modelFromSpec(spec, context);
+		if (model instanceof LocalWorkerModel) await model.load(run.signal);
+		await this.#prefill(run.stored, cache, spec, overrides, role);
+		return withParamOverrides(withResponseCache(model, cache, { spec }), overrides);
+	}
+
+	/** Puts the stored samples' answers of `role` in the cache, so a resume answers from them. */
+	async #prefill(
+		stored: readonly EvalsSampleRecord[],
+		cache: ResponseCacheStore,
+		spec: TextModelSpec,
+		overrides: GenerationParams,
+		role: 'policy' | 'grader',
+	): Promise<void> {
+		for (const sample of stored) {
+			for (const answer of storedAnswers(sample, role, overrides)) {
+				await cache.put({
+					key: responseCacheKey(
+						spec,
+						answer.request,
+						{ sampleId: sample.sampleId, role, callIndex: answer.callIndex },
+						answer.seed,
+					),
+					model: describeModelSpec(spec),
+					request: answer.request,
+					completion: answer.completion,
+					finishReason: 'stop',
+					...(answer.usage ? { usage: answer.usage } : {}),
+					createdAt: new Date(this.#now()).toISOString(),
+				});
 			}
-		} finally {
-			this.#running = false;
-			this.#abort = null;
 		}
-		await updateEvalsRun(record.id, {
-			status,
-			progress: { ...this.#progress, elapsedMs: this.#now() - started },
-			...(report ? { report } : {}),
-			errorMessage,
-		}).catch(() => undefined);
-		await this.refreshRuns();
-		await this.show(record.id);
-		const shared = this.#sharedVerdicts;
-		const rows = this.#shown?.rows;
-		if (shared && rows && status === 'done') {
-			const { identical, shared: count } = reproducedVerdicts(shared, rows);
-			this.#message = `Reproduced: ${identical}/${count} verdicts identical to the shared run.`;
-		}
+	}
+
+	/** Keeps each sample's events and stores the sample (and the progress) when it finishes. */
+	#sampleRecorder(
+		record: EvalsRunRecord,
+		started: number,
+	): Required<Pick<RunEvalOptions, 'onSample' | 'onEvent'>> & { pending: Promise<void>[] } {
+		const total = record.progress.total;
+		const pending: Promise<void>[] = [];
+		const sampleEvents = new Map<string, EvalEvent[]>();
+		let tokens = 0;
+		const store = async (sample: SampleResult, done: number): Promise<void> => {
+			// Events of this sample: the recorder's, picked by sample id.
+			const events = sampleEvents.get(sample.sampleId) ?? [];
+			for (const event of events) {
+				const usage = event.data.usage as { total_tokens?: number } | undefined;
+				if (typeof usage?.total_tokens === 'number') tokens += usage.total_tokens;
+			}
+			this.setProgress({ done, total, tokens, elapsedMs: this.#now() - started });
+			await saveEvalsSample(record.id, {
+				sampleId: sample.sampleId,
+				position: done - 1,
+				result: sample,
+				events,
+			});
+			await writeEvalsRunUpdate(record.id, { progress: this.progress });
+		};
+		return {
+			pending,
+			onSample: (sample, done) => {
+				pending.push(store(sample, done));
+			},
+			onEvent: (event) => {
+				const list = sampleEvents.get(event.sample_id) ?? [];
+				list.push(event);
+				sampleEvents.set(event.sample_id, list);
+			},
+		};
 	}
 
 	// ---- results ----
 
 	/** Shows a stored run (finished or not). */
 	async show(id: number): Promise<void> {
-		const shown = await this.#loadRun(id);
-		if (!shown) {
-			this.#message = 'That run is no longer stored.';
-			return;
-		}
+		const shown = await this.storedRun(() => this.#loadRun(id));
+		if (!shown) return;
 		this.#shown = shown;
 		this.#comparison = null;
 	}
@@ -788,7 +800,7 @@ export class EvalsSession {
 		const a = this.#shown;
 		const b = await this.#loadRun(id);
 		if (!a || !b) {
-			this.#message = 'Show a run first, then pick the run to compare it with.';
+			this.say('Show a run first, then pick the run to compare it with.');
 			return;
 		}
 		this.#comparison = { a, b };
@@ -798,9 +810,9 @@ export class EvalsSession {
 		this.#comparison = null;
 	}
 
-	async #loadRun(id: number): Promise<EvalsShownRun | null> {
+	async #loadRun(id: number): Promise<EvalsShownRun | undefined> {
 		const record = await getEvalsRun(id);
-		if (!record) return null;
+		if (!record) return undefined;
 		const samples = await listEvalsSamples(id);
 		return shownRunOfStored(record, samples);
 	}
@@ -812,20 +824,22 @@ export class EvalsSession {
 			if (looksLikeRunBundle(text)) {
 				const read = readEvalsRunBundle(text);
 				if (!read.ok) {
-					this.#message = `That run bundle could not be read: ${file.name}, at ${read.pointer || '(top)'}: ${read.message}.`;
+					this.say(
+						`That run bundle could not be read: ${file.name}, at ${read.pointer || '(top)'}: ${read.message}.`,
+					);
 					return;
 				}
 				this.#shown = shownRunOfBundle(read.bundle, file.name);
 				this.#comparison = null;
-				this.#message = null;
+				this.say(null);
 				return;
 			}
 			const log = readOaievalLog(text, file.name);
 			this.#shown = shownRunOfLog(log, file.name);
-			this.#message = null;
+			this.say(null);
 		} catch (error) {
 			const problem = problemOf(error);
-			this.#message = `That log could not be read: ${problem.message}`;
+			this.say(`That log could not be read: ${problem.message}`);
 		}
 	}
 

@@ -75,6 +75,7 @@ import {
 import { EndpointSettings } from './endpoint-settings.svelte';
 import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
 import { formatNameList } from '../../core/text/format-count';
+import { TaskSession } from './task-session.svelte';
 
 /** The id of a shown run imported from a bundle (stored ids start at 1). */
 const IMPORTED_RUN_ID = -1;
@@ -205,7 +206,7 @@ export interface MemorySessionOptions {
 	readonly countTokens?: () => Promise<(text: string) => number>;
 }
 
-export class MemorySession {
+export class MemorySession extends TaskSession<LtmRunRecord> {
 	readonly endpoint: EndpointSettings;
 	readonly agent = new EvalsModelChoice();
 	readonly judge = new EvalsModelChoice();
@@ -232,13 +233,9 @@ export class MemorySession {
 	#reading = $state.raw<{ name: string; progress: ParseProgress | null } | null>(null);
 	#benchmark = $state.raw<LtmBenchmark | null>(null);
 
-	#running = $state(false);
-	#abort: AbortController | null = null;
-	#message = $state<string | null>(null);
 	#live = $state.raw<LiveReply | null>(null);
 	#shownRun = $state.raw<LtmRunRecord | null>(null);
 	#state = $state.raw<LtmRunState | null>(null);
-	#runs = $state.raw<readonly LtmRunRecord[]>([]);
 	#comparison = $state.raw<{ a: LtmRunRecord; b: LtmRunRecord } | null>(null);
 	/** Built only when read (exports): it formats every test's log, too slow for every step. */
 	#report = $derived(this.#state ? buildLtmReport(this.#state) : null);
@@ -247,6 +244,7 @@ export class MemorySession {
 	#sharedRunId = $state<number | null>(null);
 
 	constructor(options: MemorySessionOptions) {
+		super({ noun: 'tests', resumePoint: 'the last reply' });
 		this.#client = options.client;
 		// The app passes its one EndpointSettings; without it, one that remembers nothing.
 		this.endpoint = options.endpoint ?? new EndpointSettings({ storage: null });
@@ -278,12 +276,6 @@ export class MemorySession {
 	get benchmark(): LtmBenchmark | null {
 		return this.#benchmark;
 	}
-	get running(): boolean {
-		return this.#running;
-	}
-	get message(): string | null {
-		return this.#message;
-	}
 	get live(): LiveReply | null {
 		return this.#live;
 	}
@@ -300,9 +292,6 @@ export class MemorySession {
 	/** The summary of the shown run so far (cheap: shown while the run goes on). */
 	get summary(): LtmSummaryJson | null {
 		return this.#summary;
-	}
-	get runs(): readonly LtmRunRecord[] {
-		return this.#runs;
 	}
 	/** Two finished runs side by side (per-dataset scores). */
 	get comparison(): { a: LtmRunRecord; b: LtmRunRecord } | null {
@@ -324,10 +313,6 @@ export class MemorySession {
 		if (this.#shownRun?.id !== this.#sharedRunId || this.#shownRun.status !== 'done') return null;
 		return compareLtmScores(shared.scores, ltmScoresOf(state));
 	}
-	/** Stored runs a reload or a cancel stopped. */
-	get resumable(): readonly LtmRunRecord[] {
-		return this.#runs.filter((run) => run.status !== 'done');
-	}
 
 	/**
 	 * Tests only a judge can score (static judge evaluators, dynamic tests with judge steps, the
@@ -341,7 +326,7 @@ export class MemorySession {
 
 	/** Why Run cannot start, or null. */
 	get runProblem(): string | null {
-		if (this.#running) return 'A run is going on.';
+		if (this.running) return 'A run is going on.';
 		if (!this.#benchmark) {
 			return this.#diagnostics.length > 0
 				? 'These definitions have errors (see above).'
@@ -515,12 +500,13 @@ export class MemorySession {
 
 	// ---- runs ----
 
-	async refreshRuns(): Promise<void> {
-		try {
-			this.#runs = await listLtmRuns();
-		} catch (error) {
-			this.#message = `Past runs could not be read: ${describeError(error)}`;
-		}
+	protected listRuns(): Promise<readonly LtmRunRecord[]> {
+		return listLtmRuns();
+	}
+
+	/** A run a reload or a cancel stopped. */
+	protected isResumable(run: LtmRunRecord): boolean {
+		return run.status !== 'done';
 	}
 
 	/** Starts a run of the loaded definitions on the picked agent (and judge). */
@@ -551,7 +537,7 @@ export class MemorySession {
 				const info = await new LocalWorkerModel({ client: this.#client, spec: agentSpec }).load();
 				limits = localAgentLimits(info.maxPositions, this.maxNewTokens);
 			} catch (error) {
-				this.#message = `The agent model could not be loaded: ${describeError(error)}`;
+				this.say(`The agent model could not be loaded: ${describeError(error)}`);
 				return;
 			}
 		}
@@ -564,9 +550,8 @@ export class MemorySession {
 		const given = this.#definitions;
 		if (given.kind === 'zip') files[given.name] = sha256HexOfBytes(given.bytes);
 		else for (const [path, text] of given.files) files[path] = sha256Hex(text);
-		let record: LtmRunRecord;
-		try {
-			record = await createLtmRun({
+		const record = await this.storeRun(() =>
+			createLtmRun({
 				runName: loaded.benchmark.config.runName,
 				definitions: { files, benchmark: loaded.benchmark },
 				models: { agent: agent.spec, ...(judge ? { judge: judge.spec } : {}) },
@@ -586,133 +571,141 @@ export class MemorySession {
 				memorySpan: loaded.benchmark.config.memorySpan,
 				isolated: loaded.benchmark.config.isolated,
 				createdAt: this.#now(),
-			});
-		} catch (error) {
-			this.#message = `The run could not be stored: ${describeError(error)}`;
-			return;
-		}
+			}),
+		);
+		if (!record) return;
 		await this.#execute(record, undefined);
 	}
 
 	/** Resumes a stored run from its last saved state. */
 	async resume(id: number): Promise<void> {
-		if (this.#running) return;
-		const record = await getLtmRun(id);
-		if (!record) {
-			this.#message = 'That run is no longer stored.';
-			return;
-		}
+		if (this.running) return;
+		const record = await this.storedRun(() => getLtmRun(id));
+		if (!record) return;
 		await this.#execute(record, await getLtmState(id));
 	}
 
-	cancel(): void {
-		this.#abort?.abort();
-	}
-
+	/** Runs a stored run to its end (from `resumeFrom` if given), its state stored every step. */
 	async #execute(record: LtmRunRecord, resumeFrom: LtmRunState | undefined): Promise<void> {
-		const abort = new AbortController();
-		this.#abort = abort;
-		this.#running = true;
-		this.#message = null;
 		this.#shownRun = record;
 		this.#state = resumeFrom ?? null;
 		this.#live = null;
 		const started = this.#now() - record.progress.elapsedMs;
-		let status: 'done' | 'cancelled' | 'failed' = 'failed';
-		let errorMessage: string | undefined;
-		let finalState: LtmRunState | undefined = resumeFrom;
-		/** The progress of the last saved step, and the last one written to the run record. */
-		let latest = record.progress;
-		let recorded = record.progress;
-		try {
-			await updateLtmRun(record.id, { status: 'running', errorMessage: undefined });
-			const counter = await this.#counter();
-			const context = {
-				client: this.#client,
-				endpoint: this.endpoint,
-				replayTexts: record.replayTexts,
-			};
-			const build = async (spec: TextModelSpec): Promise<TextModel> => {
-				const model = modelFromSpec(spec, context);
-				if (model instanceof LocalWorkerModel) await model.load(abort.signal);
-				return model;
-			};
-			// The agent is not cached (its state is stored after every reply, and a cached reply
-			// would make the speed figure meaningless); the judge's calls are, by test and call
-			// index, so a judge interrupted mid-test is not asked again after a reload.
-			const agent = streamingModel(
-				await build(record.models.agent),
-				(call) => (this.#live = { testId: call.sampleId, text: '' }),
-				(text) => {
-					const live = this.#live;
-					if (live) this.#live = { testId: live.testId, text: live.text + text };
-				},
-			);
-			const judgeSpec = record.models.judge;
-			const judge = judgeSpec
-				? withResponseCache(await build(judgeSpec), this.#cache, { spec: judgeSpec })
-				: undefined;
-			const state = await runLtm(record.definitions.benchmark, {
-				agent,
-				...(judge ? { judge } : {}),
-				countTokens: counter,
-				environment: { countTokens: counter },
-				agentParams: record.agentParams,
-				...(record.maxContextTokens !== undefined
-					? { maxContextTokens: record.maxContextTokens }
-					: {}),
-				...(record.maxMessageTokens !== undefined
-					? { maxMessageTokens: record.maxMessageTokens }
-					: {}),
-				startTime: new Date(record.createdAt).toISOString(),
-				runId: record.runName,
-				signal: abort.signal,
-				...(resumeFrom ? { resumeFrom } : {}),
-				onEvent: async ({ state: current, logFrom }) => {
+		/** The progress of the last saved step, and the final state. */
+		const ended: { latest: LtmRunRecord['progress']; state: LtmRunState | undefined } = {
+			latest: record.progress,
+			state: resumeFrom,
+		};
+		const end = await this.guardedRun(
+			async (signal) => {
+				try {
+					await updateLtmRun(record.id, { status: 'running', errorMessage: undefined });
+					const state = await this.#runTests(record, resumeFrom, { started, ended, signal });
+					ended.state = state;
+					this.#state = state;
+					return 'done';
+				} finally {
 					this.#live = null;
-					this.#state = current;
-					finalState = current;
-					const progress = {
-						testsDone: Object.keys(current.outcomes).length,
-						testsTotal: current.tests.length,
-						tokens: current.totalTokens,
-						elapsedMs: this.#now() - started,
-					};
-					// The run record (definitions inside) is rewritten when a test finishes or a
-					// second has passed; the state and the new log entries are saved every step.
-					const due =
-						progress.testsDone !== recorded.testsDone ||
-						progress.elapsedMs - recorded.elapsedMs >= PROGRESS_EVERY_MS;
-					await saveLtmState(record.id, current, logFrom, due ? progress : undefined);
-					if (due) recorded = progress;
-					latest = progress;
-				},
-			});
-			finalState = state;
-			this.#state = state;
-			status = 'done';
-		} catch (error) {
-			if (error instanceof LtmCancelledError || abort.signal.aborted) {
-				status = 'cancelled';
-				this.#message = 'Cancelled; Resume goes on from the last reply.';
-			} else {
-				errorMessage = describeError(error);
-				this.#message = `The run stopped: ${errorMessage}`;
-			}
-		} finally {
-			this.#running = false;
-			this.#abort = null;
-			this.#live = null;
-		}
-		const summary = status === 'done' && finalState ? buildLtmSummary(finalState) : undefined;
+				}
+			},
+			(error) => error instanceof LtmCancelledError,
+		);
+		const summary = end.status === 'done' && ended.state ? buildLtmSummary(ended.state) : undefined;
 		const updated = await updateLtmRun(record.id, {
-			status,
-			progress: latest,
+			status: end.status,
+			progress: ended.latest,
 			...(summary ? { summary } : {}),
-			errorMessage,
+			errorMessage: end.errorMessage,
 		}).catch(() => undefined);
 		if (updated) this.#shownRun = updated;
 		await this.refreshRuns();
+	}
+
+	/** The run's agent (its tokens streamed to `live`, not cached) and judge (cached), loaded. */
+	async #buildModels(
+		record: LtmRunRecord,
+		signal: AbortSignal,
+	): Promise<{ agent: TextModel; judge?: TextModel }> {
+		const context = {
+			client: this.#client,
+			endpoint: this.endpoint,
+			replayTexts: record.replayTexts,
+		};
+		const build = async (spec: TextModelSpec): Promise<TextModel> => {
+			const model = modelFromSpec(spec, context);
+			if (model instanceof LocalWorkerModel) await model.load(signal);
+			return model;
+		};
+		// The agent is not cached (its state is stored after every reply, and a cached reply
+		// would make the speed figure meaningless); the judge's calls are, by test and call
+		// index, so a judge interrupted mid-test is not asked again after a reload.
+		const agent = streamingModel(
+			await build(record.models.agent),
+			(call) => (this.#live = { testId: call.sampleId, text: '' }),
+			(text) => {
+				const live = this.#live;
+				if (live) this.#live = { testId: live.testId, text: live.text + text };
+			},
+		);
+		const judgeSpec = record.models.judge;
+		if (!judgeSpec) return { agent };
+		return {
+			agent,
+			judge: withResponseCache(await build(judgeSpec), this.#cache, { spec: judgeSpec }),
+		};
+	}
+
+	/** The LTM run itself; every step's state is stored and kept in `ended`. */
+	async #runTests(
+		record: LtmRunRecord,
+		resumeFrom: LtmRunState | undefined,
+		step: {
+			started: number;
+			ended: { latest: LtmRunRecord['progress']; state: LtmRunState | undefined };
+			signal: AbortSignal;
+		},
+	): Promise<LtmRunState> {
+		const { started, ended, signal } = step;
+		const counter = await this.#counter();
+		const { agent, judge } = await this.#buildModels(record, signal);
+		/** The progress last written to the run record. */
+		let recorded = record.progress;
+		return runLtm(record.definitions.benchmark, {
+			agent,
+			...(judge ? { judge } : {}),
+			countTokens: counter,
+			environment: { countTokens: counter },
+			agentParams: record.agentParams,
+			...(record.maxContextTokens !== undefined
+				? { maxContextTokens: record.maxContextTokens }
+				: {}),
+			...(record.maxMessageTokens !== undefined
+				? { maxMessageTokens: record.maxMessageTokens }
+				: {}),
+			startTime: new Date(record.createdAt).toISOString(),
+			runId: record.runName,
+			signal,
+			...(resumeFrom ? { resumeFrom } : {}),
+			onEvent: async ({ state: current, logFrom }) => {
+				this.#live = null;
+				this.#state = current;
+				ended.state = current;
+				const progress = {
+					testsDone: Object.keys(current.outcomes).length,
+					testsTotal: current.tests.length,
+					tokens: current.totalTokens,
+					elapsedMs: this.#now() - started,
+				};
+				// The run record (definitions inside) is rewritten when a test finishes or a
+				// second has passed; the state and the new log entries are saved every step.
+				const due =
+					progress.testsDone !== recorded.testsDone ||
+					progress.elapsedMs - recorded.elapsedMs >= PROGRESS_EVERY_MS;
+				await saveLtmState(record.id, current, logFrom, due ? progress : undefined);
+				if (due) recorded = progress;
+				ended.latest = progress;
+			},
+		});
 	}
 
 	// ---- share links ----
@@ -751,10 +744,10 @@ export class MemorySession {
 		try {
 			this.#shared = decodeLtmShare(text);
 			this.#sharedRunId = null;
-			this.#message = null;
+			this.say(null);
 		} catch (error) {
 			this.#shared = null;
-			this.#message = describeError(error);
+			this.say(describeError(error));
 		}
 	}
 
@@ -766,10 +759,9 @@ export class MemorySession {
 	/** Re-runs the shared definitions on the shared agent (and judge); then `reproduction` says how it went. */
 	async runShared(): Promise<void> {
 		const shared = this.#shared;
-		if (!shared || this.#running) return;
-		let record: LtmRunRecord;
-		try {
-			record = await createLtmRun({
+		if (!shared || this.running) return;
+		const record = await this.storeRun(() =>
+			createLtmRun({
 				runName: shared.runName,
 				definitions: { files: {}, benchmark: shared.benchmark },
 				models: shared.models,
@@ -784,11 +776,9 @@ export class MemorySession {
 				memorySpan: shared.memorySpan,
 				isolated: shared.isolated,
 				createdAt: this.#now(),
-			});
-		} catch (error) {
-			this.#message = `The run could not be stored: ${describeError(error)}`;
-			return;
-		}
+			}),
+		);
+		if (!record) return;
 		this.#sharedRunId = record.id;
 		await this.#execute(record, undefined);
 	}
@@ -797,12 +787,9 @@ export class MemorySession {
 
 	/** Shows a stored run (its conversation and report so far). */
 	async show(id: number): Promise<void> {
-		if (this.#running) return;
-		const record = await getLtmRun(id);
-		if (!record) {
-			this.#message = 'That run is no longer stored.';
-			return;
-		}
+		if (this.running) return;
+		const record = await this.storedRun(() => getLtmRun(id));
+		if (!record) return;
 		this.#shownRun = record;
 		this.#state = (await getLtmState(id)) ?? null;
 		this.#comparison = null;
@@ -813,7 +800,7 @@ export class MemorySession {
 		const a = this.#shownRun;
 		const b = await getLtmRun(id);
 		if (!a?.summary || !b?.summary) {
-			this.#message = 'Show a finished run first, then pick another finished run to compare.';
+			this.say('Show a finished run first, then pick another finished run to compare.');
 			return;
 		}
 		this.#comparison = { a, b };
@@ -824,7 +811,7 @@ export class MemorySession {
 	}
 
 	async deleteRun(id: number): Promise<void> {
-		if (this.#running) return;
+		if (this.running) return;
 		await deleteLtmRun(id);
 		if (this.#shownRun?.id === id) {
 			this.#shownRun = null;
@@ -859,10 +846,12 @@ export class MemorySession {
 
 	/** Shows a past run from a run bundle (not stored: it cannot be resumed or shared). */
 	async importBundle(file: File): Promise<void> {
-		if (this.#running) return;
+		if (this.running) return;
 		const read = readLtmRunBundle(await file.text());
 		if (!read.ok) {
-			this.#message = `That run bundle could not be read: ${file.name}, at ${read.pointer || '(top)'}: ${read.message}.`;
+			this.say(
+				`That run bundle could not be read: ${file.name}, at ${read.pointer || '(top)'}: ${read.message}.`,
+			);
 			return;
 		}
 		const { run, state } = read.bundle;
@@ -875,7 +864,7 @@ export class MemorySession {
 		};
 		this.#state = state;
 		this.#comparison = null;
-		this.#message = null;
+		this.say(null);
 	}
 
 	/** The summary JSON of the shown run. */

@@ -3,7 +3,7 @@
  * the inference client, stores each item as soon as its last condition is scored, and reports
  * progress (per item, ETA, tokens/s). Resumes stored runs. No scoring maths here.
  */
-import { asSentence, describeError } from '../../core/messages/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import { estimateRemainingMs, shareDone } from '../../core/run/run-progress';
 import type {
 	EndpointModelSpec,
@@ -12,12 +12,16 @@ import type {
 } from '../../core/model/model-spec';
 import type { ItemResult, RunModelSpec, SuiteRun } from '../../core/run/run-types';
 import { ItemAssembly } from '../../core/syntaxgym/run/item-assembly';
-import { buildSuiteSentences } from '../../core/syntaxgym/suite/build-sentences';
+import {
+	buildSuiteSentences,
+	type SuiteSentence,
+} from '../../core/syntaxgym/suite/build-sentences';
 import type { Suite } from '../../core/syntaxgym/suite/types';
 import { listFinishedItemNumbers, saveItemResult } from '../../storage/results-repository';
 import { createRun, getRun, listResumableRuns, updateRun } from '../../storage/runs-repository';
 import { saveSuite, type SuiteOrigin } from '../../storage/suites-repository';
 import { loadRunWithSuite } from '../stored-run';
+import { runStoppedMessage } from './task-session.svelte';
 import type {
 	BackendFallback,
 	InferenceClientApi,
@@ -92,6 +96,21 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 		signal.addEventListener('abort', onAbort, { once: true });
 		promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
 	});
+}
+
+/** One run's scoring, shared by the steps of `RunSession.#execute`. */
+interface Scoring {
+	readonly run: SuiteRun;
+	readonly abort: AbortController;
+	readonly finished: ReadonlySet<number>;
+	readonly assembly: ItemAssembly;
+	readonly startedAt: number;
+	scoringStartedAt: number;
+	saveChain: Promise<void>;
+	saveError: unknown;
+	/** The run's model, with the backend that really ran once known. */
+	model: RunModelSpec;
+	modelKey: string;
 }
 
 export class RunSession {
@@ -269,6 +288,7 @@ export class RunSession {
 		this.#options.onRunChanged?.(run);
 	}
 
+	/** Scores the run's pending sentences, stores each finished item, and records how it ended. */
 	async #execute(run: SuiteRun, suite: Suite, finished: ReadonlySet<number>): Promise<SuiteRun> {
 		const abort = new AbortController();
 		this.#abort = abort;
@@ -281,178 +301,217 @@ export class RunSession {
 			total: item.conditions.length,
 		}));
 		this.#sentencesTotal = pending.length;
-
-		const assembly = new ItemAssembly(pending);
-		let saveChain: Promise<void> = Promise.resolve();
-		let saveError: unknown = null;
-		let scoringStartedAt = startedAt;
-
-		/** Shows the counts after a batch of sentences (one update per batch, not per sentence). */
-		const publish = (): void => {
-			this.#sentencesDone = assembly.scoredCount;
-			this.#elapsedMs = this.#now() - scoringStartedAt;
-			this.#items = this.#items.map((item) =>
-				finished.has(item.itemNumber)
-					? item
-					: { ...item, done: assembly.scoredOf(item.itemNumber) },
-			);
+		const scoring: Scoring = {
+			run,
+			abort,
+			finished,
+			assembly: new ItemAssembly(pending),
+			startedAt,
+			scoringStartedAt: startedAt,
+			saveChain: Promise.resolve(),
+			saveError: null,
+			model: run.model,
+			modelKey: '',
 		};
-
-		const accept = (scored: ScoredText): void => {
-			if (abort.signal.aborted) return;
-			const result = assembly.accept(scored.index, scored.tokens);
-			if (!result) return;
-			saveChain = saveChain.then(async () => {
-				if (saveError) return;
-				try {
-					await saveItemResult(run.id, result);
-					if (this.#firstResultMs === null) {
-						this.#firstResultMs = this.#now() - startedAt;
-						performance.mark?.('benchtop:first-result');
-					}
-					this.#options.onItemSaved?.(run.id, result);
-				} catch (error) {
-					saveError = error;
-					abort.abort();
-				}
-			});
-		};
-
-		let model = run.model;
-		/** Records the backend that really ran (and why), when it differs from the request. The
-		 * spec in memory changes at once; the returned promise is the stored update. */
-		const recordBackend = (change: {
-			backend: ModelSpec['backend'];
-			revision?: string | undefined;
-			reason?: string | undefined;
-		}): Promise<void> => {
-			// An endpoint has no backend of ours: nothing to record.
-			if (model.source === 'openai') return Promise.resolve();
-			model = {
-				...model,
-				backend: change.backend,
-				...(change.revision ? { revision: change.revision } : {}),
-			};
-			return updateRun(run.id, {
-				model,
-				...(change.reason ? { fallbackReason: change.reason } : {}),
-			}).then((changed) => {
-				if (changed) this.#setRun(changed);
-			});
-		};
-		let modelKey = '';
-		/** The engine says the model runs on a fallback backend (e.g. WebGPU lost mid-run → WASM): the
-		 * run records it, once. */
-		const noteFallback = (fallback: BackendFallback | undefined): void => {
-			if (!fallback || model.source === 'openai' || fallback.backend === model.backend) return;
-			this.#options.models.noteFallback?.(modelKey, fallback);
-			const stored = recordBackend(fallback).catch(() => undefined);
-			saveChain = saveChain.then(() => stored);
-		};
-
-		let client = this.#options.client;
 		let outcome: { status: 'done' | 'cancelled' | 'failed'; message?: string };
 		let scoringMs: number;
 		try {
-			this.#status = 'loading-model';
-			const requested = run.model;
-			if (requested.source === 'openai') {
-				// An endpoint run is scored by its own client (EndpointInferenceClient): the key typed
-				// for this base URL goes only there.
-				const endpointClient = this.#options.models.clientFor?.(requested);
-				if (!endpointClient) {
-					throw new Error(
-						`This page cannot score through endpoints: run it with the CLI (npm run cli -- run suite.json --model openai/${requested.model} --base-url ${requested.baseUrl}).`,
-					);
-				}
-				client = endpointClient;
-				const info = await untilAborted(endpointClient.open(abort.signal), abort.signal);
-				modelKey = info.modelKey;
-			} else {
-				const info = await untilAborted(
-					this.#options.models.load(requested, abort.signal),
-					abort.signal,
-				);
-				modelKey = info.modelKey;
-				if (info.spec.backend !== requested.backend || info.fallbackReason) {
-					await recordBackend({
-						backend: info.spec.backend,
-						revision: info.spec.revision,
-						reason: info.fallbackReason,
-					});
-				}
-			}
-			if (abort.signal.aborted) throw new DOMException('cancelled', 'AbortError');
+			const client = await this.#openModel(scoring);
 			this.#status = 'scoring';
-			scoringStartedAt = this.#now();
-			// The first item alone, then the rest: its result is stored and shown while the rest
-			// is scored.
-			const firstItemEnd = pending.findIndex(
-				(sentence) => sentence.itemNumber !== pending[0]?.itemNumber,
-			);
-			const parts =
-				firstItemEnd > 0
-					? [pending.slice(0, firstItemEnd), pending.slice(firstItemEnd)]
-					: [pending];
-			let offset = 0;
-			let scoredTokens = 0;
-			let scoredMs = 0;
-			for (const part of parts.filter((p) => p.length > 0)) {
-				const from = offset;
-				offset += part.length;
-				const scoring = client.call(
-					'scoreTexts',
-					{
-						modelKey,
-						texts: part.map((sentence) => sentence.text),
-						convention: run.convention,
-						...(run.wordBoundaries ? { wordBoundaries: true } : {}),
-					},
-					{
-						signal: abort.signal,
-						onScoreProgress: (progress) => {
-							if (abort.signal.aborted) return;
-							this.#tokensPerSecond = progress.tokensPerSecond;
-							noteFallback(progress.fallback);
-							for (const scored of progress.texts)
-								accept({ ...scored, index: scored.index + from });
-							publish();
-						},
-					},
-				);
-				// The worker stops within a batch when it can; the run does not wait for it.
-				scoring.catch(() => {});
-				const result = await untilAborted(scoring, abort.signal);
-				noteFallback(result.fallback);
-				for (const scored of result.texts) accept({ ...scored, index: scored.index + from });
-				publish();
-				scoredTokens += result.tokenCount;
-				scoredMs += result.elapsedMs;
-				if (scoredMs > 0) this.#tokensPerSecond = (scoredTokens * 1000) / scoredMs;
-			}
-			scoringMs = this.#now() - scoringStartedAt;
-			await saveChain;
-			outcome = saveError
-				? { status: 'failed', message: describeError(saveError) }
+			scoring.scoringStartedAt = this.#now();
+			await this.#scorePending(scoring, client, pending);
+			scoringMs = this.#now() - scoring.scoringStartedAt;
+			await scoring.saveChain;
+			outcome = scoring.saveError
+				? { status: 'failed', message: describeError(scoring.saveError) }
 				: { status: 'done' };
 		} catch (error) {
 			scoringMs =
 				this.#status === 'scoring' || this.#status === 'cancelling'
-					? this.#now() - scoringStartedAt
+					? this.#now() - scoring.scoringStartedAt
 					: 0;
-			await saveChain;
-			if (saveError) outcome = { status: 'failed', message: describeError(saveError) };
+			await scoring.saveChain;
+			if (scoring.saveError)
+				outcome = { status: 'failed', message: describeError(scoring.saveError) };
 			else if (abort.signal.aborted) outcome = { status: 'cancelled' };
 			else outcome = { status: 'failed', message: describeError(error) };
 		} finally {
 			this.#abort = null;
 		}
+		return this.#finish(scoring, outcome, scoringMs);
+	}
 
+	/** Loads the run's model (or opens its endpoint); the client that scores it. */
+	async #openModel(scoring: Scoring): Promise<InferenceClientApi> {
+		const { run, abort } = scoring;
+		this.#status = 'loading-model';
+		const requested = run.model;
+		let client = this.#options.client;
+		if (requested.source === 'openai') {
+			// An endpoint run is scored by its own client (EndpointInferenceClient): the key typed
+			// for this base URL goes only there.
+			const endpointClient = this.#options.models.clientFor?.(requested);
+			if (!endpointClient) {
+				throw new Error(
+					`This page cannot score through endpoints: run it with the CLI (npm run cli -- run suite.json --model openai/${requested.model} --base-url ${requested.baseUrl}).`,
+				);
+			}
+			client = endpointClient;
+			const info = await untilAborted(endpointClient.open(abort.signal), abort.signal);
+			scoring.modelKey = info.modelKey;
+		} else {
+			const info = await untilAborted(
+				this.#options.models.load(requested, abort.signal),
+				abort.signal,
+			);
+			scoring.modelKey = info.modelKey;
+			if (info.spec.backend !== requested.backend || info.fallbackReason) {
+				await this.#recordBackend(scoring, {
+					backend: info.spec.backend,
+					revision: info.spec.revision,
+					reason: info.fallbackReason,
+				});
+			}
+		}
+		if (abort.signal.aborted) throw new DOMException('cancelled', 'AbortError');
+		return client;
+	}
+
+	/**
+	 * Scores the first item alone, then the rest: its result is stored and shown while the rest
+	 * is scored.
+	 */
+	async #scorePending(
+		scoring: Scoring,
+		client: InferenceClientApi,
+		pending: readonly SuiteSentence[],
+	): Promise<void> {
+		const { run, abort } = scoring;
+		const firstItemEnd = pending.findIndex(
+			(sentence) => sentence.itemNumber !== pending[0]?.itemNumber,
+		);
+		const parts =
+			firstItemEnd > 0 ? [pending.slice(0, firstItemEnd), pending.slice(firstItemEnd)] : [pending];
+		let offset = 0;
+		let scoredTokens = 0;
+		let scoredMs = 0;
+		for (const part of parts.filter((p) => p.length > 0)) {
+			const from = offset;
+			offset += part.length;
+			const call = client.call(
+				'scoreTexts',
+				{
+					modelKey: scoring.modelKey,
+					texts: part.map((sentence) => sentence.text),
+					convention: run.convention,
+					...(run.wordBoundaries ? { wordBoundaries: true } : {}),
+				},
+				{
+					signal: abort.signal,
+					onScoreProgress: (progress) => {
+						if (abort.signal.aborted) return;
+						this.#tokensPerSecond = progress.tokensPerSecond;
+						this.#noteFallback(scoring, progress.fallback);
+						for (const scored of progress.texts)
+							this.#accept(scoring, { ...scored, index: scored.index + from });
+						this.#publish(scoring);
+					},
+				},
+			);
+			// The worker stops within a batch when it can; the run does not wait for it.
+			call.catch(() => {});
+			const result = await untilAborted(call, abort.signal);
+			this.#noteFallback(scoring, result.fallback);
+			for (const scored of result.texts)
+				this.#accept(scoring, { ...scored, index: scored.index + from });
+			this.#publish(scoring);
+			scoredTokens += result.tokenCount;
+			scoredMs += result.elapsedMs;
+			if (scoredMs > 0) this.#tokensPerSecond = (scoredTokens * 1000) / scoredMs;
+		}
+	}
+
+	/** Shows the counts after a batch of sentences (one update per batch, not per sentence). */
+	#publish(scoring: Scoring): void {
+		const { assembly, finished } = scoring;
+		this.#sentencesDone = assembly.scoredCount;
+		this.#elapsedMs = this.#now() - scoring.scoringStartedAt;
+		this.#items = this.#items.map((item) =>
+			finished.has(item.itemNumber) ? item : { ...item, done: assembly.scoredOf(item.itemNumber) },
+		);
+	}
+
+	/** Takes a scored sentence; an item whose last condition it was is stored (in order). */
+	#accept(scoring: Scoring, scored: ScoredText): void {
+		const { run, abort } = scoring;
+		if (abort.signal.aborted) return;
+		const result = scoring.assembly.accept(scored.index, scored.tokens);
+		if (!result) return;
+		scoring.saveChain = scoring.saveChain.then(async () => {
+			if (scoring.saveError) return;
+			try {
+				await saveItemResult(run.id, result);
+				if (this.#firstResultMs === null) {
+					this.#firstResultMs = this.#now() - scoring.startedAt;
+					performance.mark?.('benchtop:first-result');
+				}
+				this.#options.onItemSaved?.(run.id, result);
+			} catch (error) {
+				scoring.saveError = error;
+				abort.abort();
+			}
+		});
+	}
+
+	/** Records the backend that really ran (and why), when it differs from the request. The
+	 * spec in memory changes at once; the returned promise is the stored update. */
+	#recordBackend(
+		scoring: Scoring,
+		change: {
+			backend: ModelSpec['backend'];
+			revision?: string | undefined;
+			reason?: string | undefined;
+		},
+	): Promise<void> {
+		const model = scoring.model;
+		// An endpoint has no backend of ours: nothing to record.
+		if (model.source === 'openai') return Promise.resolve();
+		const changed = {
+			...model,
+			backend: change.backend,
+			...(change.revision ? { revision: change.revision } : {}),
+		};
+		scoring.model = changed;
+		return updateRun(scoring.run.id, {
+			model: changed,
+			...(change.reason ? { fallbackReason: change.reason } : {}),
+		}).then((updated) => {
+			if (updated) this.#setRun(updated);
+		});
+	}
+
+	/** The engine says the model runs on a fallback backend (e.g. WebGPU lost mid-run → WASM): the
+	 * run records it, once. */
+	#noteFallback(scoring: Scoring, fallback: BackendFallback | undefined): void {
+		const model = scoring.model;
+		if (!fallback || model.source === 'openai' || fallback.backend === model.backend) return;
+		this.#options.models.noteFallback?.(scoring.modelKey, fallback);
+		const stored = this.#recordBackend(scoring, fallback).catch(() => undefined);
+		scoring.saveChain = scoring.saveChain.then(() => stored);
+	}
+
+	/** Writes how the run ended (time and tokens added to earlier sessions') and says it. */
+	async #finish(
+		scoring: Scoring,
+		outcome: { status: 'done' | 'cancelled' | 'failed'; message?: string },
+		scoringMs: number,
+	): Promise<SuiteRun> {
+		const { run } = scoring;
 		const latest = await getRun(run.id).catch(() => undefined);
 		const final = await updateRun(run.id, {
 			status: outcome.status,
 			scoringMs: (latest?.scoringMs ?? run.scoringMs) + scoringMs,
-			tokenCount: (latest?.tokenCount ?? run.tokenCount) + assembly.tokenCount,
+			tokenCount: (latest?.tokenCount ?? run.tokenCount) + scoring.assembly.tokenCount,
 			...(outcome.message ? { errorMessage: outcome.message } : {}),
 		}).catch(() => undefined);
 		const record = final ?? latest ?? run;
@@ -462,7 +521,7 @@ export class RunSession {
 		if (outcome.status === 'cancelled') {
 			this.#message = `Run cancelled after ${record.itemsDone} of ${record.itemCount} items; they are kept and the run can be resumed.`;
 		} else if (outcome.status === 'failed') {
-			this.#message = `The run stopped: ${asSentence(outcome.message ?? 'unknown error')} Finished items are kept; fix the cause and resume.`;
+			this.#message = runStoppedMessage(outcome.message ?? 'unknown error', 'items');
 		}
 		return record;
 	}

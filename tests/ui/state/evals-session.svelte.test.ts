@@ -78,6 +78,31 @@ describe('EvalsSession registry input', () => {
 		expect(evals.upstream?.policy).toEqual({ temperature: 0 });
 	});
 
+	it('adds dropped files to the loaded registry; a broken YAML is reported once and the evals stay', async () => {
+		const evals = session(countingClient().client);
+		const evalYaml = (name: string) =>
+			`${name}:\n  id: ${name}.dev.v0\n${name}.dev.v0:\n  class: evals.elsuite.basic.match:Match\n  args:\n    samples_jsonl: ${name}.jsonl\n`;
+		await evals.loadFiles([
+			new File([evalYaml('capitals')], 'capitals.yaml'),
+			new File([SAMPLES], 'capitals.jsonl'),
+		]);
+		await evals.loadFiles([
+			new File([evalYaml('rivers')], 'rivers.yaml'),
+			new File([SAMPLES], 'rivers.jsonl'),
+		]);
+		expect(evals.problems).toEqual([]);
+		expect(evals.evalChoices.map((choice) => choice.name)).toEqual(['capitals', 'rivers']);
+		await evals.loadFiles([
+			new File(['broken:\n  id: broken.dev.v0\n  class: a: b\n'], 'broken.yaml'),
+		]);
+		expect(evals.problems).toHaveLength(1);
+		expect(evals.problems[0]?.location).toMatchObject({ file: 'evals/broken.yaml', line: 3 });
+		expect(evals.problems[0]?.message).not.toContain('broken.yaml');
+		expect(evals.evalChoices.map((choice) => choice.name)).toEqual(['capitals', 'rivers']);
+		evals.select('rivers');
+		expect(evals.resolved?.samples).toHaveLength(3);
+	});
+
 	it('says what to drop when no file is a registry file', async () => {
 		const evals = session(countingClient().client);
 		await evals.loadFiles([new File(['hello'], 'notes.txt')]);

@@ -1,0 +1,162 @@
+/**
+ * What the run sessions of the pages share (issue 17 item 3): running, the message in one wording,
+ * progress with its ETA, cancel, the guarded run skeleton, and the stored runs with those to resume.
+ */
+import { asSentence, describeError } from '../../core/messages/describe-error';
+import { estimateRemainingMs } from '../../core/run/run-progress';
+
+/** How a run ended. */
+export type TaskStatus = 'done' | 'cancelled' | 'failed';
+
+/** A run's counts: finished units out of all, tokens, and the time spent on it. */
+export interface TaskProgress {
+	readonly done: number;
+	readonly total: number;
+	readonly tokens: number;
+	readonly elapsedMs: number;
+}
+
+/** The page's words in the shared messages. */
+export interface TaskWording {
+	/** Where a resume goes on from, after "Resume goes on from": e.g. "the last reply". */
+	readonly resumePoint: string;
+	/** What a run counts, plural: "samples", "tests". */
+	readonly noun: string;
+}
+
+/** A run's end: its status, and the error's text when it failed. */
+export interface TaskEnd {
+	readonly status: TaskStatus;
+	readonly errorMessage?: string;
+}
+
+/**
+ * The message of a run an error stopped, on every page: what happened, then that a Resume goes on
+ * (issue 18). `noun`: what the run counts, plural ("items", "samples", "tests").
+ */
+export function runStoppedMessage(errorMessage: string, noun: string): string {
+	return `The run stopped: ${asSentence(errorMessage)} Finished ${noun} are kept; fix the cause and resume.`;
+}
+
+const NO_PROGRESS: TaskProgress = { done: 0, total: 0, tokens: 0, elapsedMs: 0 };
+
+/** The shared state of a page's run session; `Run` is the page's stored run record. */
+export abstract class TaskSession<Run> {
+	readonly #wording: TaskWording;
+	#running = $state(false);
+	#message = $state<string | null>(null);
+	#progress = $state.raw<TaskProgress>(NO_PROGRESS);
+	#runs = $state.raw<readonly Run[]>([]);
+	#abort: AbortController | null = null;
+
+	protected constructor(wording: TaskWording) {
+		this.#wording = wording;
+	}
+
+	get running(): boolean {
+		return this.#running;
+	}
+	/** What went wrong, or what happened (cancelled, reproduced), for the user. */
+	get message(): string | null {
+		return this.#message;
+	}
+	get progress(): TaskProgress {
+		return this.#progress;
+	}
+	/** Seconds left at the pace so far, or null before the first unit and once all are done. */
+	get etaSeconds(): number | null {
+		const { done, total, elapsedMs } = this.#progress;
+		if (done === 0 || done >= total) return null;
+		const remaining = estimateRemainingMs(done, total, elapsedMs);
+		return remaining === null ? null : remaining / 1000;
+	}
+	/** The stored runs, newest first. */
+	get runs(): readonly Run[] {
+		return this.#runs;
+	}
+	/** Stored runs a reload or a cancel stopped, offered for resume. */
+	get resumable(): readonly Run[] {
+		return this.#runs.filter((run) => this.isResumable(run));
+	}
+
+	/** Sets the message (null: none). */
+	protected say(text: string | null): void {
+		this.#message = text;
+	}
+	protected setProgress(progress: TaskProgress): void {
+		this.#progress = progress;
+	}
+
+	/** Stops the run going on (the page's work sees its signal abort). */
+	cancel(): void {
+		this.#abort?.abort();
+	}
+
+	async refreshRuns(): Promise<void> {
+		try {
+			this.#runs = await this.listRuns();
+		} catch (error) {
+			this.#message = `Past runs could not be read: ${describeError(error)}`;
+		}
+	}
+
+	/** The page's stored runs. */
+	protected abstract listRuns(): Promise<readonly Run[]>;
+	/** Whether a stored run can be resumed. */
+	protected abstract isResumable(run: Run): boolean;
+
+	/** Stores a new run; null (and the message said) when storage refuses it. */
+	protected async storeRun<T>(create: () => Promise<T>): Promise<T | null> {
+		try {
+			return await create();
+		} catch (error) {
+			this.#message = `The run could not be stored: ${describeError(error)}`;
+			return null;
+		}
+	}
+
+	/** A stored run read by `get`; null (and the message said) when it is gone. */
+	protected async storedRun<T>(get: () => Promise<T | undefined>): Promise<T | null> {
+		const found = await get();
+		if (found) return found;
+		this.#message = 'That run is no longer stored.';
+		return null;
+	}
+
+	/** The message of a cancelled run: how far it got when that is known. */
+	protected cancelledMessage(done?: number, total?: number): string {
+		const { noun, resumePoint } = this.#wording;
+		return done === undefined || total === undefined
+			? `Cancelled; Resume goes on from ${resumePoint}.`
+			: `Cancelled after ${done} of ${total} ${noun}; Resume goes on from there.`;
+	}
+
+	/**
+	 * Runs `work` as the one run of the session: running while it goes, cancel aborts its signal.
+	 * `work` says 'done' or 'cancelled' (its message set); a throw after cancel (or one `isCancel`
+	 * knows) is a cancel, any other a failure with its described error as the message.
+	 */
+	protected async guardedRun(
+		work: (signal: AbortSignal) => Promise<'done' | 'cancelled'>,
+		isCancel: (error: unknown) => boolean = () => false,
+	): Promise<TaskEnd> {
+		const abort = new AbortController();
+		this.#abort = abort;
+		this.#running = true;
+		this.#message = null;
+		try {
+			return { status: await work(abort.signal) };
+		} catch (error) {
+			if (abort.signal.aborted || isCancel(error)) {
+				this.#message = this.cancelledMessage();
+				return { status: 'cancelled' };
+			}
+			const errorMessage = describeError(error);
+			this.#message = runStoppedMessage(errorMessage, this.#wording.noun);
+			return { status: 'failed', errorMessage };
+		} finally {
+			this.#running = false;
+			this.#abort = null;
+		}
+	}
+}

@@ -1,0 +1,86 @@
+// The shared run session (TaskSession): cancel and failure wording with the page's noun, the
+// resumable runs, the ETA, and the storage paths (a run not stored, a run no longer stored).
+import { describe, expect, it } from 'vitest';
+import { TaskSession, runStoppedMessage } from '../../../src/ui/state/task-session.svelte';
+
+interface FakeRun {
+	readonly id: number;
+	readonly status: 'done' | 'running';
+}
+
+class FakeSession extends TaskSession<FakeRun> {
+	stored: readonly FakeRun[] = [];
+	constructor() {
+		super({ noun: 'tests', resumePoint: 'the last reply' });
+	}
+	protected listRuns(): Promise<readonly FakeRun[]> {
+		return Promise.resolve(this.stored);
+	}
+	protected isResumable(run: FakeRun): boolean {
+		return run.status !== 'done';
+	}
+	run(work: (signal: AbortSignal) => Promise<'done' | 'cancelled'>) {
+		return this.guardedRun(work);
+	}
+	counts(done: number, total: number, elapsedMs: number): void {
+		this.setProgress({ done, total, tokens: 0, elapsedMs });
+	}
+	store(create: () => Promise<FakeRun>) {
+		return this.storeRun(create);
+	}
+	find(id: number) {
+		return this.storedRun(() => Promise.resolve(this.stored.find((run) => run.id === id)));
+	}
+}
+
+describe('TaskSession', () => {
+	it('runs once at a time: running while the work goes, a cancel says where Resume goes on', async () => {
+		const session = new FakeSession();
+		let seen = false;
+		const end = session.run(
+			(signal) =>
+				new Promise((_, reject) => {
+					seen = session.running;
+					signal.addEventListener('abort', () => reject(new Error('aborted')));
+				}),
+		);
+		session.cancel();
+		expect(await end).toEqual({ status: 'cancelled' });
+		expect(seen).toBe(true);
+		expect(session.running).toBe(false);
+		expect(session.message).toBe('Cancelled; Resume goes on from the last reply.');
+	});
+
+	it('words a failure as every page does, with the page noun', async () => {
+		const session = new FakeSession();
+		const end = await session.run(() => Promise.reject(new Error('the server answered 500')));
+		expect(end).toEqual({ status: 'failed', errorMessage: 'the server answered 500' });
+		expect(session.message).toBe(runStoppedMessage('the server answered 500', 'tests'));
+		expect(session.message).toMatch(
+			/^The run stopped: .* Finished tests are kept; fix the cause and resume\.$/,
+		);
+	});
+
+	it('lists the resumable runs and the ETA at the pace so far', async () => {
+		const session = new FakeSession();
+		session.stored = [
+			{ id: 1, status: 'done' },
+			{ id: 2, status: 'running' },
+		];
+		await session.refreshRuns();
+		expect(session.resumable.map((run) => run.id)).toEqual([2]);
+		expect(session.etaSeconds).toBeNull();
+		session.counts(2, 6, 4000);
+		expect(session.etaSeconds).toBe(8);
+		session.counts(6, 6, 9000);
+		expect(session.etaSeconds).toBeNull();
+	});
+
+	it('says when a run cannot be stored or is no longer stored', async () => {
+		const session = new FakeSession();
+		expect(await session.store(() => Promise.reject(new Error('quota exceeded')))).toBeNull();
+		expect(session.message).toBe('The run could not be stored: quota exceeded');
+		expect(await session.find(9)).toBeNull();
+		expect(session.message).toBe('That run is no longer stored.');
+	});
+});
