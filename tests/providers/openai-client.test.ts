@@ -356,7 +356,7 @@ describe('complete or error (issue 18): a JSON answer counts only when complete'
 			await expect(failure).rejects.toBeInstanceOf(EndpointIncompleteError);
 			await expect(failure).rejects.toThrow(server.baseUrl);
 			await expect(failure).rejects.toThrow(said);
-			await expect(failure).rejects.toThrow(/run again/);
+			await expect(failure).rejects.toThrow(/Nothing of it was kept: check the server/);
 			expect(server.requests).toHaveLength(3);
 		},
 	);

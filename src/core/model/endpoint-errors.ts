@@ -117,8 +117,8 @@ export function endpointFailureMessage(failure: EndpointFailure, context: Endpoi
 		case 'incomplete':
 			return (
 				`${where} sent an incomplete answer${status} and retries did not get a complete one: ` +
-				`${failure.detail ?? 'the answer was cut off'}. Nothing of it was kept. Check the server ` +
-				`(and any proxy or login page in front of it), then run again.`
+				`${failure.detail ?? 'the answer was cut off'}. Nothing of it was kept: check the server ` +
+				`(and any proxy or login page in front of it).`
 			);
 		case 'cannot-score':
 			return (

@@ -604,6 +604,8 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 				} else {
 					choice.kind = 'local';
 					choice.localId = spec.id;
+					// A hub model re-runs at the dtype the link's run used.
+					choice.hubDtype = spec.dtype;
 				}
 			};
 			choose(this.policy, payload.models.policy[0]);
