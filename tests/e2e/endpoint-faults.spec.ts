@@ -6,15 +6,14 @@
 // HTML 200 (and on Evals a 401) stops the run with a message naming the URL and what came back,
 // and Resume, once the proxy is healthy, gives exactly the clean export. Memory (whose endpoint
 // agent samples at the server's temperature): see its test.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { startServeProcess, type ServeProcess } from './serve-process';
 import { startFaultProxy, type Fault, type FaultProxy } from '../support/fault-proxy';
 
 const MODEL_ID = 'gpt2-random-tiny';
-const APP_ORIGIN = `http://127.0.0.1:${process.env.BENCHTOP_E2E_PORT ?? 4173}`;
 
-let server: ChildProcess | undefined;
+let server: ServeProcess | undefined;
 let proxy: FaultProxy;
 
 /** The fault the proxy injects next, into model calls only (never `/v1/models`). */
@@ -29,52 +28,11 @@ function heal(): void {
 	planned = undefined;
 }
 
-/** Starts `serve --port 0` and resolves with the URL it prints (…/v1). */
-function startServe(): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(
-			'npx',
-			[
-				'tsx',
-				'src/cli/main.ts',
-				'serve',
-				'--port',
-				'0',
-				'--model',
-				MODEL_ID,
-				'--allowed-origins',
-				APP_ORIGIN,
-			],
-			{ detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-		);
-		server = child;
-		let output = '';
-		const timer = setTimeout(
-			() => reject(new Error(`serve printed no URL within 60 s:\n${output}`)),
-			60_000,
-		);
-		child.stdout?.on('data', (chunk: Buffer) => {
-			output += chunk.toString();
-			const url = /https?:\/\/\S+\/v1\b/.exec(output)?.[0];
-			if (url) {
-				clearTimeout(timer);
-				resolve(url);
-			}
-		});
-		child.stderr?.on('data', (chunk: Buffer) => {
-			output += chunk.toString();
-		});
-		child.on('exit', (code) => {
-			clearTimeout(timer);
-			reject(new Error(`serve exited with ${code}:\n${output}`));
-		});
-	});
-}
-
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-	const target = await startServe();
+	server = await startServeProcess(MODEL_ID);
+	const target = server.baseUrl;
 	proxy = await startFaultProxy(target, (_index, path) => {
 		if (!planned || planned.times <= 0 || path.startsWith('/v1/models')) return undefined;
 		if (planned.after > 0) {
@@ -88,14 +46,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
 	await proxy?.close();
-	// The whole process group: npx, tsx and the server itself.
-	if (server?.pid !== undefined) {
-		try {
-			process.kill(-server.pid, 'SIGTERM');
-		} catch {
-			// Already gone.
-		}
-	}
+	server?.stop();
 });
 
 test.afterEach(() => heal());

@@ -3,74 +3,24 @@
 // stream arrive in pieces), started by this test on a free port and stopped after. Endpoint model →
 // Test connection → Try it streams a completion from the server; a bundled suite runs through
 // the endpoint (echo prompt logprobs) and shows its results.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
+import { startServeProcess, type ServeProcess, APP_ORIGIN } from './serve-process';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const MODEL_ID = 'gpt2-en-small';
-const APP_ORIGIN = `http://127.0.0.1:${process.env.BENCHTOP_E2E_PORT ?? 4173}`;
 
-let server: ChildProcess | undefined;
+let server: ServeProcess | undefined;
 let baseUrl = '';
 
-/** Starts `serve --port 0` and resolves with the URL it prints (…/v1). */
-function startServe(): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(
-			'npx',
-			[
-				'tsx',
-				'src/cli/main.ts',
-				'serve',
-				'--port',
-				'0',
-				'--model',
-				MODEL_ID,
-				'--allowed-origins',
-				APP_ORIGIN,
-			],
-			{ detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-		);
-		server = child;
-		let output = '';
-		const timer = setTimeout(
-			() => reject(new Error(`serve printed no URL within 60 s:\n${output}`)),
-			60_000,
-		);
-		const read = (chunk: Buffer): void => {
-			output += chunk.toString();
-			const url = /https?:\/\/\S+\/v1\b/.exec(output)?.[0];
-			if (url) {
-				clearTimeout(timer);
-				resolve(url);
-			}
-		};
-		child.stdout?.on('data', read);
-		child.stderr?.on('data', (chunk: Buffer) => {
-			output += chunk.toString();
-		});
-		child.on('exit', (code) => {
-			clearTimeout(timer);
-			reject(new Error(`serve exited with ${code}:\n${output}`));
-		});
-	});
-}
-
 test.beforeAll(async () => {
-	baseUrl = await startServe();
+	server = await startServeProcess(MODEL_ID);
+	baseUrl = server.baseUrl;
 });
 
 test.afterAll(() => {
-	// The whole process group: npx, tsx and the server itself.
-	if (server?.pid !== undefined) {
-		try {
-			process.kill(-server.pid, 'SIGTERM');
-		} catch {
-			// Already gone.
-		}
-	}
+	server?.stop();
 });
 
 test('Endpoint model: Test connection lists the model, Try it streams from the server', async ({

@@ -3,10 +3,10 @@
 // back, drop a registry (a zip of our own fixture files, and a broken YAML whose problem is
 // located), a model-graded eval graded by a replay file, reload mid-run and resume, no axe
 // violations, and no sideways scrolling on a phone.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
+import { startServeProcess, type ServeProcess } from './serve-process';
 import { strToU8, zipSync } from 'fflate';
 import { readOaievalLog } from '../../src/core/evals';
 
@@ -259,59 +259,16 @@ test('a run interrupted by a reload resumes from the stored samples', async ({ p
 
 test.describe('through an endpoint', () => {
 	// Our own `serve` over the bundled gpt2-random-tiny, on a free port, stopped after.
-	let server: ChildProcess | undefined;
+	let server: ServeProcess | undefined;
 	let baseUrl = '';
-	const appOrigin = `http://127.0.0.1:${process.env.BENCHTOP_E2E_PORT ?? 4173}`;
 
 	test.beforeAll(async () => {
-		baseUrl = await new Promise<string>((resolve, reject) => {
-			const child = spawn(
-				'npx',
-				[
-					'tsx',
-					'src/cli/main.ts',
-					'serve',
-					'--port',
-					'0',
-					'--model',
-					'gpt2-random-tiny',
-					'--allowed-origins',
-					appOrigin,
-				],
-				{ detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-			);
-			server = child;
-			let output = '';
-			const timer = setTimeout(
-				() => reject(new Error(`serve printed no URL within 60 s:\n${output}`)),
-				60_000,
-			);
-			child.stdout?.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-				const url = /https?:\/\/\S+\/v1\b/.exec(output)?.[0];
-				if (url) {
-					clearTimeout(timer);
-					resolve(url);
-				}
-			});
-			child.stderr?.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-			});
-			child.on('exit', (code) => {
-				clearTimeout(timer);
-				reject(new Error(`serve exited with ${code}:\n${output}`));
-			});
-		});
+		server = await startServeProcess('gpt2-random-tiny');
+		baseUrl = server.baseUrl;
 	});
 
 	test.afterAll(() => {
-		if (server?.pid !== undefined) {
-			try {
-				process.kill(-server.pid, 'SIGTERM');
-			} catch {
-				// Already gone.
-			}
-		}
+		server?.stop();
 	});
 
 	test('runs a bundled eval on a serve endpoint; the run names the endpoint model', async ({

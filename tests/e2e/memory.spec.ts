@@ -3,10 +3,10 @@
 // reload mid-run and a resume, a broken ltm-suite.json with its error located, no axe
 // violations, keyboard access to the run, and no sideways scrolling on a 360 px phone; an agent
 // behind our own `serve` (gpt2-random-tiny, started by the test on a free port).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
+import { startServeProcess, type ServeProcess } from './serve-process';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 
 const require = createRequire(import.meta.url);
@@ -254,60 +254,16 @@ test('a run on the bundled tiny model interrupted by a reload resumes and finish
 });
 
 test.describe('through serve', () => {
-	let server: ChildProcess | undefined;
+	let server: ServeProcess | undefined;
 	let baseUrl = '';
-	const appOrigin = `http://127.0.0.1:${process.env.BENCHTOP_E2E_PORT ?? 4173}`;
 
 	test.beforeAll(async () => {
-		baseUrl = await new Promise<string>((resolve, reject) => {
-			const child = spawn(
-				'npx',
-				[
-					'tsx',
-					'src/cli/main.ts',
-					'serve',
-					'--port',
-					'0',
-					'--model',
-					'gpt2-random-tiny',
-					'--allowed-origins',
-					appOrigin,
-				],
-				{ detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-			);
-			server = child;
-			let output = '';
-			const timer = setTimeout(
-				() => reject(new Error(`serve printed no URL within 60 s:\n${output}`)),
-				60_000,
-			);
-			child.stdout?.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-				const url = /https?:\/\/\S+\/v1\b/.exec(output)?.[0];
-				if (url) {
-					clearTimeout(timer);
-					resolve(url);
-				}
-			});
-			child.stderr?.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-			});
-			child.on('exit', (code) => {
-				clearTimeout(timer);
-				reject(new Error(`serve exited with ${code}:\n${output}`));
-			});
-		});
+		server = await startServeProcess('gpt2-random-tiny');
+		baseUrl = server.baseUrl;
 	});
 
 	test.afterAll(() => {
-		// The whole process group: npx, tsx and the server itself.
-		if (server?.pid !== undefined) {
-			try {
-				process.kill(-server.pid, 'SIGTERM');
-			} catch {
-				// Already gone.
-			}
-		}
+		server?.stop();
 	});
 
 	test('runs the bundled example with the agent behind serve', async ({ page }) => {

@@ -4,10 +4,10 @@
 // the results heading when a run ends, each eval listed once, a definitions folder picked while
 // the bundled examples load, the count wording, the endpoint model offered in the explorer, and
 // folders dragged onto the drop zones (a real drag, through the DevTools protocol).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { startServeProcess, type ServeProcess } from './serve-process';
 import { strToU8, zipSync } from 'fflate';
 
 const require = createRequire(import.meta.url);
@@ -272,59 +272,16 @@ test('the glossary explains the Evals and Memory words', async ({ page }) => {
 
 test.describe('the explorer through an endpoint', () => {
 	// Our own `serve` over the bundled gpt2-random-tiny, on a free port, stopped after.
-	let server: ChildProcess | undefined;
+	let server: ServeProcess | undefined;
 	let baseUrl = '';
-	const appOrigin = `http://127.0.0.1:${process.env.BENCHTOP_E2E_PORT ?? 4173}`;
 
 	test.beforeAll(async () => {
-		baseUrl = await new Promise<string>((resolve, reject) => {
-			const child = spawn(
-				'npx',
-				[
-					'tsx',
-					'src/cli/main.ts',
-					'serve',
-					'--port',
-					'0',
-					'--model',
-					'gpt2-random-tiny',
-					'--allowed-origins',
-					appOrigin,
-				],
-				{ detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-			);
-			server = child;
-			let output = '';
-			const timer = setTimeout(
-				() => reject(new Error(`serve printed no URL within 60 s:\n${output}`)),
-				60_000,
-			);
-			child.stdout?.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-				const url = /https?:\/\/\S+\/v1\b/.exec(output)?.[0];
-				if (url) {
-					clearTimeout(timer);
-					resolve(url);
-				}
-			});
-			child.stderr?.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-			});
-			child.on('exit', (code) => {
-				clearTimeout(timer);
-				reject(new Error(`serve exited with ${code}:\n${output}`));
-			});
-		});
+		server = await startServeProcess('gpt2-random-tiny');
+		baseUrl = server.baseUrl;
 	});
 
 	test.afterAll(() => {
-		if (server?.pid !== undefined) {
-			try {
-				process.kill(-server.pid, 'SIGTERM');
-			} catch {
-				// Already gone.
-			}
-		}
+		server?.stop();
 	});
 
 	test('the endpoint model set on the Run page is offered and scores the text', async ({
