@@ -7,7 +7,7 @@
 import type { AppRoute } from '../../core/routing/app-route';
 import { MAX_EXPLORE_TEXT_CHARS } from '../../core/routing/app-route';
 import { describeError } from '../../core/messages/describe-error';
-import type { DisplayToken } from '../../core/syntaxgym/results/results-tables';
+import { displayToken, type DisplayToken } from '../../core/syntaxgym/results/results-tables';
 import { heatScaleBits } from '../../core/syntaxgym/charts/surprisal-heat';
 import {
 	BUNDLED_MODEL_IDS,
@@ -66,18 +66,7 @@ function isBundled(id: string | undefined): id is string {
 }
 
 function displayTokens(scored: ScoredText): DisplayToken[] {
-	return scored.tokens.map((token) => {
-		const span =
-			token.start !== undefined && token.end !== undefined && token.end > token.start
-				? scored.text.slice(token.start, token.end)
-				: '';
-		return {
-			text: token.special || span === '' ? token.token : span,
-			token: token.token,
-			surprisalBits: token.surprisalBits,
-			special: token.special === true,
-		};
-	});
+	return scored.tokens.map((token) => displayToken(token, scored.text));
 }
 
 /** The words with the beginning-of-word correction, or null when the scoring has no boundary

@@ -74,6 +74,20 @@ export interface RegionTokens {
 	readonly sumBits: number;
 }
 
+/** A token as shown: its span of `text` (a special token, or one without offsets, by its name). */
+export function displayToken(token: ScoredToken, text: string): DisplayToken {
+	const span =
+		token.start !== undefined && token.end !== undefined && token.end > token.start
+			? text.slice(token.start, token.end)
+			: '';
+	return {
+		text: token.special || span === '' ? token.token : span,
+		token: token.token,
+		surprisalBits: token.surprisalBits,
+		special: token.special === true,
+	};
+}
+
 /**
  * One sentence's tokens grouped by region for the drill-down. Tokens with offsets are placed by
  * the reference's offset rule and shown as their span of the sentence; tokens without offsets
@@ -95,19 +109,9 @@ export function groupTokensByRegion(
 			{ itemNumber: sentence.itemNumber, conditionName: sentence.conditionName },
 		);
 		return sentence.regions.map((region, index) => {
-			const list = (regionTokens[index] ?? []).map((tokenIndex): DisplayToken => {
-				const token = tokens[tokenIndex] as ScoredToken;
-				const span =
-					token.start !== undefined && token.end !== undefined && token.end > token.start
-						? sentence.text.slice(token.start, token.end)
-						: '';
-				return {
-					text: token.special || span === '' ? token.token : span,
-					token: token.token,
-					surprisalBits: token.surprisalBits,
-					special: token.special === true,
-				};
-			});
+			const list = (regionTokens[index] ?? []).map((tokenIndex) =>
+				displayToken(tokens[tokenIndex] as ScoredToken, sentence.text),
+			);
 			return {
 				regionNumber: region.regionNumber,
 				regionName: name(region.regionNumber),
