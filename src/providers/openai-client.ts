@@ -444,12 +444,13 @@ export class OpenAIClient {
 		try {
 			for (let attempt = 0; ; attempt++) {
 				const response = await this.#send('POST', path, request, signal);
-				let received = '';
+				/** Characters of this attempt's answer so far. */
+				let received = 0;
 				try {
 					for await (const chunk of this.#readStream(response)) {
-						received += chunk.text;
-						const fresh = newText(passedOn, received);
-						passedOn = passedOn.length >= received.length ? passedOn : received;
+						const fresh = newText(passedOn, received, chunk.text);
+						received += chunk.text.length;
+						passedOn += fresh;
 						if (fresh !== '' || chunk.finishReason || chunk.usage) yield { ...chunk, text: fresh };
 					}
 					return;
@@ -614,16 +615,14 @@ export class OpenAIClient {
 }
 
 /**
- * The part of `received` not yet passed on. A retried stream must repeat what was passed on
- * before (greedy answers do); one that differs cannot be completed.
+ * The part of `chunk` (which follows the `received` characters of this attempt) not yet passed on.
+ * A retried stream must repeat what was passed on before (greedy answers do): the chunk's overlap
+ * with it is compared, one chunk at a time; an answer that differs cannot be completed.
  */
-function newText(passedOn: string, received: string): string {
-	if (received.length <= passedOn.length) {
-		if (!passedOn.startsWith(received))
-			throw new DivergentRetry('the retried answer differs from the part already received');
-		return '';
-	}
-	if (!received.startsWith(passedOn))
+function newText(passedOn: string, received: number, chunk: string): string {
+	const overlap = Math.max(0, Math.min(chunk.length, passedOn.length - received));
+	if (chunk.slice(0, overlap) !== passedOn.slice(received, received + overlap)) {
 		throw new DivergentRetry('the retried answer differs from the part already received');
-	return received.slice(passedOn.length);
+	}
+	return chunk.slice(overlap);
 }
