@@ -56,6 +56,14 @@ export async function updateRun(
 	return getRun(id);
 }
 
+/** The suite runs of a battery, in the battery's suite order (empty for an unknown id). */
+export async function listBatteryRuns(batteryId: string): Promise<SuiteRun[]> {
+	const runs = await listRuns();
+	return runs
+		.filter((run) => run.battery?.id === batteryId)
+		.sort((a, b) => (a.battery?.index ?? 0) - (b.battery?.index ?? 0));
+}
+
 /** A suite run (undefined for a missing id or a run of another kind). */
 export async function getRun(id: number): Promise<SuiteRun | undefined> {
 	const row = await db.runs.get(id);

@@ -8,6 +8,14 @@ export type AppRoute =
 	| { readonly view: 'results'; readonly runId: number; readonly itemNumber?: number }
 	| { readonly view: 'compare'; readonly suiteSha256?: string }
 	| { readonly view: 'history' }
+	/** The battery page: pick several suites, run them as one battery with one model. */
+	| { readonly view: 'battery' }
+	/**
+	 * The model × suite matrix: of a battery (`#/matrix/<batteryId>`: every battery run of the same
+	 * suite set is a column), of runs picked from History (`#/matrix?runs=3,4,9`), or of the newest
+	 * battery (`#/matrix`).
+	 */
+	| { readonly view: 'matrix'; readonly batteryId?: string; readonly runIds?: readonly number[] }
 	/** The Evals page (OpenAI Evals registries on generative models); `share`: a shared run's payload. */
 	| { readonly view: 'evals'; readonly share?: string }
 	/** The Memory page (long-term-memory conversation tests, GoodAI LTM); `share`: a shared run's payload. */
@@ -56,6 +64,8 @@ export function parseAppRoute(hash: string): AppRoute {
 				: { view: 'compare' };
 		case 'history':
 			return { view: 'history' };
+		case 'battery':
+			return { view: 'battery' };
 		case 'evals':
 		case 'memory': {
 			// A share link's data: `2/<data>` (format 2), or the bare data of a 0.1.0 link.
@@ -71,6 +81,9 @@ export function parseAppRoute(hash: string): AppRoute {
 		case 'share':
 			return { view: 'share', fragment: hash.replace(/^#/, '') };
 		default:
+			if (view?.startsWith('matrix') && /^matrix(\?|$)/.test(view)) {
+				return parseMatrixRoute(view.slice('matrix'.length), first);
+			}
 			if (view?.startsWith('explore') && /^explore(\?|$)/.test(view)) {
 				return parseExploreRoute(hash.slice(hash.indexOf('explore') + 'explore'.length));
 			}
@@ -91,6 +104,13 @@ export function formatAppRoute(route: AppRoute): string {
 			return route.suiteSha256 === undefined ? '#/compare' : `#/compare/${route.suiteSha256}`;
 		case 'history':
 			return '#/history';
+		case 'battery':
+			return '#/battery';
+		case 'matrix':
+			if (route.batteryId !== undefined) return `#/matrix/${route.batteryId}`;
+			return route.runIds === undefined || route.runIds.length === 0
+				? '#/matrix'
+				: `#/matrix?runs=${route.runIds.join(',')}`;
 		case 'evals':
 			return route.share === undefined ? '#/evals' : `#/evals/share/${route.share}`;
 		case 'memory':
@@ -111,6 +131,27 @@ export function formatAppRoute(route: AppRoute): string {
 			return fields.length === 0 ? '#/explore' : `#/explore?${fields.join('&')}`;
 		}
 	}
+}
+
+const BATTERY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Most runs a matrix link names. */
+export const MAX_MATRIX_RUNS = 500;
+
+/** `#/matrix/<batteryId>` or `#/matrix?runs=1,2`: a malformed id or list is the newest battery. */
+function parseMatrixRoute(query: string, batteryId: string | undefined): AppRoute {
+	if (batteryId !== undefined && BATTERY_ID.test(batteryId)) return { view: 'matrix', batteryId };
+	const runs = /^\?runs=([0-9,]{1,8000})$/.exec(query)?.[1];
+	if (runs === undefined) return { view: 'matrix' };
+	const runIds = [
+		...new Set(
+			runs
+				.split(',')
+				.filter((id) => POSITIVE_INTEGER.test(id))
+				.map(Number),
+		),
+	].slice(0, MAX_MATRIX_RUNS);
+	return runIds.length === 0 ? { view: 'matrix' } : { view: 'matrix', runIds };
 }
 
 /** Longest explorer text carried in a link (characters); longer texts are cut. */

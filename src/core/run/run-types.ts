@@ -21,6 +21,20 @@ export const RUN_STATUSES: readonly RunStatus[] = ['running', 'cancelled', 'done
  */
 export type RunModelSpec = ModelSpec | EndpointModelSpec;
 
+/**
+ * A suite run that is one suite of a battery: several suites started together with one model and
+ * convention and scored in one pooled request. Every suite keeps its own run (results, exports and
+ * resume work as for any run); the battery is the runs that share `id`.
+ */
+export interface BatteryMembership {
+	/** The battery's id (a random UUID), the same in every suite run of the battery. */
+	readonly id: string;
+	/** This suite's place in the battery, from 0. */
+	readonly index: number;
+	/** How many suites the battery has. */
+	readonly size: number;
+}
+
 /** What a new run is started with; storage adds the id and the bookkeeping fields. */
 export interface RunDraft {
 	/** SHA-256 (lowercase hex) of the suite text exactly as loaded. */
@@ -41,6 +55,8 @@ export interface RunDraft {
 	readonly wordBoundaries?: boolean;
 	/** Items in the suite: the run is done when this many items are stored. */
 	readonly itemCount: number;
+	/** Set when the run is one suite of a battery. Absent: a run of one suite. */
+	readonly battery?: BatteryMembership;
 	/** `version` of package.json of the app (or CLI) that made the run. */
 	readonly appVersion: string;
 	/** Milliseconds since the Unix epoch. */

@@ -97,3 +97,33 @@ describe('formatAppRoute for the Memory page', () => {
 		expect(formatAppRoute(route)).toBe(hash);
 	});
 });
+
+describe('the battery and matrix routes', () => {
+	const id = '0b7e4c9a-1f2d-4c3b-9a8e-7d6c5b4a3f21';
+	it.each<[AppRoute, string]>([
+		[{ view: 'battery' }, '#/battery'],
+		[{ view: 'matrix' }, '#/matrix'],
+		[{ view: 'matrix', batteryId: id }, `#/matrix/${id}`],
+		[{ view: 'matrix', runIds: [3, 4, 9] }, '#/matrix?runs=3,4,9'],
+	])('%j <-> %s', (route, hash) => {
+		expect(formatAppRoute(route)).toBe(hash);
+		expect(parseAppRoute(hash)).toEqual(route);
+	});
+
+	it.each([
+		['#/matrix/not-an-id', { view: 'matrix' }],
+		['#/matrix/../../evals', { view: 'matrix' }],
+		['#/matrix?runs=', { view: 'matrix' }],
+		['#/matrix?runs=0,x', { view: 'matrix' }],
+		['#/matrix?runs=2,2,5', { view: 'matrix', runIds: [2, 5] }],
+		['#/matrix?other=1', { view: 'matrix' }],
+	])('a hostile or malformed hash %s is read safely', (hash, route) => {
+		expect(parseAppRoute(hash)).toEqual(route);
+	});
+
+	it('caps the runs a matrix link names', () => {
+		const hash = `#/matrix?runs=${Array.from({ length: 900 }, (_, i) => i + 1).join(',')}`;
+		const route = parseAppRoute(hash);
+		expect(route.view === 'matrix' && route.runIds?.length).toBe(500);
+	});
+});
