@@ -20,6 +20,7 @@ import {
 	readUpstreamTrivia,
 	runLtm,
 	type LoadResult,
+	type LtmBenchmark,
 	type LtmDiagnostic,
 	type LtmReport,
 	type LtmRunState,
@@ -29,6 +30,7 @@ import {
 import { preciseNow } from '../../core/evals/recorder';
 import { goodaiTestResultText } from '../../core/ltm/goodai-files';
 import { isoWithMicros } from '../../core/ltm/goodai-log';
+import type { LtmRunModels } from '../../core/ltm/run-models';
 import { checkPromptFit, describePromptFitProblem, type FitModel } from '../../core/ltm/prompt-fit';
 import { generateCompletion, type TextModel } from '../../core/model/generation';
 import {
@@ -90,6 +92,55 @@ async function runCommand(
 	io: CliIo,
 	openModel: OpenModel,
 ): Promise<number> {
+	const run = readRunArgs(args);
+	const loaded = await loadInput(run.input, io, {
+		countTokens: countCl100kTokens,
+		isolated: run.isolated,
+		...(run.memorySpan !== undefined ? { memorySpan: run.memorySpan } : {}),
+	});
+	if (!loaded.ok) {
+		for (const diagnostic of loaded.diagnostics) io.stderr(formatLtmDiagnostic(diagnostic));
+		io.stderr(`${run.input}: not runnable: ${loaded.diagnostics.length} error(s)\n`);
+		return EXIT_BAD_INPUT;
+	}
+	// Refuse names no result file can have before the run, not after it.
+	for (const test of loaded.benchmark.tests) resultPath(test);
+	const trivia = run.trivia === undefined ? undefined : await readTrivia(run.trivia, io);
+	const resumeFrom = await readResumeState(run);
+	const runModels = await checkRunModels(run, resumeFrom, io);
+	const prepared: PreparedRun = { run, benchmark: loaded.benchmark, trivia, resumeFrom, runModels };
+	const models = await openRunModels(run, openModel);
+	const countShortTexts = cachedTokenCounter(countCl100kTokens);
+	await refuseUnfitRun(prepared, models, countShortTexts);
+	const state = await executeRun(prepared, models, countShortTexts, io);
+	const report = buildLtmReport(state);
+	if (run.out !== undefined) await writeReport(run.out, report);
+	io.stdout(formatLtmTable(report));
+	for (const warning of state.warnings) io.stderr(`warning: ${warning}\n`);
+	return EXIT_OK;
+}
+
+/** `ltm run`'s options, read and checked before anything is loaded or opened. */
+interface RunArgs {
+	readonly input: string;
+	readonly agent: string;
+	readonly judge: string | undefined;
+	readonly memorySpan: number | undefined;
+	readonly isolated: boolean;
+	readonly out: string | undefined;
+	readonly trivia: string | undefined;
+	readonly resume: boolean;
+	readonly cacheDir: string | undefined;
+	readonly baseUrl: string | undefined;
+	readonly maxTokens: number | undefined;
+	readonly temperature: number | undefined;
+	readonly contextTokens: number | undefined;
+	readonly maxMessageTokens: number | undefined;
+	readonly threads: number | undefined;
+	readonly concurrency: number | undefined;
+}
+
+function readRunArgs(args: readonly string[]): RunArgs {
 	const { positionals, values } = parseCommandArgs(args, LTM_USAGE, {
 		agent: { type: 'string' },
 		judge: { type: 'string' },
@@ -113,13 +164,7 @@ async function runCommand(
 	const threads = wholeNumberOption(values.threads, '--threads');
 	// Endpoint requests at once (the agent and the judge each have a client); at least 1.
 	const concurrency = wholeNumberOption(values.concurrency, '--concurrency');
-	let temperature: number | undefined;
-	if (typeof values.temperature === 'string') {
-		temperature = Number(values.temperature);
-		if (!Number.isFinite(temperature) || temperature < 0) {
-			throw new CliInputError(`--temperature must be a number ≥ 0, not '${values.temperature}'.`);
-		}
-	}
+	const temperature = temperatureOption(values.temperature);
 	const [input] = positionals;
 	if (input === undefined || positionals.length > 1)
 		throw new CliInputError(
@@ -127,87 +172,130 @@ async function runCommand(
 		);
 	if (typeof values.agent !== 'string')
 		throw new CliInputError(`--agent <model> is required.\n${LTM_USAGE}`);
-	let memorySpan: number | undefined;
-	if (typeof values['memory-span'] === 'string') {
-		memorySpan = Number(values['memory-span']);
-		if (!Number.isInteger(memorySpan) || memorySpan <= 0) {
-			throw new CliInputError(
-				`--memory-span must be a positive whole number of tokens, not '${values['memory-span']}'.`,
-			);
-		}
-	}
-	const isolated = values.isolated === true;
-	const loaded = await loadInput(input, io, {
-		countTokens: countCl100kTokens,
-		isolated,
-		...(memorySpan !== undefined ? { memorySpan } : {}),
-	});
-	if (!loaded.ok) {
-		for (const diagnostic of loaded.diagnostics) io.stderr(formatLtmDiagnostic(diagnostic));
-		io.stderr(`${input}: not runnable: ${loaded.diagnostics.length} error(s)\n`);
-		return EXIT_BAD_INPUT;
-	}
-	// Refuse names no result file can have before the run, not after it.
-	for (const test of loaded.benchmark.tests) resultPath(test);
-	let trivia: TriviaItem[] | undefined;
-	if (typeof values.trivia === 'string') {
-		try {
-			trivia = readUpstreamTrivia(await io.readText(values.trivia));
-		} catch (error) {
-			throw new CliInputError(
-				`${values.trivia}: ${error instanceof Error ? error.message : String(error)}`,
-			);
-		}
-	}
-	const out = typeof values.out === 'string' ? values.out : undefined;
-	let resumeFrom: LtmRunState | undefined;
-	if (values.resume === true) {
-		if (out === undefined)
-			throw new CliInputError('--resume needs --out <dir> (the run state is kept there).');
-		resumeFrom = await readLtmRunFiles(out);
-	}
-	const baseUrl = typeof values['base-url'] === 'string' ? values['base-url'] : undefined;
-	// What the run is started with, checked on --resume before any model is opened (issue 18).
-	const runModels =
-		out === undefined
-			? undefined
-			: await resolveLtmRunModels({
-					agent: values.agent,
-					...(typeof values.judge === 'string' ? { judge: values.judge } : {}),
-					...(baseUrl !== undefined ? { baseUrl } : {}),
-					params: {
-						maxTokens: maxTokens ?? null,
-						temperature: temperature ?? null,
-						contextTokens: contextTokens ?? null,
-						maxMessageTokens: maxMessageTokens ?? null,
-					},
-				});
-	if (resumeFrom && out !== undefined && runModels)
-		await checkLtmResumeModels(out, runModels, io.stderr);
-	const cacheDir = typeof values['cache-dir'] === 'string' ? values['cache-dir'] : undefined;
-	const modelOptions = {
-		...(cacheDir !== undefined ? { cacheDir } : {}),
-		...(threads !== undefined ? { threads } : {}),
-		...(baseUrl !== undefined ? { baseUrl } : {}),
-		...(concurrency !== undefined ? { concurrency } : {}),
+	return {
+		input,
+		agent: values.agent,
+		judge: stringOption(values.judge),
+		memorySpan: memorySpanOption(values['memory-span']),
+		isolated: values.isolated === true,
+		out: stringOption(values.out),
+		trivia: stringOption(values.trivia),
+		resume: values.resume === true,
+		cacheDir: stringOption(values['cache-dir']),
+		baseUrl: stringOption(values['base-url']),
+		maxTokens,
+		temperature,
+		contextTokens,
+		maxMessageTokens,
+		threads,
+		concurrency,
 	};
-	const agent = await openModel(values.agent, modelOptions);
-	const judge =
-		typeof values.judge === 'string' ? await openModel(values.judge, modelOptions) : undefined;
-	// An ltm-suite.json may ask for the agent's own tokenizer (upstream schedules with it); filler
-	// is still sized with cl100k (the state machine needs a synchronous counter).
-	const tokenizer = (resumeFrom?.config ?? loaded.benchmark.config).tokenizer ?? 'cl100k';
-	const countShortTexts = cachedTokenCounter(countCl100kTokens);
-	// Models are open: close them when a prompt cannot fit, before any reply is asked.
+}
+
+function stringOption(value: string | boolean | undefined): string | undefined {
+	return typeof value === 'string' ? value : undefined;
+}
+
+function temperatureOption(value: string | boolean | undefined): number | undefined {
+	if (typeof value !== 'string') return undefined;
+	const temperature = Number(value);
+	if (!Number.isFinite(temperature) || temperature < 0) {
+		throw new CliInputError(`--temperature must be a number ≥ 0, not '${value}'.`);
+	}
+	return temperature;
+}
+
+function memorySpanOption(value: string | boolean | undefined): number | undefined {
+	if (typeof value !== 'string') return undefined;
+	const memorySpan = Number(value);
+	if (!Number.isInteger(memorySpan) || memorySpan <= 0) {
+		throw new CliInputError(
+			`--memory-span must be a positive whole number of tokens, not '${value}'.`,
+		);
+	}
+	return memorySpan;
+}
+
+async function readTrivia(path: string, io: CliIo): Promise<TriviaItem[]> {
+	try {
+		return readUpstreamTrivia(await io.readText(path));
+	} catch (error) {
+		throw new CliInputError(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+async function readResumeState(run: RunArgs): Promise<LtmRunState | undefined> {
+	if (!run.resume) return undefined;
+	if (run.out === undefined)
+		throw new CliInputError('--resume needs --out <dir> (the run state is kept there).');
+	return readLtmRunFiles(run.out);
+}
+
+/** What the run is started with, checked on --resume before any model is opened (issue 18). */
+async function checkRunModels(
+	run: RunArgs,
+	resumeFrom: LtmRunState | undefined,
+	io: CliIo,
+): Promise<LtmRunModels | undefined> {
+	if (run.out === undefined) return undefined;
+	const runModels = await resolveLtmRunModels({
+		agent: run.agent,
+		...(run.judge !== undefined ? { judge: run.judge } : {}),
+		...(run.baseUrl !== undefined ? { baseUrl: run.baseUrl } : {}),
+		params: {
+			maxTokens: run.maxTokens ?? null,
+			temperature: run.temperature ?? null,
+			contextTokens: run.contextTokens ?? null,
+			maxMessageTokens: run.maxMessageTokens ?? null,
+		},
+	});
+	if (resumeFrom) await checkLtmResumeModels(run.out, runModels, io.stderr);
+	return runModels;
+}
+
+/** Everything a run needs before its models are opened. */
+interface PreparedRun {
+	readonly run: RunArgs;
+	readonly benchmark: LtmBenchmark;
+	readonly trivia: TriviaItem[] | undefined;
+	readonly resumeFrom: LtmRunState | undefined;
+	readonly runModels: LtmRunModels | undefined;
+}
+
+type OpenedModel = Awaited<ReturnType<OpenModel>>;
+
+interface RunModels {
+	readonly agent: OpenedModel;
+	readonly judge: OpenedModel | undefined;
+}
+
+async function openRunModels(run: RunArgs, openModel: OpenModel): Promise<RunModels> {
+	const modelOptions = {
+		...(run.cacheDir !== undefined ? { cacheDir: run.cacheDir } : {}),
+		...(run.threads !== undefined ? { threads: run.threads } : {}),
+		...(run.baseUrl !== undefined ? { baseUrl: run.baseUrl } : {}),
+		...(run.concurrency !== undefined ? { concurrency: run.concurrency } : {}),
+	};
+	const agent = await openModel(run.agent, modelOptions);
+	const judge = run.judge !== undefined ? await openModel(run.judge, modelOptions) : undefined;
+	return { agent, judge };
+}
+
+/** Models are open: close them when a prompt cannot fit, before any reply is asked. */
+async function refuseUnfitRun(
+	{ run, benchmark, trivia, resumeFrom }: PreparedRun,
+	{ agent, judge }: RunModels,
+	countShortTexts: (text: string) => number,
+): Promise<void> {
 	await refuseUnfitPrompts({
 		benchmark: resumeFrom
-			? { ...loaded.benchmark, config: resumeFrom.config, tests: resumeFrom.tests }
-			: loaded.benchmark,
+			? { ...benchmark, config: resumeFrom.config, tests: resumeFrom.tests }
+			: benchmark,
 		...fitModelOf(agent.model, 'agent'),
 		...(judge ? fitModelOf(judge.model, 'judge') : {}),
-		...(contextTokens !== undefined ? { maxContextTokens: contextTokens } : {}),
-		...(maxMessageTokens !== undefined ? { maxMessageTokens } : {}),
-		...(maxTokens !== undefined ? { maxNewTokens: maxTokens } : {}),
+		...(run.contextTokens !== undefined ? { maxContextTokens: run.contextTokens } : {}),
+		...(run.maxMessageTokens !== undefined ? { maxMessageTokens: run.maxMessageTokens } : {}),
+		...(run.maxTokens !== undefined ? { maxNewTokens: run.maxTokens } : {}),
 		countTokens: countShortTexts,
 		...(trivia ? { trivia } : {}),
 	}).catch(async (error: unknown) => {
@@ -215,14 +303,26 @@ async function runCommand(
 		await judge?.close();
 		throw error;
 	});
+}
+
+/** Runs the benchmark, saving its state under `--out` as it goes; closes the models after. */
+async function executeRun(
+	{ run, benchmark, trivia, resumeFrom, runModels }: PreparedRun,
+	{ agent, judge }: RunModels,
+	countShortTexts: (text: string) => number,
+	io: CliIo,
+): Promise<LtmRunState> {
+	const { out, maxTokens, temperature, contextTokens, maxMessageTokens } = run;
+	// An ltm-suite.json may ask for the agent's own tokenizer (upstream schedules with it); filler
+	// is still sized with cl100k (the state machine needs a synchronous counter).
+	const tokenizer = (resumeFrom?.config ?? benchmark.config).tokenizer ?? 'cl100k';
 	const started = Date.now();
 	const files = out === undefined ? undefined : new LtmRunFilesWriter(out);
-	let state: LtmRunState;
 	try {
 		if (out !== undefined) await mkdir(out, { recursive: true });
 		if (out !== undefined && runModels) await writeLtmRunModels(out, runModels);
 		let exchanges = 0;
-		state = await runLtm(loaded.benchmark, {
+		const state = await runLtm(benchmark, {
 			agent: agent.model,
 			...(judge ? { judge: judge.model } : {}),
 			countTokens:
@@ -237,7 +337,7 @@ async function runCommand(
 			triviaSource: trivia ? 'upstream' : 'ours',
 			startTime: isoWithMicros(preciseNow()),
 			...(resumeFrom ? { resumeFrom } : {}),
-			runId: loaded.benchmark.config.runName,
+			runId: benchmark.config.runName,
 			onEvent: async ({ action, state: current, logFrom }) => {
 				if (action.kind === 'send') exchanges++;
 				files?.save(current, logFrom, action.kind === 'send' && action.cannedReply !== undefined);
@@ -247,6 +347,7 @@ async function runCommand(
 		io.stderr(
 			`${exchanges} exchanges, ${state.totalTokens} tokens (${tokenizer === 'agent' ? "the agent's tokenizer" : 'cl100k'}), ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 		);
+		return state;
 	} catch (error) {
 		if (error instanceof RangeError && /attends to \d+ at most/.test(error.message)) {
 			throw new CliInputError(
@@ -259,11 +360,6 @@ async function runCommand(
 		await agent.close();
 		await judge?.close();
 	}
-	const report = buildLtmReport(state);
-	if (out !== undefined) await writeReport(out, report);
-	io.stdout(formatLtmTable(report));
-	for (const warning of state.warnings) io.stderr(`warning: ${warning}\n`);
-	return EXIT_OK;
 }
 
 /** A model's limit for the fit check: local models know their positions; endpoints have none here. */

@@ -182,6 +182,47 @@ function readDefinition(
 	options: LoadDefinitionsOptions,
 	diagnostics: LtmDiagnostic[],
 ): LtmTestDefinition | undefined {
+	const located = locateDefinition(path, diagnostics);
+	if (!located) return undefined;
+	const { dataset, exampleId } = located;
+	const parsed = parseDefinitionJson(path, text, diagnostics);
+	if (!parsed) return undefined;
+	const dynamic = dataset.evaluator === 'dynamic';
+	const fields = readFields(parsed.root, path, dataset, diagnostics);
+	if (!fields) return undefined;
+	const { script, isQuestion, expected } = fields;
+	const waits: LtmWait[] = [];
+	(fields.rawWaits as unknown[]).forEach((wait, index) => {
+		const read = readWait(wait, path, `/waits/${index}`, diagnostics);
+		if (read) waits.push(read);
+	});
+	if (!dynamic) checkScriptedTest(fields, waits, path, config, options, diagnostics);
+	return {
+		uniqueId: `${dataset.name} - ${exampleId}`,
+		datasetName: dataset.name,
+		exampleId,
+		configName: dataset.configName,
+		evaluator: dataset.evaluator,
+		description: dataset.description,
+		resetMessage: dataset.resetMessage,
+		script,
+		isQuestion,
+		waits: waits.length === 0 && !dynamic ? defaultWaits(isQuestion.length) : waits,
+		expectedResponses: Array.isArray(expected) ? (expected as JsonValue[]) : [],
+		isTemporal: fields.isTemporal,
+		usesCallback: fields.usesCallback,
+		canBeInterleaved: fields.canBeInterleaved,
+		source: path,
+	};
+}
+
+type KnownDataset = NonNullable<ReturnType<typeof findLtmDataset>>;
+
+/** The dataset (named by the file's folder) and example id (its name) of a definition file. */
+function locateDefinition(
+	path: string,
+	diagnostics: LtmDiagnostic[],
+): { dataset: KnownDataset; exampleId: string } | undefined {
 	const parts = path.split('/');
 	const fileName = parts[parts.length - 1] ?? path;
 	const folder = parts[parts.length - 2];
@@ -207,24 +248,49 @@ function readDefinition(
 		);
 		return undefined;
 	}
-	let root: unknown;
+	return { dataset, exampleId };
+}
+
+function parseDefinitionJson(
+	path: string,
+	text: string,
+	diagnostics: LtmDiagnostic[],
+): { root: unknown } | undefined {
 	try {
-		root = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
+		return { root: JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) };
 	} catch (cause) {
 		diagnostics.push(
 			error(path, '', `not valid JSON: ${cause instanceof Error ? cause.message : String(cause)}`),
 		);
 		return undefined;
 	}
+}
+
+/** A definition's fields, each checked for its type; `undefined` when any is wrong. */
+interface DefinitionFields {
+	readonly script: string[];
+	readonly isQuestion: boolean[];
+	readonly rawWaits: unknown;
+	readonly expected: unknown;
+	readonly isTemporal: boolean;
+	readonly usesCallback: boolean;
+	readonly canBeInterleaved: boolean;
+}
+
+function readFields(
+	root: unknown,
+	path: string,
+	dataset: KnownDataset,
+	diagnostics: LtmDiagnostic[],
+): DefinitionFields | undefined {
 	const before = diagnostics.length;
 	const script = stringList(root, 'script', path, diagnostics);
 	const isQuestion = booleanList(root, 'is_question', path, diagnostics);
 	const rawWaits = field(root, 'waits') ?? [];
-	const dynamic = dataset.evaluator === 'dynamic';
 	const expected = field(root, 'expected_responses') ?? [];
 	if (!Array.isArray(expected)) {
 		diagnostics.push(error(path, '/expected_responses', 'must be a list'));
-	} else if (!dynamic && expected.length === 0) {
+	} else if (dataset.evaluator !== 'dynamic' && expected.length === 0) {
 		// Without expected answers every evaluator finds nothing missing: a silent full score.
 		diagnostics.push(
 			error(
@@ -246,73 +312,60 @@ function readDefinition(
 	const usesCallback = flag('uses_callback', false);
 	const canBeInterleaved = flag('can_be_interleaved', true);
 	if (diagnostics.length > before || !script || !isQuestion) return undefined;
-	const waits: LtmWait[] = [];
-	(rawWaits as unknown[]).forEach((wait, index) => {
-		const parsed = readWait(wait, path, `/waits/${index}`, diagnostics);
-		if (parsed) waits.push(parsed);
-	});
-	const uniqueId = `${dataset.name} - ${exampleId}`;
-	if (!dynamic) {
-		// Both lists are measured against the script, so the message names the list that is wrong.
-		const lineCounts = isTemporal ? [script.length, script.length + 1] : [script.length];
-		const perLine = isTemporal
-			? `${script.length} script lines (or one more for a temporal test's generated question)`
-			: `${script.length} script lines`;
-		const questionsFit = lineCounts.includes(isQuestion.length);
-		if (!questionsFit) {
-			diagnostics.push(
-				error(
-					path,
-					'/is_question',
-					`has ${isQuestion.length} entries for ${perLine}: give one per line`,
-				),
-			);
-		}
-		if (!isQuestion.includes(true)) {
-			diagnostics.push(
-				error(path, '/is_question', 'the test has no question: mark at least one line true'),
-			);
-		}
-		const waitsFit =
-			waits.length === 0 ||
-			(questionsFit ? waits.length === isQuestion.length : lineCounts.includes(waits.length));
-		if (!waitsFit) {
-			diagnostics.push(
-				error(
-					path,
-					'/waits',
-					`has ${waits.length} entries for ${questionsFit ? `${isQuestion.length} lines` : perLine}: give one per line, or none for the defaults`,
-				),
-			);
-		}
-		const tokens = scriptTokens(script, options.countTokens ?? estimateTokens);
-		if (tokens >= config.memorySpan) {
-			diagnostics.push(
-				error(
-					path,
-					'/script',
-					`the script takes ${tokens} tokens, which does not fit the memory span of ${config.memorySpan}: raise --memory-span or shorten the script`,
-				),
-			);
-		}
+	return { script, isQuestion, rawWaits, expected, isTemporal, usesCallback, canBeInterleaved };
+}
+
+/** A scripted (not dynamic) test: one question flag and wait per line, a script that fits the span. */
+function checkScriptedTest(
+	{ script, isQuestion, isTemporal }: DefinitionFields,
+	waits: readonly LtmWait[],
+	path: string,
+	config: LtmConfig,
+	options: LoadDefinitionsOptions,
+	diagnostics: LtmDiagnostic[],
+): void {
+	// Both lists are measured against the script, so the message names the list that is wrong.
+	const lineCounts = isTemporal ? [script.length, script.length + 1] : [script.length];
+	const perLine = isTemporal
+		? `${script.length} script lines (or one more for a temporal test's generated question)`
+		: `${script.length} script lines`;
+	const questionsFit = lineCounts.includes(isQuestion.length);
+	if (!questionsFit) {
+		diagnostics.push(
+			error(
+				path,
+				'/is_question',
+				`has ${isQuestion.length} entries for ${perLine}: give one per line`,
+			),
+		);
 	}
-	return {
-		uniqueId,
-		datasetName: dataset.name,
-		exampleId,
-		configName: dataset.configName,
-		evaluator: dataset.evaluator,
-		description: dataset.description,
-		resetMessage: dataset.resetMessage,
-		script,
-		isQuestion,
-		waits: waits.length === 0 && !dynamic ? defaultWaits(isQuestion.length) : waits,
-		expectedResponses: Array.isArray(expected) ? (expected as JsonValue[]) : [],
-		isTemporal,
-		usesCallback,
-		canBeInterleaved,
-		source: path,
-	};
+	if (!isQuestion.includes(true)) {
+		diagnostics.push(
+			error(path, '/is_question', 'the test has no question: mark at least one line true'),
+		);
+	}
+	const waitsFit =
+		waits.length === 0 ||
+		(questionsFit ? waits.length === isQuestion.length : lineCounts.includes(waits.length));
+	if (!waitsFit) {
+		diagnostics.push(
+			error(
+				path,
+				'/waits',
+				`has ${waits.length} entries for ${questionsFit ? `${isQuestion.length} lines` : perLine}: give one per line, or none for the defaults`,
+			),
+		);
+	}
+	const tokens = scriptTokens(script, options.countTokens ?? estimateTokens);
+	if (tokens >= config.memorySpan) {
+		diagnostics.push(
+			error(
+				path,
+				'/script',
+				`the script takes ${tokens} tokens, which does not fit the memory span of ${config.memorySpan}: raise --memory-span or shorten the script`,
+			),
+		);
+	}
 }
 
 /** Reads one wait object (`tokens`, `time` in seconds, `percentage_finished`). */

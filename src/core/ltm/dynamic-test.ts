@@ -140,74 +140,89 @@ export function advanceDynamic(state: DynamicState, seed: string): DynamicMove {
 		if (state.stopped) return { type: 'end' };
 		const step = state.queue.shift();
 		if (step === undefined) return { type: 'end' };
-		if ('say' in step) {
-			state.awaitingId = step.id ?? null;
-			return {
-				type: 'send',
-				text: renderTemplate(step.say, state),
-				isQuestion: step.question === true,
-			};
-		}
-		if ('wait' in step) {
-			const { tokens, percentage_finished, time_s } = step.wait;
-			return {
-				type: 'wait',
-				wait: {
-					...(tokens !== undefined ? { tokens } : {}),
-					...(percentage_finished !== undefined ? { percentage_finished } : {}),
-					...(time_s !== undefined ? { time: time_s } : {}),
-				},
-			};
-		}
-		if ('check' in step) {
-			let passed: boolean;
-			if ('judge' in step.check) {
-				const spec = step.check.judge;
-				const answer = judgeAnswer(state, step, spec);
-				if ('move' in answer) return answer.move;
-				const parsed = parseJudgeAnswer(answer.reply);
-				if (!parsed.ok) state.reasons.push(parsed.reason);
-				passed = parsed.ok && isYes(valueAtKey(parsed.value, spec.json_key));
-			} else {
-				passed = ruleHolds(step.check, state);
-			}
-			if (passed) {
-				state.score += step.on_pass?.score ?? 1;
-				if (step.on_pass?.reason) state.reasons.push(renderTemplate(step.on_pass.reason, state));
-			} else {
-				if (step.on_fail?.reason) state.reasons.push(renderTemplate(step.on_fail.reason, state));
-				if (step.on_fail?.stop) state.stopped = true;
-			}
-			continue;
-		}
-		if ('extract' in step) {
-			if ('judge' in step.extract) {
-				const spec = step.extract.judge;
-				const answer = judgeAnswer(state, step, spec);
-				if ('move' in answer) return answer.move;
-				const parsed = parseJudgeAnswer(answer.reply);
-				if (!parsed.ok) state.reasons.push(parsed.reason);
-				const value = parsed.ok ? valueAtKey(parsed.value, spec.json_key) : undefined;
-				state.vars[step.extract.into] =
-					value === undefined || value === null
-						? ''
-						: typeof value === 'string'
-							? value
-							: JSON.stringify(value);
-				continue;
-			}
-			const match = new RegExp(step.extract.regex).exec(state.lastReply);
-			state.vars[step.extract.into] = match ? (match[1] ?? match[0]) : '';
-			continue;
-		}
-		if ('pick' in step) {
-			const choices = step.pick.from;
-			state.vars[step.pick.into] = choices[seededIndex(seed, state.picks++, choices.length)] ?? '';
-			continue;
-		}
-		const chosen = ruleHolds(step.branch.if, state) ? step.branch.then : (step.branch.else ?? []);
-		state.queue.unshift(...chosen);
+		const move = stepMove(state, step, seed);
+		if (move !== null) return move;
 	}
+}
+
+type StepOf<K extends string> = Extract<DynamicStep, Record<K, unknown>>;
+
+/** Runs one step: its move when it needs the agent or the judge, else `null` (on to the next). */
+function stepMove(state: DynamicState, step: DynamicStep, seed: string): DynamicMove | null {
+	if ('say' in step) {
+		state.awaitingId = step.id ?? null;
+		return {
+			type: 'send',
+			text: renderTemplate(step.say, state),
+			isQuestion: step.question === true,
+		};
+	}
+	if ('wait' in step) {
+		const { tokens, percentage_finished, time_s } = step.wait;
+		return {
+			type: 'wait',
+			wait: {
+				...(tokens !== undefined ? { tokens } : {}),
+				...(percentage_finished !== undefined ? { percentage_finished } : {}),
+				...(time_s !== undefined ? { time: time_s } : {}),
+			},
+		};
+	}
+	if ('check' in step) return runCheck(state, step);
+	if ('extract' in step) return runExtract(state, step);
+	if ('pick' in step) {
+		const choices = step.pick.from;
+		state.vars[step.pick.into] = choices[seededIndex(seed, state.picks++, choices.length)] ?? '';
+		return null;
+	}
+	const chosen = ruleHolds(step.branch.if, state) ? step.branch.then : (step.branch.else ?? []);
+	state.queue.unshift(...chosen);
+	return null;
+}
+
+/** Scores a check (by rule or by the judge); the judge's move when it has not answered yet. */
+function runCheck(state: DynamicState, step: StepOf<'check'>): DynamicMove | null {
+	let passed: boolean;
+	if ('judge' in step.check) {
+		const spec = step.check.judge;
+		const answer = judgeAnswer(state, step, spec);
+		if ('move' in answer) return answer.move;
+		const parsed = parseJudgeAnswer(answer.reply);
+		if (!parsed.ok) state.reasons.push(parsed.reason);
+		passed = parsed.ok && isYes(valueAtKey(parsed.value, spec.json_key));
+	} else {
+		passed = ruleHolds(step.check, state);
+	}
+	if (passed) {
+		state.score += step.on_pass?.score ?? 1;
+		if (step.on_pass?.reason) state.reasons.push(renderTemplate(step.on_pass.reason, state));
+	} else {
+		if (step.on_fail?.reason) state.reasons.push(renderTemplate(step.on_fail.reason, state));
+		if (step.on_fail?.stop) state.stopped = true;
+	}
+	return null;
+}
+
+/** Sets a variable from the last reply (by regex or by the judge); the judge's move when due. */
+function runExtract(state: DynamicState, step: StepOf<'extract'>): DynamicMove | null {
+	if ('judge' in step.extract) {
+		const spec = step.extract.judge;
+		const answer = judgeAnswer(state, step, spec);
+		if ('move' in answer) return answer.move;
+		const parsed = parseJudgeAnswer(answer.reply);
+		if (!parsed.ok) state.reasons.push(parsed.reason);
+		const value = parsed.ok ? valueAtKey(parsed.value, spec.json_key) : undefined;
+		state.vars[step.extract.into] =
+			value === undefined || value === null
+				? ''
+				: typeof value === 'string'
+					? value
+					: JSON.stringify(value);
+		return null;
+	}
+	const match = new RegExp(step.extract.regex).exec(state.lastReply);
+	state.vars[step.extract.into] = match ? (match[1] ?? match[0]) : '';
+	return null;
 }
 
 /** Records the agent's reply to the last `say`. */

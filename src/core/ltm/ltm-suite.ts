@@ -288,173 +288,70 @@ export function loadLtmSuite(
 	return buildBenchmark(path, parsed.output, options);
 }
 
+type DatasetInput = SuiteInput['datasets'][number];
+type StaticInput = v.InferOutput<typeof StaticExample>;
+type DynamicInput = v.InferOutput<typeof DynamicExample>;
+
+/** What every example of a suite is checked against, and where its problems go. */
+interface SuiteScope {
+	readonly path: string;
+	readonly memorySpan: number;
+	readonly count: CountTokens;
+	readonly diagnostics: LtmDiagnostic[];
+}
+
+/** The fields a test takes from its dataset and its place in the file, whatever its kind. */
+type TestBase = Pick<
+	LtmTestDefinition,
+	| 'uniqueId'
+	| 'datasetName'
+	| 'exampleId'
+	| 'configName'
+	| 'evaluator'
+	| 'description'
+	| 'resetMessage'
+	| 'source'
+>;
+
 function buildBenchmark(path: string, suite: SuiteInput, options: LoadSuiteOptions): LoadResult {
 	const diagnostics: LtmDiagnostic[] = [];
 	const memorySpan = options.memorySpan ?? suite.config?.memory_span ?? DEFAULT_MEMORY_SPAN;
-	const count = options.countTokens ?? estimateTokens;
-	const tests: LtmTestDefinition[] = [];
-	suite.datasets.forEach((dataset, datasetIndex) => {
-		const known = findLtmDataset(dataset.name);
-		const evaluator = dataset.evaluator as EvaluatorSpec;
-		if (typeof evaluator !== 'string' && evaluator.rule === 'regex') {
-			try {
-				new RegExp(evaluator.pattern, evaluator.flags ?? '');
-			} catch (cause) {
-				diagnostics.push(
-					diag(
-						path,
-						`/datasets/${datasetIndex}/evaluator/pattern`,
-						`not a valid regular expression: ${String(cause)}`,
-					),
-				);
-			}
-		}
-		dataset.examples.forEach((raw, exampleIndex) => {
-			const pointer = `/datasets/${datasetIndex}/examples/${exampleIndex}`;
-			const type =
-				typeof raw === 'object' && raw !== null && 'type' in raw
-					? (raw as { type: unknown }).type
-					: undefined;
-			const parsed =
-				type === 'restaurant'
-					? v.safeParse(BuiltInExample, raw)
-					: type !== undefined
-						? v.safeParse(DynamicExample, raw)
-						: v.safeParse(StaticExample, raw);
-			if (!parsed.success) {
-				for (const issue of parsed.issues) {
-					const inner = deepest(issue);
-					diagnostics.push(diag(path, pointer + pointerOf(inner), inner.message));
-				}
-				return;
-			}
-			const example = parsed.output;
-			const exampleId = example.id ?? String(exampleIndex);
-			const base = {
-				uniqueId: `${dataset.name} - ${exampleId}`,
-				datasetName: dataset.name,
-				exampleId,
-				configName: dataset.config_name ?? known?.configName ?? dataset.name,
-				evaluator,
-				description: dataset.description ?? known?.description ?? '',
-				resetMessage: dataset.reset_message ?? '',
-				source: `${path}#${pointer}`,
-			};
-			if ('type' in example && example.type === 'restaurant') {
-				tests.push({
-					...base,
-					script: [],
-					isQuestion: [],
-					waits: [],
-					expectedResponses: [],
-					isTemporal: false,
-					usesCallback: false,
-					canBeInterleaved: true,
-					dynamic: { builtIn: 'restaurant', maxScore: RESTAURANT_MAX_SCORE, vars: {}, steps: [] },
-				});
-				return;
-			}
-			if ('type' in example) {
-				checkSteps(example.steps, path, `${pointer}/steps`, diagnostics);
-				tests.push({
-					...base,
-					script: [],
-					isQuestion: [],
-					waits: [],
-					expectedResponses: [],
-					isTemporal: false,
-					usesCallback: false,
-					canBeInterleaved: true,
-					dynamic: {
-						maxScore: example.max_score,
-						vars: example.vars ?? {},
-						steps: example.steps as DynamicStep[],
-					},
-				});
-				return;
-			}
-			const lines = example.is_question.length;
-			if (
-				lines !== example.script.length &&
-				!(example.is_temporal === true && lines === example.script.length + 1)
-			) {
-				diagnostics.push(
-					diag(
-						path,
-						`${pointer}/is_question`,
-						`has ${lines} entries for ${example.script.length} script lines: give one per line`,
-					),
-				);
-			}
-			if (!example.is_question.includes(true)) {
-				diagnostics.push(
-					diag(
-						path,
-						`${pointer}/is_question`,
-						'the test has no question: mark at least one line true',
-					),
-				);
-			}
-			const waits: LtmWait[] = (example.waits ?? []).map(
-				(wait) => JSON.parse(JSON.stringify(wait)) as LtmWait,
-			);
-			if (waits.length !== 0 && waits.length !== lines) {
-				diagnostics.push(
-					diag(
-						path,
-						`${pointer}/waits`,
-						`has ${waits.length} entries for ${lines} lines: give one per line, or none for the defaults`,
-					),
-				);
-			}
-			const tokens = scriptTokens(example.script, count);
-			if (tokens >= memorySpan) {
-				diagnostics.push(
-					diag(
-						path,
-						`${pointer}/script`,
-						`the script takes ${tokens} tokens, which does not fit the memory span of ${memorySpan}: raise memory_span or shorten the script`,
-					),
-				);
-			}
-			if (example.watch && example.watch.after_step >= example.script.length) {
-				diagnostics.push(
-					diag(
-						path,
-						`${pointer}/watch/after_step`,
-						`names line ${example.watch.after_step}, but the script has ${example.script.length} lines`,
-					),
-				);
-			}
-			if (evaluator === 'watch' && !example.watch) {
-				diagnostics.push(
-					diag(path, `${pointer}`, 'the dataset evaluator is "watch": give the example a "watch"'),
-				);
-			}
-			const watch = example.watch
-				? {
-						afterLine: example.watch.after_step,
-						nthResponse: example.watch.nth_response,
-						mustContain: example.watch.must_contain,
-						normalise: example.watch.normalise ?? 'standardise',
-						exclusive: example.watch.exclusive ?? true,
-					}
-				: undefined;
-			tests.push({
-				...base,
-				script: example.script,
-				isQuestion: watch
-					? example.is_question.map((_, index) => index === watch.afterLine)
-					: example.is_question,
-				waits: waits.length === 0 ? defaultWaits(lines) : waits,
-				expectedResponses: example.expected_responses as JsonValue[],
-				isTemporal: example.is_temporal ?? false,
-				usesCallback: (example.uses_callback ?? false) || watch !== undefined,
-				canBeInterleaved: example.can_be_interleaved ?? true,
-				...(watch ? { watch } : {}),
-			});
-		});
-	});
+	const scope: SuiteScope = {
+		path,
+		memorySpan,
+		count: options.countTokens ?? estimateTokens,
+		diagnostics,
+	};
+	const tests = suite.datasets.flatMap((dataset, datasetIndex) =>
+		readDataset(dataset, datasetIndex, scope),
+	);
+	checkUniqueIds(path, tests, diagnostics);
+	if (diagnostics.length > 0) return { ok: false, diagnostics };
+	tests.sort((a, b) => compareIds(a.uniqueId, b.uniqueId));
+	const benchmark: LtmBenchmark = { config: suiteConfig(suite, options, memorySpan), tests };
+	return { ok: true, benchmark, diagnostics };
+}
+
+function suiteConfig(
+	suite: SuiteInput,
+	options: LoadSuiteOptions,
+	memorySpan: number,
+): LtmBenchmark['config'] {
+	return {
+		runName: suite.config?.run_name ?? 'LTM suite',
+		memorySpan,
+		incompatibilities: suite.config?.incompatibilities ?? [],
+		isolated: options.isolated ?? suite.config?.isolated ?? false,
+		...(suite.config?.tokenizer !== undefined ? { tokenizer: suite.config.tokenizer } : {}),
+		...(suite.config?.seed !== undefined ? { seed: suite.config.seed } : {}),
+	};
+}
+
+function checkUniqueIds(
+	path: string,
+	tests: readonly LtmTestDefinition[],
+	diagnostics: LtmDiagnostic[],
+): void {
 	const seen = new Set<string>();
 	for (const test of tests) {
 		if (seen.has(test.uniqueId))
@@ -467,20 +364,223 @@ function buildBenchmark(path: string, suite: SuiteInput, options: LoadSuiteOptio
 			);
 		seen.add(test.uniqueId);
 	}
-	if (diagnostics.length > 0) return { ok: false, diagnostics };
-	tests.sort((a, b) => compareIds(a.uniqueId, b.uniqueId));
-	const benchmark: LtmBenchmark = {
-		config: {
-			runName: suite.config?.run_name ?? 'LTM suite',
-			memorySpan,
-			incompatibilities: suite.config?.incompatibilities ?? [],
-			isolated: options.isolated ?? suite.config?.isolated ?? false,
-			...(suite.config?.tokenizer !== undefined ? { tokenizer: suite.config.tokenizer } : {}),
-			...(suite.config?.seed !== undefined ? { seed: suite.config.seed } : {}),
-		},
-		tests,
+}
+
+/** The tests of one dataset, in file order; examples that fail their schema give none. */
+function readDataset(
+	dataset: DatasetInput,
+	datasetIndex: number,
+	scope: SuiteScope,
+): LtmTestDefinition[] {
+	const evaluator = dataset.evaluator as EvaluatorSpec;
+	if (typeof evaluator !== 'string' && evaluator.rule === 'regex') {
+		try {
+			new RegExp(evaluator.pattern, evaluator.flags ?? '');
+		} catch (cause) {
+			scope.diagnostics.push(
+				diag(
+					scope.path,
+					`/datasets/${datasetIndex}/evaluator/pattern`,
+					`not a valid regular expression: ${String(cause)}`,
+				),
+			);
+		}
+	}
+	const tests: LtmTestDefinition[] = [];
+	dataset.examples.forEach((raw, exampleIndex) => {
+		const pointer = `/datasets/${datasetIndex}/examples/${exampleIndex}`;
+		const test = readExample(raw, dataset, evaluator, exampleIndex, pointer, scope);
+		if (test) tests.push(test);
+	});
+	return tests;
+}
+
+/** An example checked against the schema its `type` picks (none: a static script). */
+function parseExample(raw: unknown) {
+	const type =
+		typeof raw === 'object' && raw !== null && 'type' in raw
+			? (raw as { type: unknown }).type
+			: undefined;
+	return type === 'restaurant'
+		? v.safeParse(BuiltInExample, raw)
+		: type !== undefined
+			? v.safeParse(DynamicExample, raw)
+			: v.safeParse(StaticExample, raw);
+}
+
+function readExample(
+	raw: unknown,
+	dataset: DatasetInput,
+	evaluator: EvaluatorSpec,
+	exampleIndex: number,
+	pointer: string,
+	scope: SuiteScope,
+): LtmTestDefinition | undefined {
+	const parsed = parseExample(raw);
+	if (!parsed.success) {
+		for (const issue of parsed.issues) {
+			const inner = deepest(issue);
+			scope.diagnostics.push(diag(scope.path, pointer + pointerOf(inner), inner.message));
+		}
+		return undefined;
+	}
+	const example = parsed.output;
+	const exampleId = example.id ?? String(exampleIndex);
+	const known = findLtmDataset(dataset.name);
+	const base: TestBase = {
+		uniqueId: `${dataset.name} - ${exampleId}`,
+		datasetName: dataset.name,
+		exampleId,
+		configName: dataset.config_name ?? known?.configName ?? dataset.name,
+		evaluator,
+		description: dataset.description ?? known?.description ?? '',
+		resetMessage: dataset.reset_message ?? '',
+		source: `${scope.path}#${pointer}`,
 	};
-	return { ok: true, benchmark, diagnostics };
+	if ('type' in example && example.type === 'restaurant') {
+		return scriptlessTest(base, {
+			builtIn: 'restaurant',
+			maxScore: RESTAURANT_MAX_SCORE,
+			vars: {},
+			steps: [],
+		});
+	}
+	if ('type' in example) {
+		checkSteps(example.steps, scope.path, `${pointer}/steps`, scope.diagnostics);
+		return dynamicTest(base, example);
+	}
+	return staticTest(base, example, pointer, scope);
+}
+
+function dynamicTest(base: TestBase, example: DynamicInput): LtmTestDefinition {
+	return scriptlessTest(base, {
+		maxScore: example.max_score,
+		vars: example.vars ?? {},
+		steps: example.steps as DynamicStep[],
+	});
+}
+
+/** A dynamic test: its conversation is its program's, so it has no script of its own. */
+function scriptlessTest(
+	base: TestBase,
+	dynamic: NonNullable<LtmTestDefinition['dynamic']>,
+): LtmTestDefinition {
+	return {
+		...base,
+		script: [],
+		isQuestion: [],
+		waits: [],
+		expectedResponses: [],
+		isTemporal: false,
+		usesCallback: false,
+		canBeInterleaved: true,
+		dynamic,
+	};
+}
+
+function staticTest(
+	base: TestBase,
+	example: StaticInput,
+	pointer: string,
+	scope: SuiteScope,
+): LtmTestDefinition {
+	const lines = example.is_question.length;
+	const waits: LtmWait[] = (example.waits ?? []).map(
+		(wait) => JSON.parse(JSON.stringify(wait)) as LtmWait,
+	);
+	checkStaticLines(example, waits, pointer, scope);
+	checkStaticScript(example, base.evaluator, pointer, scope);
+	const watch = example.watch
+		? {
+				afterLine: example.watch.after_step,
+				nthResponse: example.watch.nth_response,
+				mustContain: example.watch.must_contain,
+				normalise: example.watch.normalise ?? 'standardise',
+				exclusive: example.watch.exclusive ?? true,
+			}
+		: undefined;
+	return {
+		...base,
+		script: example.script,
+		isQuestion: watch
+			? example.is_question.map((_, index) => index === watch.afterLine)
+			: example.is_question,
+		waits: waits.length === 0 ? defaultWaits(lines) : waits,
+		expectedResponses: example.expected_responses as JsonValue[],
+		isTemporal: example.is_temporal ?? false,
+		usesCallback: (example.uses_callback ?? false) || watch !== undefined,
+		canBeInterleaved: example.can_be_interleaved ?? true,
+		...(watch ? { watch } : {}),
+	};
+}
+
+/** `is_question` and `waits` measured against the script: one entry per line. */
+function checkStaticLines(
+	example: StaticInput,
+	waits: readonly LtmWait[],
+	pointer: string,
+	{ path, diagnostics }: SuiteScope,
+): void {
+	const lines = example.is_question.length;
+	if (
+		lines !== example.script.length &&
+		!(example.is_temporal === true && lines === example.script.length + 1)
+	) {
+		diagnostics.push(
+			diag(
+				path,
+				`${pointer}/is_question`,
+				`has ${lines} entries for ${example.script.length} script lines: give one per line`,
+			),
+		);
+	}
+	if (!example.is_question.includes(true)) {
+		diagnostics.push(
+			diag(path, `${pointer}/is_question`, 'the test has no question: mark at least one line true'),
+		);
+	}
+	if (waits.length !== 0 && waits.length !== lines) {
+		diagnostics.push(
+			diag(
+				path,
+				`${pointer}/waits`,
+				`has ${waits.length} entries for ${lines} lines: give one per line, or none for the defaults`,
+			),
+		);
+	}
+}
+
+/** The script fits the memory span, and a `watch` names one of its lines. */
+function checkStaticScript(
+	example: StaticInput,
+	evaluator: EvaluatorSpec,
+	pointer: string,
+	{ path, memorySpan, count, diagnostics }: SuiteScope,
+): void {
+	const tokens = scriptTokens(example.script, count);
+	if (tokens >= memorySpan) {
+		diagnostics.push(
+			diag(
+				path,
+				`${pointer}/script`,
+				`the script takes ${tokens} tokens, which does not fit the memory span of ${memorySpan}: raise memory_span or shorten the script`,
+			),
+		);
+	}
+	if (example.watch && example.watch.after_step >= example.script.length) {
+		diagnostics.push(
+			diag(
+				path,
+				`${pointer}/watch/after_step`,
+				`names line ${example.watch.after_step}, but the script has ${example.script.length} lines`,
+			),
+		);
+	}
+	if (evaluator === 'watch' && !example.watch) {
+		diagnostics.push(
+			diag(path, `${pointer}`, 'the dataset evaluator is "watch": give the example a "watch"'),
+		);
+	}
 }
 
 function diag(path: string, pointer: string, message: string): LtmDiagnostic {

@@ -155,187 +155,229 @@ export function advanceRestaurant(
 	const r = state.builtIn!;
 	for (;;) {
 		if (state.stopped) return { type: 'end' };
-		switch (r.stage) {
-			case 'intro':
-				r.stage = 'intro-wait';
-				r.waiterSaid = '';
-				return {
-					type: 'send',
-					text: 'Shall we play a game of pretend? You are a guest who has just sat down at a table in a small restaurant, and I am the waiter. From now on, whenever a message of mine begins with "Waiter:", reply in character as the guest: order what you like from what I offer and talk to me as a diner would.',
-					isQuestion: false,
-				};
-			case 'intro-wait':
-				r.stage = 'menu';
-				return { type: 'wait', wait: { percentage_finished: 20 } };
-			case 'menu':
-				return say(
-					r,
-					`Good evening and welcome! Here is our menu:\n${menuText(menu)}\nCan I start you off with something to drink?`,
-					'drinks-role',
-				);
-			case 'drinks-role': {
-				const answer = ask(state, [
-					{ role: 'system', content: JUDGE_SYSTEM },
-					{
-						role: 'user',
-						content: `${exchange(state, r)}\n\nDoes the guest answer in character, as a diner speaking to a waiter (not as an assistant explaining things, and not as the waiter)? Answer {"follows_role": true} or {"follows_role": false}.`,
-					},
-				]);
-				if (answer === null)
-					return fail(state, r, 'The judge could not say whether the guest stayed in role.');
-				if ('move' in answer) return answer.move;
-				if (!isYes(valueAtKey(answer.value, 'follows_role')))
-					return fail(state, r, 'The agent did not play the guest.');
-				r.stage = 'drinks-order';
-				continue;
-			}
-			case 'drinks-order': {
-				const answer = ask(state, orderQuestion(state, r));
-				if (answer === null) return fail(state, r, 'The drinks order could not be read.');
-				if ('move' in answer) return answer.move;
-				const order = readOrder(answer.value, menu);
-				if (order.drinks.length === 0) return fail(state, r, 'The guest ordered no drink.');
-				r.drinks = order.drinks;
-				pass(state, `The guest ordered ${listed(order.drinks)} to drink.`);
-				r.stage = 'food';
-				return { type: 'wait', wait: { percentage_finished: 40 } };
-			}
-			case 'food':
-				return say(
-					r,
-					'Your drinks are on their way. And what would you like to eat?',
-					'food-order',
-				);
-			case 'food-order': {
-				const answer = ask(state, orderQuestion(state, r));
-				if (answer === null) return fail(state, r, 'The food order could not be read.');
-				if ('move' in answer) return answer.move;
-				const order = readOrder(answer.value, menu);
-				if (order.invalid.length > 0)
-					return fail(
-						state,
-						r,
-						`The guest asked for food that is not on the menu: ${listed(order.invalid)}.`,
-					);
-				if (order.dishes.length === 0) return fail(state, r, 'The guest ordered no food.');
-				r.dishes = order.dishes;
-				r.everOrdered = [...order.dishes];
-				pass(state, `The guest ordered ${listed(order.dishes)} from the menu.`);
-				r.stage = 'confirm';
-				continue;
-			}
-			case 'confirm':
-				r.stage = 'confirm-wait';
-				r.waiterSaid = `${PREFIX}Very good: ${listed(r.dishes)}. I will let the kitchen know.`;
-				return { type: 'send', text: r.waiterSaid, isQuestion: false };
-			case 'confirm-wait':
-				r.stage = 'unavailable';
-				return { type: 'wait', wait: { percentage_finished: 60 } };
-			case 'unavailable': {
-				const gone = r.dishes[seededIndex(seed, 'unavailable', r.dishes.length)]!;
-				r.unavailable = gone;
-				return say(
-					r,
-					`I am so sorry: the kitchen has just told me that the ${gone} has sold out tonight. Could you choose something else instead?`,
-					'replace-order',
-				);
-			}
-			case 'replace-order': {
-				const answer = ask(state, orderQuestion(state, r));
-				if (answer === null) return fail(state, r, 'The new order could not be read.');
-				if ('move' in answer) return answer.move;
-				const order = readOrder(answer.value, menu);
-				const again = order.dishes.filter((dish) => r.everOrdered.includes(dish));
-				if (again.length > 0)
-					return fail(
-						state,
-						r,
-						`The guest ordered ${listed(again)} again, which was already ordered.`,
-					);
-				if (order.invalid.length > 0)
-					return fail(
-						state,
-						r,
-						`The guest asked for food that is not on the menu: ${listed(order.invalid)}.`,
-					);
-				if (order.dishes.length === 0)
-					return fail(state, r, 'The guest ordered nothing in place of the sold-out dish.');
-				r.dishes = [...r.dishes.filter((dish) => dish !== r.unavailable), ...order.dishes];
-				r.everOrdered.push(...order.dishes);
-				pass(state, `The guest replaced the ${r.unavailable} with ${listed(order.dishes)}.`);
-				r.stage = 'serve';
-				return { type: 'wait', wait: { percentage_finished: 80 } };
-			}
-			case 'serve': {
-				const ordered = r.dishes[seededIndex(seed, 'swap', r.dishes.length)]!;
-				const section = menu.find((s) => s.items.some((item) => item.name === ordered))!;
-				const others = section.items.filter(
-					(item) => item.name !== ordered && !r.dishes.includes(item.name),
-				);
-				const brought =
-					others.length > 0
-						? others[seededIndex(seed, 'brought', others.length)]!.name
-						: allItems(menu).find((item) => !item.drinks && !r.dishes.includes(item.name))!.name;
-				r.served = { ordered, brought };
-				const plates = r.dishes.map((dish) => (dish === ordered ? brought : dish));
-				return say(r, `Here we are: ${listed(plates)}. Enjoy your meal!`, 'noticed');
-			}
-			case 'noticed': {
-				const served = r.served!;
-				const answer = ask(state, [
-					{ role: 'system', content: JUDGE_SYSTEM },
-					{
-						role: 'user',
-						content: `The guest had ordered ${listed(r.dishes)}, but the waiter brought the ${served.brought} in place of the ${served.ordered}.\n\nThe waiter said:\n${r.waiterSaid}\n\nThe guest replied:\n${state.lastReply}\n\nDoes the guest point out that a dish is not what they ordered? Answer {"noticed": true} or {"noticed": false}.`,
-					},
-				]);
-				if (answer === null)
-					return fail(state, r, 'The judge could not say whether the mix-up was noticed.');
-				if ('move' in answer) return answer.move;
-				if (isYes(valueAtKey(answer.value, 'noticed')))
-					pass(
-						state,
-						`The guest noticed the ${served.brought} brought in place of the ${served.ordered}.`,
-					);
-				else
-					state.reasons.push(
-						`The guest did not notice the ${served.brought} brought in place of the ${served.ordered}.`,
-					);
-				r.stage = 'apology';
-				continue;
-			}
-			case 'apology':
-				r.stage = 'apology-wait';
-				r.waiterSaid = `${PREFIX}My apologies! I will take that back and bring the ${r.served!.ordered} right away.`;
-				return { type: 'send', text: r.waiterSaid, isQuestion: false };
-			case 'apology-wait':
-				r.stage = 'recall';
-				return { type: 'wait', wait: { percentage_finished: 90 } };
-			case 'recall':
-				return say(
-					r,
-					`Here is the ${r.served!.ordered}, as you ordered. To make up for the mix-up, your next drink is on the house. What were you drinking?`,
-					'recalls',
-				);
-			case 'recalls': {
-				const answer = ask(state, [
-					{ role: 'system', content: JUDGE_SYSTEM },
-					{
-						role: 'user',
-						content: `At the start of the meal the guest ordered to drink: ${listed(r.drinks)}.\n\nThe waiter said:\n${r.waiterSaid}\n\nThe guest replied:\n${state.lastReply}\n\nDoes the reply name what the guest ordered to drink at the start? Answer {"recalls": true} or {"recalls": false}.`,
-					},
-				]);
-				if (answer === null)
-					return fail(state, r, 'The judge could not say whether the drink was recalled.');
-				if ('move' in answer) return answer.move;
-				if (isYes(valueAtKey(answer.value, 'recalls')))
-					pass(state, `The guest remembered drinking ${listed(r.drinks)}.`);
-				else state.reasons.push(`The guest did not remember drinking ${listed(r.drinks)}.`);
-				r.stage = 'done';
-				continue;
-			}
-			case 'done':
-				return { type: 'end' };
-		}
+		const move = stageMove(state, r, seed, menu);
+		if (move !== null) return move;
 	}
+}
+
+/** The move of the stage `r` stands at, or `null` when the stage moved on without one. */
+function stageMove(
+	state: DynamicState,
+	r: RestaurantState,
+	seed: string,
+	menu: readonly MenuSection[],
+): DynamicMove | null {
+	switch (r.stage) {
+		case 'intro':
+			r.stage = 'intro-wait';
+			r.waiterSaid = '';
+			return {
+				type: 'send',
+				text: 'Shall we play a game of pretend? You are a guest who has just sat down at a table in a small restaurant, and I am the waiter. From now on, whenever a message of mine begins with "Waiter:", reply in character as the guest: order what you like from what I offer and talk to me as a diner would.',
+				isQuestion: false,
+			};
+		case 'intro-wait':
+			r.stage = 'menu';
+			return { type: 'wait', wait: { percentage_finished: 20 } };
+		case 'menu':
+			return say(
+				r,
+				`Good evening and welcome! Here is our menu:\n${menuText(menu)}\nCan I start you off with something to drink?`,
+				'drinks-role',
+			);
+		case 'drinks-role':
+			return readRole(state, r);
+		case 'drinks-order':
+			return readDrinksOrder(state, r, menu);
+		case 'food':
+			return say(r, 'Your drinks are on their way. And what would you like to eat?', 'food-order');
+		case 'food-order':
+			return readFoodOrder(state, r, menu);
+		case 'confirm':
+			r.stage = 'confirm-wait';
+			r.waiterSaid = `${PREFIX}Very good: ${listed(r.dishes)}. I will let the kitchen know.`;
+			return { type: 'send', text: r.waiterSaid, isQuestion: false };
+		case 'confirm-wait':
+			r.stage = 'unavailable';
+			return { type: 'wait', wait: { percentage_finished: 60 } };
+		case 'unavailable':
+			return sayUnavailable(r, seed);
+		case 'replace-order':
+			return readReplacement(state, r, menu);
+		case 'serve':
+			return serveSwapped(r, seed, menu);
+		case 'noticed':
+			return readNoticed(state, r);
+		case 'apology':
+			r.stage = 'apology-wait';
+			r.waiterSaid = `${PREFIX}My apologies! I will take that back and bring the ${r.served!.ordered} right away.`;
+			return { type: 'send', text: r.waiterSaid, isQuestion: false };
+		case 'apology-wait':
+			r.stage = 'recall';
+			return { type: 'wait', wait: { percentage_finished: 90 } };
+		case 'recall':
+			return say(
+				r,
+				`Here is the ${r.served!.ordered}, as you ordered. To make up for the mix-up, your next drink is on the house. What were you drinking?`,
+				'recalls',
+			);
+		case 'recalls':
+			return readRecall(state, r);
+		case 'done':
+			return { type: 'end' };
+	}
+	return null;
+}
+
+function readRole(state: DynamicState, r: RestaurantState): DynamicMove | null {
+	const answer = ask(state, [
+		{ role: 'system', content: JUDGE_SYSTEM },
+		{
+			role: 'user',
+			content: `${exchange(state, r)}\n\nDoes the guest answer in character, as a diner speaking to a waiter (not as an assistant explaining things, and not as the waiter)? Answer {"follows_role": true} or {"follows_role": false}.`,
+		},
+	]);
+	if (answer === null)
+		return fail(state, r, 'The judge could not say whether the guest stayed in role.');
+	if ('move' in answer) return answer.move;
+	if (!isYes(valueAtKey(answer.value, 'follows_role')))
+		return fail(state, r, 'The agent did not play the guest.');
+	r.stage = 'drinks-order';
+	return null;
+}
+
+function readDrinksOrder(
+	state: DynamicState,
+	r: RestaurantState,
+	menu: readonly MenuSection[],
+): DynamicMove {
+	const answer = ask(state, orderQuestion(state, r));
+	if (answer === null) return fail(state, r, 'The drinks order could not be read.');
+	if ('move' in answer) return answer.move;
+	const order = readOrder(answer.value, menu);
+	if (order.drinks.length === 0) return fail(state, r, 'The guest ordered no drink.');
+	r.drinks = order.drinks;
+	pass(state, `The guest ordered ${listed(order.drinks)} to drink.`);
+	r.stage = 'food';
+	return { type: 'wait', wait: { percentage_finished: 40 } };
+}
+
+function readFoodOrder(
+	state: DynamicState,
+	r: RestaurantState,
+	menu: readonly MenuSection[],
+): DynamicMove | null {
+	const answer = ask(state, orderQuestion(state, r));
+	if (answer === null) return fail(state, r, 'The food order could not be read.');
+	if ('move' in answer) return answer.move;
+	const order = readOrder(answer.value, menu);
+	if (order.invalid.length > 0)
+		return fail(
+			state,
+			r,
+			`The guest asked for food that is not on the menu: ${listed(order.invalid)}.`,
+		);
+	if (order.dishes.length === 0) return fail(state, r, 'The guest ordered no food.');
+	r.dishes = order.dishes;
+	r.everOrdered = [...order.dishes];
+	pass(state, `The guest ordered ${listed(order.dishes)} from the menu.`);
+	r.stage = 'confirm';
+	return null;
+}
+
+/** Says that one of the ordered dishes (seeded) has sold out. */
+function sayUnavailable(r: RestaurantState, seed: string): DynamicMove {
+	const gone = r.dishes[seededIndex(seed, 'unavailable', r.dishes.length)]!;
+	r.unavailable = gone;
+	return say(
+		r,
+		`I am so sorry: the kitchen has just told me that the ${gone} has sold out tonight. Could you choose something else instead?`,
+		'replace-order',
+	);
+}
+
+function readReplacement(
+	state: DynamicState,
+	r: RestaurantState,
+	menu: readonly MenuSection[],
+): DynamicMove {
+	const answer = ask(state, orderQuestion(state, r));
+	if (answer === null) return fail(state, r, 'The new order could not be read.');
+	if ('move' in answer) return answer.move;
+	const order = readOrder(answer.value, menu);
+	const again = order.dishes.filter((dish) => r.everOrdered.includes(dish));
+	if (again.length > 0)
+		return fail(state, r, `The guest ordered ${listed(again)} again, which was already ordered.`);
+	if (order.invalid.length > 0)
+		return fail(
+			state,
+			r,
+			`The guest asked for food that is not on the menu: ${listed(order.invalid)}.`,
+		);
+	if (order.dishes.length === 0)
+		return fail(state, r, 'The guest ordered nothing in place of the sold-out dish.');
+	r.dishes = [...r.dishes.filter((dish) => dish !== r.unavailable), ...order.dishes];
+	r.everOrdered.push(...order.dishes);
+	pass(state, `The guest replaced the ${r.unavailable} with ${listed(order.dishes)}.`);
+	r.stage = 'serve';
+	return { type: 'wait', wait: { percentage_finished: 80 } };
+}
+
+/** Serves the order with one dish (seeded) swapped for another the guest did not order. */
+function serveSwapped(r: RestaurantState, seed: string, menu: readonly MenuSection[]): DynamicMove {
+	const ordered = r.dishes[seededIndex(seed, 'swap', r.dishes.length)]!;
+	const section = menu.find((s) => s.items.some((item) => item.name === ordered))!;
+	const others = section.items.filter(
+		(item) => item.name !== ordered && !r.dishes.includes(item.name),
+	);
+	const brought =
+		others.length > 0
+			? others[seededIndex(seed, 'brought', others.length)]!.name
+			: allItems(menu).find((item) => !item.drinks && !r.dishes.includes(item.name))!.name;
+	r.served = { ordered, brought };
+	const plates = r.dishes.map((dish) => (dish === ordered ? brought : dish));
+	return say(r, `Here we are: ${listed(plates)}. Enjoy your meal!`, 'noticed');
+}
+
+function readNoticed(state: DynamicState, r: RestaurantState): DynamicMove | null {
+	const served = r.served!;
+	const answer = ask(state, [
+		{ role: 'system', content: JUDGE_SYSTEM },
+		{
+			role: 'user',
+			content: `The guest had ordered ${listed(r.dishes)}, but the waiter brought the ${served.brought} in place of the ${served.ordered}.\n\nThe waiter said:\n${r.waiterSaid}\n\nThe guest replied:\n${state.lastReply}\n\nDoes the guest point out that a dish is not what they ordered? Answer {"noticed": true} or {"noticed": false}.`,
+		},
+	]);
+	if (answer === null)
+		return fail(state, r, 'The judge could not say whether the mix-up was noticed.');
+	if ('move' in answer) return answer.move;
+	if (isYes(valueAtKey(answer.value, 'noticed')))
+		pass(
+			state,
+			`The guest noticed the ${served.brought} brought in place of the ${served.ordered}.`,
+		);
+	else
+		state.reasons.push(
+			`The guest did not notice the ${served.brought} brought in place of the ${served.ordered}.`,
+		);
+	r.stage = 'apology';
+	return null;
+}
+
+function readRecall(state: DynamicState, r: RestaurantState): DynamicMove | null {
+	const answer = ask(state, [
+		{ role: 'system', content: JUDGE_SYSTEM },
+		{
+			role: 'user',
+			content: `At the start of the meal the guest ordered to drink: ${listed(r.drinks)}.\n\nThe waiter said:\n${r.waiterSaid}\n\nThe guest replied:\n${state.lastReply}\n\nDoes the reply name what the guest ordered to drink at the start? Answer {"recalls": true} or {"recalls": false}.`,
+		},
+	]);
+	if (answer === null)
+		return fail(state, r, 'The judge could not say whether the drink was recalled.');
+	if ('move' in answer) return answer.move;
+	if (isYes(valueAtKey(answer.value, 'recalls')))
+		pass(state, `The guest remembered drinking ${listed(r.drinks)}.`);
+	else state.reasons.push(`The guest did not remember drinking ${listed(r.drinks)}.`);
+	r.stage = 'done';
+	return null;
 }

@@ -132,122 +132,174 @@ export async function runLtm(
 	options: RunLtmOptions,
 ): Promise<LtmRunState> {
 	const environment = options.environment ?? {};
+	let state = options.resumeFrom ?? startRun(benchmark, options, environment);
+	const run: RunContext = {
+		options,
+		count: async (text) =>
+			options.countTokens ? options.countTokens(text) : options.agent.countTokens(text),
+		now: options.now ?? (() => Date.now()),
+		runId: options.runId ?? 'ltm',
+		judgeCalls: new Map(),
+		agentTokens: new Map(),
+	};
+	let logFrom = options.resumeFrom?.log.length ?? 0;
+	for (;;) {
+		if (options.signal?.aborted) throw new LtmCancelledError(state);
+		const action = nextAction(state);
+		if (action.kind === 'done') return state;
+		const result = await perform(action, state, run);
+		state = applyResult(state, result, environment);
+		await options.onEvent?.({ action, result, state, logFrom });
+		logFrom = state.log.length;
+	}
+}
+
+/** What one run's steps share: its options, clocks and counters, and what it has counted. */
+interface RunContext {
+	readonly options: RunLtmOptions;
+	readonly count: (text: string) => Promise<number>;
+	readonly now: () => number;
+	readonly runId: string;
+	/** Judge calls made so far per test by its evaluator (the next call's index). */
+	readonly judgeCalls: Map<string, number>;
+	/** The agent's token count of logged texts (short contexts only). */
+	readonly agentTokens: Map<string, number>;
+}
+
+type SendAction = Extract<LtmAction, { kind: 'send' }>;
+type JudgeAction = Extract<LtmAction, { kind: 'judge' }>;
+type EvaluateAction = Extract<LtmAction, { kind: 'evaluate' }>;
+
+function startRun(
+	benchmark: LtmBenchmark,
+	options: RunLtmOptions,
+	environment: LtmEnvironment,
+): LtmRunState {
 	const config = {
 		...benchmark.config,
 		...(options.memorySpan !== undefined ? { memorySpan: options.memorySpan } : {}),
 		...(options.isolated !== undefined ? { isolated: options.isolated } : {}),
 	};
-	let state =
-		options.resumeFrom ??
-		createLtmRun(
-			{ ...benchmark, config },
-			{ ...options, judgeAvailable: options.judgeAvailable ?? options.judge !== undefined },
-			environment,
-		);
-	const count = async (text: string): Promise<number> =>
-		options.countTokens ? options.countTokens(text) : options.agent.countTokens(text);
-	const now = options.now ?? (() => Date.now());
-	const runId = options.runId ?? 'ltm';
-	let logFrom = options.resumeFrom?.log.length ?? 0;
-	const judgeCalls = new Map<string, number>();
-	const agentTokens = new Map<string, number>();
-	for (;;) {
-		if (options.signal?.aborted) throw new LtmCancelledError(state);
-		const action = nextAction(state);
-		if (action.kind === 'done') return state;
-		let result: LtmActionResult;
-		if (action.kind === 'send') {
-			const started = now();
-			let reply: string;
-			if (action.cannedReply !== undefined) {
-				reply = action.cannedReply;
-			} else {
-				let history: ChatMessage[];
-				if (options.maxContextTokens === undefined) {
-					history = agentHistory(state);
-				} else {
-					// The context is the agent's: count with its own tokenizer (cached by text; the
-					// newest 400 lines are more than any short context holds).
-					for (const entry of state.log.slice(-400)) {
-						if (entry.role !== 'system' && !agentTokens.has(entry.text)) {
-							agentTokens.set(entry.text, await options.agent.countTokens(entry.text));
-						}
-					}
-					const reserve = await options.agent.countTokens(action.text);
-					history = agentHistory(
-						state,
-						options.maxContextTokens,
-						reserve,
-						(entry) => agentTokens.get(entry.text) ?? entry.tokens,
-					);
-				}
-				const messages = [...history, { role: 'user', content: action.text }];
-				const done = await generateCompletion(
-					options.agent,
-					{ prompt: { kind: 'chat', messages }, params: options.agentParams ?? {} },
-					{
-						runId,
-						sampleId: agentSampleId(action),
-						role: 'agent',
-						callIndex: agentCallIndex(state, action),
-					},
-					options.signal,
-				);
-				if (done.finishReason === 'cancelled') throw new LtmCancelledError(state);
-				reply = done.completion;
-			}
-			result = {
-				kind: 'sent',
-				reply,
-				messageTokens: await count(action.text),
-				replyTokens: await count(reply),
-				durationMs: action.cannedReply !== undefined ? 0 : now() - started,
-			};
-		} else if (action.kind === 'reset-agent') {
-			result = { kind: 'agent-reset' };
-		} else if (action.kind === 'judge') {
-			// A dynamic test's judge call; its answer goes into the state, so a resumed run replays it.
-			if (options.judge === undefined) {
-				result = { kind: 'no-judge' };
-			} else {
-				const done = await generateCompletion(
-					options.judge,
-					{ prompt: { kind: 'chat', messages: action.messages }, params: action.params },
-					{ runId, sampleId: action.testId, role: 'judge', callIndex: action.callIndex },
-					options.signal,
-				);
-				if (done.finishReason === 'cancelled') throw new LtmCancelledError(state);
-				result = { kind: 'judged', reply: done.completion };
-			}
-		} else {
-			const judgeModel = options.judge;
-			const judge: Judge | undefined = judgeModel
-				? async (messages, params) => {
-						const index = judgeCalls.get(action.testId) ?? 0;
-						judgeCalls.set(action.testId, index + 1);
-						const done = await generateCompletion(
-							judgeModel,
-							{ prompt: { kind: 'chat', messages }, params },
-							{ runId, sampleId: action.testId, role: 'judge', callIndex: index },
-							options.signal,
-						);
-						return done.completion;
-					}
-				: undefined;
-			const test = state.tests.find((candidate) => candidate.uniqueId === action.testId)!;
-			result = {
-				kind: 'evaluated',
-				evaluation: await evaluateTest(
-					test,
-					action.questions,
-					action.responses,
-					judge,
-					state.tests,
-				),
-			};
+	return createLtmRun(
+		{ ...benchmark, config },
+		{ ...options, judgeAvailable: options.judgeAvailable ?? options.judge !== undefined },
+		environment,
+	);
+}
+
+async function perform(
+	action: Exclude<LtmAction, { kind: 'done' }>,
+	state: LtmRunState,
+	run: RunContext,
+): Promise<LtmActionResult> {
+	if (action.kind === 'send') return send(action, state, run);
+	if (action.kind === 'reset-agent') return { kind: 'agent-reset' };
+	if (action.kind === 'judge') return askJudge(action, state, run);
+	return evaluate(action, state, run);
+}
+
+async function send(
+	action: SendAction,
+	state: LtmRunState,
+	run: RunContext,
+): Promise<LtmActionResult> {
+	const started = run.now();
+	const reply =
+		action.cannedReply !== undefined ? action.cannedReply : await agentReply(action, state, run);
+	return {
+		kind: 'sent',
+		reply,
+		messageTokens: await run.count(action.text),
+		replyTokens: await run.count(reply),
+		durationMs: action.cannedReply !== undefined ? 0 : run.now() - started,
+	};
+}
+
+async function agentReply(
+	action: SendAction,
+	state: LtmRunState,
+	run: RunContext,
+): Promise<string> {
+	const { options } = run;
+	const history = await historyFor(action, state, run);
+	const messages = [...history, { role: 'user', content: action.text }];
+	const done = await generateCompletion(
+		options.agent,
+		{ prompt: { kind: 'chat', messages }, params: options.agentParams ?? {} },
+		{
+			runId: run.runId,
+			sampleId: agentSampleId(action),
+			role: 'agent',
+			callIndex: agentCallIndex(state, action),
+		},
+		options.signal,
+	);
+	if (done.finishReason === 'cancelled') throw new LtmCancelledError(state);
+	return done.completion;
+}
+
+async function historyFor(
+	action: SendAction,
+	state: LtmRunState,
+	run: RunContext,
+): Promise<ChatMessage[]> {
+	const { agent, maxContextTokens } = run.options;
+	if (maxContextTokens === undefined) return agentHistory(state);
+	// The context is the agent's: count with its own tokenizer (cached by text; the
+	// newest 400 lines are more than any short context holds).
+	for (const entry of state.log.slice(-400)) {
+		if (entry.role !== 'system' && !run.agentTokens.has(entry.text)) {
+			run.agentTokens.set(entry.text, await agent.countTokens(entry.text));
 		}
-		state = applyResult(state, result, environment);
-		await options.onEvent?.({ action, result, state, logFrom });
-		logFrom = state.log.length;
 	}
+	const reserve = await agent.countTokens(action.text);
+	return agentHistory(
+		state,
+		maxContextTokens,
+		reserve,
+		(entry) => run.agentTokens.get(entry.text) ?? entry.tokens,
+	);
+}
+
+/** A dynamic test's judge call; its answer goes into the state, so a resumed run replays it. */
+async function askJudge(
+	action: JudgeAction,
+	state: LtmRunState,
+	run: RunContext,
+): Promise<LtmActionResult> {
+	if (run.options.judge === undefined) return { kind: 'no-judge' };
+	const done = await generateCompletion(
+		run.options.judge,
+		{ prompt: { kind: 'chat', messages: action.messages }, params: action.params },
+		{ runId: run.runId, sampleId: action.testId, role: 'judge', callIndex: action.callIndex },
+		run.options.signal,
+	);
+	if (done.finishReason === 'cancelled') throw new LtmCancelledError(state);
+	return { kind: 'judged', reply: done.completion };
+}
+
+async function evaluate(
+	action: EvaluateAction,
+	state: LtmRunState,
+	run: RunContext,
+): Promise<LtmActionResult> {
+	const judgeModel = run.options.judge;
+	const judge: Judge | undefined = judgeModel
+		? async (messages, params) => {
+				const index = run.judgeCalls.get(action.testId) ?? 0;
+				run.judgeCalls.set(action.testId, index + 1);
+				const done = await generateCompletion(
+					judgeModel,
+					{ prompt: { kind: 'chat', messages }, params },
+					{ runId: run.runId, sampleId: action.testId, role: 'judge', callIndex: index },
+					run.options.signal,
+				);
+				return done.completion;
+			}
+		: undefined;
+	const test = state.tests.find((candidate) => candidate.uniqueId === action.testId)!;
+	return {
+		kind: 'evaluated',
+		evaluation: await evaluateTest(test, action.questions, action.responses, judge, state.tests),
+	};
 }
