@@ -224,3 +224,25 @@ describe('Restaurant built-in', () => {
 		});
 	});
 });
+
+describe('a saved Restaurant state read back from a file', () => {
+	it('stops with the reason on a stage this version does not have, instead of looping', async () => {
+		const { advanceRestaurant, startRestaurant } = await import('../../../src/core/ltm/restaurant');
+		const builtIn = { ...startRestaurant(), stage: 'dessert-menu' } as unknown as ReturnType<
+			typeof startRestaurant
+		>;
+		const state = {
+			queue: [],
+			vars: {},
+			stepReplies: {},
+			lastReply: '',
+			awaitingId: null,
+			score: 0,
+			reasons: [],
+			stopped: false,
+			picks: 0,
+			builtIn,
+		};
+		expect(() => advanceRestaurant(state, 'seed')).toThrow(/unknown stage \("dessert-menu"\)/);
+	});
+});
