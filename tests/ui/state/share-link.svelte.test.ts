@@ -6,7 +6,7 @@ import { decodeShareLink } from '../../../src/core/syntaxgym/share/share-link';
 import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';
 import { RunSession, type RunStartOptions } from '../../../src/ui/state/run-session.svelte';
-import { ShareLinkBuilder } from '../../../src/ui/state/share-link.svelte';
+import { buildSuiteShareLink } from '../../../src/ui/state/share-link.svelte';
 import { loadStoredRun } from '../../../src/ui/stored-run';
 import { FakeEngine } from '../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../src/worker/inference-client';
@@ -49,17 +49,17 @@ async function storeRun(text: string, options: RunStartOptions = {}): Promise<nu
 
 beforeEach(clearDatabase);
 
-describe('ShareLinkBuilder', () => {
+describe('buildSuiteShareLink', () => {
 	it('builds a link that decodes to the run and reproduces its own results', async () => {
 		const text = suiteText(4);
 		const runId = await storeRun(text);
-		const builder = new ShareLinkBuilder();
-		const link = await builder.build(runId, 'https://example.org/app/#/results/1');
-		expect(builder.status).toBe('ready');
-		expect(link?.url.startsWith('https://example.org/app/#/share/2/')).toBe(true);
-		expect(link?.fragmentChars).toBe(link!.url.length - 'https://example.org/app/#'.length);
+		const link = await buildSuiteShareLink(runId, 'https://example.org/app/#/results/1');
+		if (!link.ok) throw new Error(link.message);
+		expect(link.url.startsWith('https://example.org/app/#/share/2/')).toBe(true);
+		// A small suite goes in whole, with every region's values: nothing to say about it.
+		expect(link.detail).toBeUndefined();
 
-		const decoded = decodeShareLink(link!.url);
+		const decoded = decodeShareLink(link.url);
 		expect(decoded.ok).toBe(true);
 		if (!decoded.ok) return;
 		expect(decoded.payload.suite).toEqual({ kind: 'inline', text });
@@ -77,8 +77,9 @@ describe('ShareLinkBuilder', () => {
 
 	it('carries the word-boundary option of a run scored with it', async () => {
 		const runId = await storeRun(suiteText(2), { wordBoundaries: true });
-		const link = await new ShareLinkBuilder().build(runId, 'https://example.org/');
-		const decoded = decodeShareLink(link!.url);
+		const link = await buildSuiteShareLink(runId, 'https://example.org/');
+		if (!link.ok) throw new Error(link.message);
+		const decoded = decodeShareLink(link.url);
 		expect(decoded.ok && decoded.payload.wordBoundaries).toBe(true);
 	});
 
@@ -92,16 +93,16 @@ describe('ShareLinkBuilder', () => {
 			return String.fromCharCode(97 + ((seed >>> 0) % 26));
 		}).join('');
 		const runId = await storeRun(suiteText(2, padding));
-		const builder = new ShareLinkBuilder();
-		expect(await builder.build(runId, 'https://example.org/')).toBeNull();
-		expect(builder.status).toBe('too-large');
-		expect(builder.message).toMatch(/too large for a link.*Download the run bundle/);
+		const link = await buildSuiteShareLink(runId, 'https://example.org/');
+		expect(link.ok).toBe(false);
+		expect(!link.ok && link.tooLarge).toBe(true);
+		expect(!link.ok && link.message).toMatch(/too large for a link.*Download the run bundle/);
 	});
 
 	it('says so when the run does not exist', async () => {
-		const builder = new ShareLinkBuilder();
-		expect(await builder.build(999, 'https://example.org/')).toBeNull();
-		expect(builder.status).toBe('failed');
-		expect(builder.message).toMatch(/run 999/);
+		const link = await buildSuiteShareLink(999, 'https://example.org/');
+		expect(link.ok).toBe(false);
+		expect(!link.ok && link.tooLarge).toBe(false);
+		expect(!link.ok && link.message).toMatch(/could not be made.*run 999/);
 	});
 });
