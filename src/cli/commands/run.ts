@@ -22,7 +22,8 @@ import {
 	scoreTextsInNode,
 } from './surprisals';
 
-export const RUN_USAGE = `usage: run <suite.json>... ${MODEL_OPTIONS_USAGE} [--strict] [--battery-csv <file>]`;
+export const RUN_USAGE = `usage: run <suite.json>... ${MODEL_OPTIONS_USAGE} [--strict] [--battery-csv <file>]
+  several suites are one battery: all their sentences go to the model in one pooled request`;
 
 /**
  * Sentences are built from the regions as syntaxgym-core does, scored with the engine's character
@@ -48,11 +49,15 @@ export const runCommand: CliCommand = async (args, io) => {
 	for (const path of positionals) {
 		suites.push(await readSuiteFile(path, io, values.strict === true ? { mode: 'strict' } : {}));
 	}
-	const scored = await scoreTextsInNode(
-		request,
-		suites.flatMap((suite) => buildSuiteSentences(suite).map((sentence) => sentence.text)),
-		io,
+	const texts = suites.flatMap((suite) =>
+		buildSuiteSentences(suite).map((sentence) => sentence.text),
 	);
+	if (suites.length > 1) {
+		io.stderr(
+			`Battery: ${suites.length} suites, one pooled scoring request (${texts.length} sentences)\n`,
+		);
+	}
+	const scored = await scoreTextsInNode(request, texts, io);
 	const results = scoreSuites(
 		suites,
 		scored.texts.map((text) => text.tokens),
