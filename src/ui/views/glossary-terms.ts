@@ -25,7 +25,12 @@ export type GlossaryTermId =
 	| 'isolated'
 	| 'agent-context'
 	| 'filler'
-	| 'text-model-agent';
+	| 'text-model-agent'
+	| 'wilson-interval'
+	| 'mcnemar-test'
+	| 'battery'
+	| 'sg-score'
+	| 'circuit';
 
 export interface GlossaryTerm {
 	readonly id: GlossaryTermId;
@@ -173,6 +178,38 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
 		ask: 'What can a bundled GPT-2 do as an agent?',
 		short: 'A bundled GPT-2 continues text; it does not follow instructions, so expect low scores.',
 		more: 'GPT-2 was trained to predict the next words of web text, not to answer questions or keep to a chat. Given a test message it writes something that could follow, which is rarely the answer. gpt2-random-tiny has random weights and writes noise: it is there to check that a run works, not to measure memory. For real scores, use an instruction-tuned model from an endpoint.',
+	},
+	{
+		id: 'wilson-interval',
+		term: 'Wilson interval',
+		short: 'The range an accuracy would likely fall in with other items of the same kind (95%).',
+		more: 'A suite has only a few items, so an accuracy of 0.75 on 16 items could easily be 0.5 or 0.9 on another 16. The Wilson interval gives the range that covers the true accuracy about 95 times out of 100; it stays sensible at 0 and 1, where simpler formulas break. Wide intervals mean: too few items to tell models apart.',
+	},
+	{
+		id: 'mcnemar-test',
+		term: 'McNemar test',
+		ask: 'What does the McNemar test tell?',
+		short: 'Whether two models differ on the same items more than chance would explain.',
+		more: 'Only the items where the models disagree count: those only model A gets right (b) and those only model B gets right (c). If the models were equally good, each disagreement would go either way like a coin toss; the exact test gives the chance (p-value) of a split at least as lopsided as b against c. Below 0.05 the matrix says the models differ beyond noise.',
+	},
+	{
+		id: 'battery',
+		term: 'Battery',
+		short: 'Several suites run with one model in one go, so they can be compared side by side.',
+		more: 'A battery scores every picked suite with the same model and convention. Each suite keeps its own run, with its own results and exports, and the battery can be resumed as a whole. Run the same battery with another model and the matrix shows the two models suite by suite.',
+	},
+	{
+		id: 'sg-score',
+		term: 'SG score',
+		ask: 'What is the SG score?',
+		short: 'The share of items a model gets right, averaged over the suites of a battery.',
+		more: 'For each suite, count the items on which the prediction holds and divide by the number of items; then average those shares over the suites, each suite counting the same. This is the syntactic generalization score of Hu et al. (2020). A model that guesses gets about half.',
+	},
+	{
+		id: 'circuit',
+		term: 'Circuit',
+		short: 'Suites that test the same kind of grammar, such as agreement or garden paths.',
+		more: 'Hu et al. (2020) sorted their suites into six circuits: agreement, licensing, garden-path effects, gross syntactic state, center embedding and long-distance dependencies. A circuit’s score is the mean over its suites, so one strong suite does not hide a weak kind of grammar.',
 	},
 ];
 
