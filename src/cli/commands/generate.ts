@@ -5,9 +5,9 @@
  */
 import { DEFAULT_MODEL_ID, type ModelDtype } from '../../core/model/model-spec';
 import type { GenerationParams } from '../../core/model/generation';
-import { openTextModel } from '../../providers/open-model';
+import { openTextModel, type OpenedTextModel } from '../../providers/open-model';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
-import { parseCommandArgs } from '../parse-command-args';
+import { parseCommandArgs, type OptionSpec } from '../parse-command-args';
 
 export const GENERATE_USAGE =
 	'usage: generate [--model <bundled | folder | hub id | openai/<m> | replay:<file>>] ' +
@@ -30,25 +30,25 @@ function numberOption(
 	return value;
 }
 
-export const generateCommand: CliCommand = async (args, io) => {
-	const { positionals, values } = parseCommandArgs(args, GENERATE_USAGE, {
-		model: { type: 'string' },
-		'max-tokens': { type: 'string' },
-		temperature: { type: 'string' },
-		'top-p': { type: 'string' },
-		seed: { type: 'string' },
-		stop: { type: 'string' },
-		chat: { type: 'boolean' },
-		'base-url': { type: 'string' },
-		'cache-dir': { type: 'string' },
-		dtype: { type: 'string' },
-		threads: { type: 'string' },
-		concurrency: { type: 'string' },
-	});
-	if (positionals.length !== 1) {
-		throw new CliInputError(`expected one prompt (quote it).\n${GENERATE_USAGE}`);
-	}
-	const prompt = positionals[0] ?? '';
+const GENERATE_OPTIONS = {
+	model: { type: 'string' },
+	'max-tokens': { type: 'string' },
+	temperature: { type: 'string' },
+	'top-p': { type: 'string' },
+	seed: { type: 'string' },
+	stop: { type: 'string' },
+	chat: { type: 'boolean' },
+	'base-url': { type: 'string' },
+	'cache-dir': { type: 'string' },
+	dtype: { type: 'string' },
+	threads: { type: 'string' },
+	concurrency: { type: 'string' },
+} as const satisfies OptionSpec;
+
+type GenerateValues = Partial<Record<keyof typeof GENERATE_OPTIONS, string | boolean>>;
+
+/** The sampling options as generation parameters (only those given). */
+function readGenerationParams(values: GenerateValues): GenerationParams {
 	const maxTokens = numberOption(
 		values['max-tokens'],
 		'max-tokens',
@@ -63,6 +63,17 @@ export const generateCommand: CliCommand = async (args, io) => {
 	);
 	const topP = numberOption(values['top-p'], 'top-p', (n) => n > 0 && n <= 1, 'a number in (0, 1]');
 	const seed = numberOption(values.seed, 'seed', Number.isInteger, 'a whole number');
+	return {
+		...(temperature !== undefined ? { temperature } : {}),
+		...(topP !== undefined ? { top_p: topP } : {}),
+		...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+		...(typeof values.stop === 'string' ? { stop: [values.stop] } : {}),
+		...(seed !== undefined ? { seed } : {}),
+	};
+}
+
+/** Opens `--model` (the default model when absent); a bad spec is a CliInputError. */
+async function openGenerateModel(values: GenerateValues): Promise<OpenedTextModel> {
 	const threads = numberOption(
 		values.threads,
 		'threads',
@@ -75,17 +86,9 @@ export const generateCommand: CliCommand = async (args, io) => {
 		(n) => Number.isInteger(n) && n >= 1,
 		'a whole number ≥ 1',
 	);
-	const params: GenerationParams = {
-		...(temperature !== undefined ? { temperature } : {}),
-		...(topP !== undefined ? { top_p: topP } : {}),
-		...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
-		...(typeof values.stop === 'string' ? { stop: [values.stop] } : {}),
-		...(seed !== undefined ? { seed } : {}),
-	};
 	const modelText = typeof values.model === 'string' ? values.model : DEFAULT_MODEL_ID;
-	let opened;
 	try {
-		opened = await openTextModel(modelText, {
+		return await openTextModel(modelText, {
 			...(typeof values['base-url'] === 'string' ? { baseUrl: values['base-url'] } : {}),
 			...(typeof values['cache-dir'] === 'string' ? { cacheDir: values['cache-dir'] } : {}),
 			...(typeof values.dtype === 'string' ? { dtype: values.dtype as ModelDtype } : {}),
@@ -96,6 +99,16 @@ export const generateCommand: CliCommand = async (args, io) => {
 		if (error instanceof RangeError) throw new CliInputError(`--model: ${error.message}`);
 		throw error;
 	}
+}
+
+export const generateCommand: CliCommand = async (args, io) => {
+	const { positionals, values } = parseCommandArgs(args, GENERATE_USAGE, GENERATE_OPTIONS);
+	if (positionals.length !== 1) {
+		throw new CliInputError(`expected one prompt (quote it).\n${GENERATE_USAGE}`);
+	}
+	const prompt = positionals[0] ?? '';
+	const params = readGenerationParams(values);
+	const opened = await openGenerateModel(values);
 	try {
 		const request = {
 			prompt:

@@ -24,11 +24,14 @@ import {
 	readRegistry,
 	resolveEval,
 	runEval,
+	type AnswerPrompts,
+	type EvalRunResult,
 	type RegistryFiles,
+	type ResolvedEval,
 } from '../../core/evals';
 import type { TextModel } from '../../core/model/generation';
 import { openTextModel, type OpenedTextModel } from '../../providers/open-model';
-import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
+import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
 import { OaievalLogFile } from '../oaieval-log-file';
 import { parseCommandArgs } from '../parse-command-args';
 
@@ -123,7 +126,30 @@ function formatReportValue(key: string, value: number): string {
 	return FLOAT_KEYS.has(key) ? pythonFloatRepr(value) : String(value);
 }
 
-export const oaievalCommand: CliCommand = async (args, io) => {
+/** The command line of `oaieval`, read and checked. */
+interface OaievalOptions {
+	readonly modelSpecs: readonly string[];
+	readonly evalName: string;
+	readonly maxSamples: number | undefined;
+	readonly seed: number;
+	readonly threads: number | undefined;
+	readonly registryPath: string;
+	readonly recordPath: string | undefined;
+	readonly answerPromptsPath: string | undefined;
+	readonly inspectLogPath: string | undefined;
+	readonly cacheDir: string | undefined;
+	readonly baseUrl: string | undefined;
+}
+
+const stringOption = (value: string | boolean | undefined): string | undefined =>
+	typeof value === 'string' ? value : undefined;
+
+/**
+ * Reads the command line.
+ * @throws CliInputError for a missing model or eval, a bad number, or a registry path that is not
+ * a folder.
+ */
+function readOaievalOptions(args: readonly string[]): OaievalOptions {
 	const { positionals, values } = parseCommandArgs(args, OAIEVAL_USAGE, {
 		registry_path: { type: 'string' },
 		record_path: { type: 'string' },
@@ -144,98 +170,128 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 	const maxSamples = positiveInt(values.max_samples, '--max_samples');
 	const seed = positiveInt(values.seed, '--seed') ?? DEFAULT_EVAL_SEED;
 	const threads = threadsOf(values.concurrency);
-	const registryPath = resolve(
-		typeof values.registry_path === 'string' ? values.registry_path : BUNDLED_REGISTRY,
-	);
+	const registryPath = resolve(stringOption(values.registry_path) ?? BUNDLED_REGISTRY);
 	if (!existsSync(registryPath) || !statSync(registryPath).isDirectory()) {
 		throw new CliInputError(
 			`--registry_path ${registryPath}: not a folder (expected evals/, data/, modelgraded/)`,
 		);
 	}
+	return {
+		modelSpecs,
+		evalName,
+		maxSamples,
+		seed,
+		threads,
+		registryPath,
+		recordPath: stringOption(values.record_path),
+		answerPromptsPath: stringOption(values.answer_prompts),
+		inspectLogPath: stringOption(values.inspect_log),
+		cacheDir: stringOption(values['cache-dir']),
+		baseUrl: stringOption(values['base-url']),
+	};
+}
+
+export const oaievalCommand: CliCommand = async (args, io) => {
+	const options = readOaievalOptions(args);
+	const { answerPromptsPath, threads } = options;
 	const answerPrompts =
-		typeof values.answer_prompts === 'string'
-			? parseAnswerPrompts(await io.readText(values.answer_prompts), values.answer_prompts)
+		answerPromptsPath !== undefined
+			? parseAnswerPrompts(await io.readText(answerPromptsPath), answerPromptsPath)
 			: undefined;
 
-	const files: RegistryFiles = new RegistryFolder(registryPath);
-	const evalSpec = resolveEval(readRegistry(files), evalName);
+	const files: RegistryFiles = new RegistryFolder(options.registryPath);
+	const evalSpec = resolveEval(readRegistry(files), options.evalName);
 
 	const opened: OpenedTextModel[] = [];
 	try {
-		for (const spec of modelSpecs) {
+		for (const spec of options.modelSpecs) {
 			opened.push(
 				await openTextModel(spec, {
-					...(typeof values['cache-dir'] === 'string' ? { cacheDir: values['cache-dir'] } : {}),
-					...(typeof values['base-url'] === 'string' ? { baseUrl: values['base-url'] } : {}),
+					...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+					...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
 					...(threads === undefined ? {} : { concurrency: threads }),
 				}),
 			);
 		}
 		const models: TextModel[] = opened.map((item) => item.model);
-		const startTime = preciseNow();
-		const startedAt = new Date(startTime);
-		const runId = newRunId(startedAt);
-		const total = Math.min(maxSamples ?? evalSpec.samples.length, evalSpec.samples.length);
-		io.stderr(`Running eval ${evalSpec.name}: ${total} samples\n`);
-		// The log is written as the run goes (spec first, each event as recorded), as upstream's.
-		const log =
-			typeof values.record_path === 'string'
-				? new OaievalLogFile(
-						values.record_path,
-						buildRunSpec({
-							completionFns: modelSpecs,
-							evalSpec,
-							runId,
-							createdAt: pythonUtcTimestamp(startTime),
-							seed,
-							...(maxSamples === undefined ? {} : { maxSamples }),
-							command: commandLine(['oaieval', ...args]),
-							registryPath,
-						}),
-					)
-				: undefined;
-		let result: Awaited<ReturnType<typeof runEval>>;
-		try {
-			result = await runEval(evalSpec, {
-				policy: models,
-				seed,
-				runId,
-				...(maxSamples === undefined ? {} : { maxSamples }),
-				concurrency: threads ?? 1,
-				...(answerPrompts ? { answerPrompts } : {}),
-				...(log ? { onEvent: (event) => log.append(event) } : {}),
-			});
-		} catch (error) {
-			if (log) {
-				log.close();
-				io.stderr(
-					`The run stopped; the partial log (${log.eventCount} events) is in ${log.path}\n`,
-				);
-			}
-			throw error;
-		}
-		io.stdout(formatFinalReport(result.finalReport, formatReportValue));
-		if (log) {
-			log.finish(result.finalReport);
-			io.stderr(`Logged ${log.eventCount} events to ${log.path}\n`);
-		}
-		if (typeof values.inspect_log === 'string') {
-			const inspect = buildInspectLog({
-				evalSpec,
-				runId: result.runId,
-				modelLabel: modelSpecs[0] ?? '',
-				samples: result.samples,
-				order: result.order,
-				finalReport: result.finalReport,
-				cancelled: result.cancelled,
-				startedAt,
-				completedAt: new Date(),
-			});
-			await writeFile(values.inspect_log, `${JSON.stringify(inspect, null, 2)}\n`, 'utf8');
-			io.stderr(`Wrote the Inspect log to ${values.inspect_log}\n`);
-		}
+		await runAndReport(args, io, options, evalSpec, models, answerPrompts);
 		return EXIT_OK;
 	} finally {
 		for (const item of opened) await item.close();
 	}
 };
+
+/**
+ * Runs the eval and reports it: the final report on stdout, the oaieval log (written as the run
+ * goes; a failed run closes it as a readable partial log) and the Inspect log where asked.
+ */
+async function runAndReport(
+	args: readonly string[],
+	io: CliIo,
+	options: OaievalOptions,
+	evalSpec: ResolvedEval,
+	models: TextModel[],
+	answerPrompts: AnswerPrompts | undefined,
+): Promise<void> {
+	const { maxSamples, seed } = options;
+	const startTime = preciseNow();
+	const startedAt = new Date(startTime);
+	const runId = newRunId(startedAt);
+	const total = Math.min(maxSamples ?? evalSpec.samples.length, evalSpec.samples.length);
+	io.stderr(`Running eval ${evalSpec.name}: ${total} samples\n`);
+	// The log is written as the run goes (spec first, each event as recorded), as upstream's.
+	const log =
+		options.recordPath !== undefined
+			? new OaievalLogFile(
+					options.recordPath,
+					buildRunSpec({
+						completionFns: options.modelSpecs,
+						evalSpec,
+						runId,
+						createdAt: pythonUtcTimestamp(startTime),
+						seed,
+						...(maxSamples === undefined ? {} : { maxSamples }),
+						command: commandLine(['oaieval', ...args]),
+						registryPath: options.registryPath,
+					}),
+				)
+			: undefined;
+	let result: EvalRunResult;
+	try {
+		result = await runEval(evalSpec, {
+			policy: models,
+			seed,
+			runId,
+			...(maxSamples === undefined ? {} : { maxSamples }),
+			concurrency: options.threads ?? 1,
+			...(answerPrompts ? { answerPrompts } : {}),
+			...(log ? { onEvent: (event) => log.append(event) } : {}),
+		});
+	} catch (error) {
+		if (log) {
+			log.close();
+			io.stderr(`The run stopped; the partial log (${log.eventCount} events) is in ${log.path}\n`);
+		}
+		throw error;
+	}
+	io.stdout(formatFinalReport(result.finalReport, formatReportValue));
+	if (log) {
+		log.finish(result.finalReport);
+		io.stderr(`Logged ${log.eventCount} events to ${log.path}\n`);
+	}
+	if (options.inspectLogPath !== undefined) {
+		const inspect = buildInspectLog({
+			evalSpec,
+			runId: result.runId,
+			modelLabel: options.modelSpecs[0] ?? '',
+			samples: result.samples,
+			order: result.order,
+			finalReport: result.finalReport,
+			cancelled: result.cancelled,
+			startedAt,
+			completedAt: new Date(),
+		});
+		await writeFile(options.inspectLogPath, `${JSON.stringify(inspect, null, 2)}\n`, 'utf8');
+		io.stderr(`Wrote the Inspect log to ${options.inspectLogPath}\n`);
+	}
+}

@@ -169,22 +169,70 @@ function readOpsetVersion(
 	return undefined;
 }
 
+/** A piece of the tail: nodes, and the initializers they read. */
+interface TailPart {
+	nodes: Uint8Array[];
+	initializers: Uint8Array[];
+}
+
 /** The tail nodes (and an axes initializer when the opset wants axes as an input). */
 function buildTail(
 	variant: LogProbTailVariant,
 	opsetVersion: number,
 	logitsElemType: number,
 	wordBoundaries: boolean,
-): { nodes: Uint8Array[]; initializers: Uint8Array[] } {
+): TailPart {
 	const nodes: Uint8Array[] = [];
-	const initializers: Uint8Array[] = [];
 	let x = LOGITS;
 	if (logitsElemType !== ELEM_FLOAT) {
 		nodes.push(node('Cast', [x], `${PREFIX}logits_f32`, [intAttribute('to', ELEM_FLOAT)]));
 		x = `${PREFIX}logits_f32`;
 	}
-	const gatherAxis = [intAttribute('axis', VOCAB_AXIS)];
-	const positionsAxis = [intAttribute('axis', SEQUENCE_AXIS)];
+	if (variant === 'log-softmax') {
+		nodes.push(...logSoftmaxTailNodes(x, wordBoundaries));
+		return { nodes, initializers: [] };
+	}
+	const decomposed = decomposedTail(x, opsetVersion, wordBoundaries);
+	nodes.push(...decomposed.nodes);
+	return { nodes, initializers: decomposed.initializers };
+}
+
+/** `log-softmax`: LogSoftmax, GatherElements of the targets, and the boundary nodes. */
+function logSoftmaxTailNodes(x: string, wordBoundaries: boolean): Uint8Array[] {
+	const nodes = [
+		node('LogSoftmax', [x], `${PREFIX}log_softmax`, [intAttribute('axis', VOCAB_AXIS)]),
+		node('GatherElements', [`${PREFIX}log_softmax`, TARGETS_INPUT_NAME], LOG_PROBS_OUTPUT_NAME, [
+			intAttribute('axis', VOCAB_AXIS),
+		]),
+	];
+	if (wordBoundaries) {
+		// Σ_W p = exp(log-softmax) · mask at the asked positions (a GEMV; a Gather of the
+		// word-start columns and a ReduceLogSumExp measured 8× slower on the CPU).
+		nodes.push(
+			node(
+				'Gather',
+				[`${PREFIX}log_softmax`, BOUNDARY_POSITIONS_INPUT_NAME],
+				`${PREFIX}boundary_rows`,
+				[intAttribute('axis', SEQUENCE_AXIS)],
+			),
+		);
+		nodes.push(node('Exp', [`${PREFIX}boundary_rows`], `${PREFIX}boundary_probs`));
+		nodes.push(
+			node(
+				'MatMul',
+				[`${PREFIX}boundary_probs`, WORD_START_MASK_INPUT_NAME],
+				`${PREFIX}word_start_prob`,
+			),
+		);
+		nodes.push(node('Log', [`${PREFIX}word_start_prob`], BOUNDARY_LOG_PROBS_OUTPUT_NAME));
+	}
+	return nodes;
+}
+
+/** `decomposed`: the log-softmax of the targets from Reduce*, Sub, Exp and Log. */
+function decomposedTail(x: string, opsetVersion: number, wordBoundaries: boolean): TailPart {
+	const nodes: Uint8Array[] = [];
+	const initializers: Uint8Array[] = [];
 	const reduce = (
 		opType: string,
 		input: string,
@@ -201,89 +249,52 @@ function buildTail(
 			intAttribute('keepdims', 1),
 		]);
 	};
-	if (variant === 'log-softmax') {
-		nodes.push(node('LogSoftmax', [x], `${PREFIX}log_softmax`, [intAttribute('axis', VOCAB_AXIS)]));
-		nodes.push(
-			node(
-				'GatherElements',
-				[`${PREFIX}log_softmax`, TARGETS_INPUT_NAME],
-				LOG_PROBS_OUTPUT_NAME,
-				gatherAxis,
-			),
-		);
-		if (wordBoundaries) {
-			// Σ_W p = exp(log-softmax) · mask at the asked positions (a GEMV; a Gather of the
-			// word-start columns and a ReduceLogSumExp measured 8× slower on the CPU).
-			nodes.push(
-				node(
-					'Gather',
-					[`${PREFIX}log_softmax`, BOUNDARY_POSITIONS_INPUT_NAME],
-					`${PREFIX}boundary_rows`,
-					positionsAxis,
-				),
-			);
-			nodes.push(node('Exp', [`${PREFIX}boundary_rows`], `${PREFIX}boundary_probs`));
-			nodes.push(
-				node(
-					'MatMul',
-					[`${PREFIX}boundary_probs`, WORD_START_MASK_INPUT_NAME],
-					`${PREFIX}word_start_prob`,
-				),
-			);
-			nodes.push(node('Log', [`${PREFIX}word_start_prob`], BOUNDARY_LOG_PROBS_OUTPUT_NAME));
-		}
-		return { nodes, initializers };
-	}
 	nodes.push(reduce('ReduceMax', x, `${PREFIX}max`, 18));
 	nodes.push(node('Sub', [x, `${PREFIX}max`], `${PREFIX}shifted`));
 	nodes.push(node('Exp', [`${PREFIX}shifted`], `${PREFIX}exp`));
 	nodes.push(reduce('ReduceSum', `${PREFIX}exp`, `${PREFIX}sum`, 13));
 	nodes.push(node('Log', [`${PREFIX}sum`], `${PREFIX}log_sum`));
 	nodes.push(
-		node(
-			'GatherElements',
-			[`${PREFIX}shifted`, TARGETS_INPUT_NAME],
-			`${PREFIX}target_shifted`,
-			gatherAxis,
-		),
+		node('GatherElements', [`${PREFIX}shifted`, TARGETS_INPUT_NAME], `${PREFIX}target_shifted`, [
+			intAttribute('axis', VOCAB_AXIS),
+		]),
 	);
 	nodes.push(node('Sub', [`${PREFIX}target_shifted`, `${PREFIX}log_sum`], LOG_PROBS_OUTPUT_NAME));
-	if (wordBoundaries) {
-		// log(exp(shifted) · mask) − log Σ exp(shifted) at the asked positions, from the
-		// exponentials already computed.
-		nodes.push(
-			node(
-				'Gather',
-				[`${PREFIX}exp`, BOUNDARY_POSITIONS_INPUT_NAME],
-				`${PREFIX}boundary_rows`,
-				positionsAxis,
-			),
-		);
-		nodes.push(
-			node(
-				'MatMul',
-				[`${PREFIX}boundary_rows`, WORD_START_MASK_INPUT_NAME],
-				`${PREFIX}word_start_sum`,
-			),
-		);
-		nodes.push(node('Log', [`${PREFIX}word_start_sum`], `${PREFIX}log_word_start_sum`));
-		nodes.push(
-			node(
-				'Gather',
-				[`${PREFIX}log_sum`, BOUNDARY_POSITIONS_INPUT_NAME],
-				`${PREFIX}boundary_log_sum`,
-				positionsAxis,
-			),
-		);
-		nodes.push(
-			node(
-				'Sub',
-				[`${PREFIX}log_word_start_sum`, `${PREFIX}boundary_log_sum`],
-				BOUNDARY_LOG_PROBS_OUTPUT_NAME,
-			),
-		);
-	}
+	if (wordBoundaries) nodes.push(...decomposedBoundaryNodes());
 	return { nodes, initializers };
+}
+
+/**
+ * `decomposed`'s boundary nodes: log(exp(shifted) · mask) − log Σ exp(shifted) at the asked
+ * positions, from the exponentials already computed.
+ */
+function decomposedBoundaryNodes(): Uint8Array[] {
+	const positionsAxis = [intAttribute('axis', SEQUENCE_AXIS)];
+	return [
+		node(
+			'Gather',
+			[`${PREFIX}exp`, BOUNDARY_POSITIONS_INPUT_NAME],
+			`${PREFIX}boundary_rows`,
+			positionsAxis,
+		),
+		node(
+			'MatMul',
+			[`${PREFIX}boundary_rows`, WORD_START_MASK_INPUT_NAME],
+			`${PREFIX}word_start_sum`,
+		),
+		node('Log', [`${PREFIX}word_start_sum`], `${PREFIX}log_word_start_sum`),
+		node(
+			'Gather',
+			[`${PREFIX}log_sum`, BOUNDARY_POSITIONS_INPUT_NAME],
+			`${PREFIX}boundary_log_sum`,
+			positionsAxis,
+		),
+		node(
+			'Sub',
+			[`${PREFIX}log_word_start_sum`, `${PREFIX}boundary_log_sum`],
+			BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+		),
+	];
 }
 
 /**
@@ -291,10 +302,7 @@ function buildTail(
  * into the values and {@link TOP_IDS_OUTPUT_NAME}, K an int64 initializer. `log-softmax` takes
  * the log-softmax's rows; `decomposed` the shifted logits' (same order), minus their log Σ exp.
  */
-function topKTail(
-	variant: LogProbTailVariant,
-	k: number,
-): { nodes: Uint8Array[]; initializers: Uint8Array[] } {
+function topKTail(variant: LogProbTailVariant, k: number): TailPart {
 	const decomposed = variant === 'decomposed';
 	const positionsAxis = [intAttribute('axis', SEQUENCE_AXIS)];
 	const scores = decomposed ? `${PREFIX}shifted` : `${PREFIX}log_softmax`;
@@ -359,16 +367,17 @@ export interface AppendLogProbTailOptions {
 	readonly topLogProbs?: boolean;
 }
 
-/**
- * Appends the log-prob tail to `model` (a serialized ModelProto whose graph has a rank-3 output
- * named `logits`). All other graph outputs are dropped, but the cache outputs when
- * `keepCacheOutputs`. The input bytes are not modified.
- */
-export function appendLogProbTail(
-	model: Uint8Array,
-	variant: LogProbTailVariant,
-	options: AppendLogProbTailOptions = {},
-): AppendLogProbTailResult {
+/** A model's fields, its one graph and its default-domain opset, or why they cannot be had. */
+type ModelGraph =
+	| {
+			readonly ok: true;
+			readonly modelFields: readonly WireField[];
+			readonly graph: WireField;
+			readonly opsetVersion: number;
+	  }
+	| { readonly ok: false; readonly reason: string };
+
+function readModelGraph(model: Uint8Array): ModelGraph {
 	let modelFields: WireField[];
 	try {
 		modelFields = readFields(model);
@@ -382,8 +391,27 @@ export function appendLogProbTail(
 	if (opsetVersion === undefined)
 		return { ok: false, reason: 'the model imports no default-domain opset' };
 	if (opsetVersion < 13) return { ok: false, reason: `opset ${opsetVersion} is older than 13` };
+	return { ok: true, modelFields, graph, opsetVersion };
+}
 
-	const graphFields = readFields(model, graph.valueStart, graph.valueEnd);
+/** The graph's outputs sorted into dropped and kept, and the logits' elem type and width. */
+type GraphOutputs =
+	| {
+			readonly ok: true;
+			readonly removedOutputs: readonly string[];
+			readonly keptOutputs: readonly string[];
+			readonly keptFields: ReadonlySet<WireField>;
+			readonly logitsElemType: number;
+			readonly logitsWidth: number | undefined;
+	  }
+	| { readonly ok: false; readonly reason: string };
+
+/** Reads the graph's inputs (refusing one the tail adds) and outputs. */
+function readGraphOutputs(
+	model: Uint8Array,
+	graphFields: readonly WireField[],
+	keepCacheOutputs: boolean,
+): GraphOutputs {
 	const removedOutputs: string[] = [];
 	const keptOutputs: string[] = [];
 	const keptFields = new Set<WireField>();
@@ -396,7 +424,7 @@ export function appendLogProbTail(
 		}
 		if (f.field !== GRAPH_OUTPUT) continue;
 		const { name, elemType, dims } = readValueInfo(model, f);
-		if (options.keepCacheOutputs === true && name.startsWith(CACHE_OUTPUT_PREFIX)) {
+		if (keepCacheOutputs && name.startsWith(CACHE_OUTPUT_PREFIX)) {
 			keptOutputs.push(name);
 			keptFields.add(f);
 			continue;
@@ -410,24 +438,16 @@ export function appendLogProbTail(
 	if (logitsElemType === undefined) {
 		return { ok: false, reason: "the graph has no output named 'logits' (not a causal LM export)" };
 	}
+	return { ok: true, removedOutputs, keptOutputs, keptFields, logitsElemType, logitsWidth };
+}
 
-	const wordBoundaries = options.wordBoundaries === true;
-	const topK =
-		options.topLogProbs === true
-			? Math.min(MAX_TOP_LOG_PROBS, logitsWidth ?? MAX_TOP_LOG_PROBS)
-			: 0;
-	const tail = buildTail(variant, opsetVersion, logitsElemType, wordBoundaries);
-	const top = topK > 0 ? topKTail(variant, topK) : { nodes: [], initializers: [] };
-	const kept = graphFields
-		.filter((f) => f.field !== GRAPH_OUTPUT || keptFields.has(f))
-		.map((f) => model.subarray(f.start, f.end));
-	// NOTE: written into one buffer: the weights are copied once (models can be gigabytes).
-	const graphParts = [
-		...kept,
-		...tail.nodes,
-		...top.nodes,
-		...tail.initializers,
-		...top.initializers,
+/** The inputs and outputs the tail adds to the graph. */
+function tailValueInfos(
+	wordBoundaries: boolean,
+	logitsWidth: number | undefined,
+	topK: number,
+): Uint8Array[] {
+	return [
 		valueInfo(GRAPH_INPUT, TARGETS_INPUT_NAME, ELEM_INT64, [
 			'batch_size',
 			'sequence_length',
@@ -454,6 +474,45 @@ export function appendLogProbTail(
 			: []),
 		...(topK > 0 ? topKValueInfos(topK) : []),
 	];
+}
+
+/**
+ * Appends the log-prob tail to `model` (a serialized ModelProto whose graph has a rank-3 output
+ * named `logits`). All other graph outputs are dropped, but the cache outputs when
+ * `keepCacheOutputs`. The input bytes are not modified.
+ */
+export function appendLogProbTail(
+	model: Uint8Array,
+	variant: LogProbTailVariant,
+	options: AppendLogProbTailOptions = {},
+): AppendLogProbTailResult {
+	const read = readModelGraph(model);
+	if (!read.ok) return read;
+	const { modelFields, graph, opsetVersion } = read;
+	const graphFields = readFields(model, graph.valueStart, graph.valueEnd);
+	const outputs = readGraphOutputs(model, graphFields, options.keepCacheOutputs === true);
+	if (!outputs.ok) return outputs;
+	const { logitsElemType, logitsWidth } = outputs;
+
+	const wordBoundaries = options.wordBoundaries === true;
+	const topK =
+		options.topLogProbs === true
+			? Math.min(MAX_TOP_LOG_PROBS, logitsWidth ?? MAX_TOP_LOG_PROBS)
+			: 0;
+	const tail = buildTail(variant, opsetVersion, logitsElemType, wordBoundaries);
+	const top = topK > 0 ? topKTail(variant, topK) : { nodes: [], initializers: [] };
+	const kept = graphFields
+		.filter((f) => f.field !== GRAPH_OUTPUT || outputs.keptFields.has(f))
+		.map((f) => model.subarray(f.start, f.end));
+	// NOTE: written into one buffer: the weights are copied once (models can be gigabytes).
+	const graphParts = [
+		...kept,
+		...tail.nodes,
+		...top.nodes,
+		...tail.initializers,
+		...top.initializers,
+		...tailValueInfos(wordBoundaries, logitsWidth, topK),
+	];
 	const graphLength = graphParts.reduce((sum, part) => sum + part.length, 0);
 	const graphHeader = concatBytes([
 		encodeVarint(MODEL_GRAPH * 8 + WIRE_LEN),
@@ -468,7 +527,7 @@ export function appendLogProbTail(
 		opsetVersion,
 		logitsElemType,
 		...(logitsWidth !== undefined ? { logitsWidth } : {}),
-		removedOutputs,
-		keptOutputs,
+		removedOutputs: outputs.removedOutputs,
+		keptOutputs: outputs.keptOutputs,
 	};
 }

@@ -80,6 +80,197 @@ function findAfterUnk(
 	return undefined;
 }
 
+/** A left-to-right walk of the tokens against the region texts (see {@link alignTokensByStrings}). */
+interface AlignmentWalk {
+	readonly tokens: readonly string[];
+	readonly regions: readonly AlignmentRegion[];
+	readonly spec: TokenizationSpec;
+	readonly context: AlignmentContext;
+	readonly prefixTypes: ReadonlySet<string>;
+	readonly suffixTypes: ReadonlySet<string>;
+	readonly specialTypes: ReadonlySet<string>;
+	readonly unkTypes: ReadonlySet<string>;
+	readonly dropPattern: RegExp | undefined;
+	/** Each region's content, lowercased when the spec is not cased. */
+	readonly texts: readonly string[];
+	readonly lastRegion: number;
+	readonly regionTokens: number[][];
+	readonly oovs: string[][];
+	regionIndex: number;
+	/** What is left of the current region's text. */
+	content: string;
+	/** An unk with nothing matching after it took all the remaining text. */
+	textUsedUp: boolean;
+	tokenIndex: number;
+}
+
+function startWalk(
+	tokens: readonly string[],
+	regions: readonly AlignmentRegion[],
+	spec: TokenizationSpec,
+	context: AlignmentContext,
+): AlignmentWalk {
+	const texts = regions.map(({ content }) => (spec.cased ? content : content.toLowerCase()));
+	return {
+		tokens,
+		regions,
+		spec,
+		context,
+		prefixTypes: new Set(spec.prefixTypes),
+		suffixTypes: new Set(spec.suffixTypes),
+		specialTypes: new Set(spec.specialTypes),
+		unkTypes: new Set(spec.unkTypes),
+		dropPattern:
+			spec.dropTokenPattern === undefined ? undefined : new RegExp(spec.dropTokenPattern, 'gu'),
+		texts,
+		lastRegion: regions.length - 1,
+		regionTokens: regions.map(() => []),
+		oovs: regions.map(() => []),
+		regionIndex: 0,
+		content: texts[0] as string,
+		textUsedUp: false,
+		tokenIndex: 0,
+	};
+}
+
+/** Gives the tokens `from` up to (not including) `to` to region `index`. */
+function assign(walk: AlignmentWalk, index: number, from: number, to = from + 1): void {
+	for (let t = from; t < to; t++) (walk.regionTokens[index] as number[]).push(t);
+}
+
+function mismatch(walk: AlignmentWalk, problem: string): Error {
+	const { tokenIndex } = walk;
+	return createAlignmentError(
+		walk.context,
+		`token ${tokenIndex + 1} ${JSON.stringify(walk.tokens[tokenIndex])} ${problem}. ` +
+			'Check that the surprisal file was made for this suite, with the same sentence order, ' +
+			'and that the tokenizer spec (unk/BOS/EOS types, cased, sentinels) fits the model.',
+		tokenIndex,
+	);
+}
+
+/**
+ * An unk token at `walk.tokenIndex`: the unks up to the first later token that matches go to the
+ * current region, and the walk goes on from where that token matched. Returns false when nothing
+ * later matches: the unk and everything left then belong to the current region.
+ */
+function swallowUnk(walk: AlignmentWalk): boolean {
+	const { tokens, texts, oovs } = walk;
+	for (let window = 1; ; window++) {
+		if (walk.tokenIndex + window >= tokens.length) {
+			assign(walk, walk.regionIndex, walk.tokenIndex, tokens.length);
+			oovs[walk.regionIndex]?.push(
+				...splitWords([walk.content, ...texts.slice(walk.regionIndex + 1)].join(' ')),
+			);
+			walk.tokenIndex = tokens.length;
+			walk.textUsedUp = true;
+			return false;
+		}
+		const found = findAfterUnk(
+			tokens[walk.tokenIndex + window] as string,
+			walk.regionIndex,
+			walk.content,
+			texts,
+		);
+		if (found) {
+			assign(walk, walk.regionIndex, walk.tokenIndex, walk.tokenIndex + window);
+			oovs[walk.regionIndex]?.push(...found.skipped);
+			walk.tokenIndex += window;
+			const text =
+				found.regionIndex === walk.regionIndex
+					? walk.content
+					: (texts[found.regionIndex] as string);
+			walk.regionIndex = found.regionIndex;
+			walk.content = text.slice(found.offset);
+			return true;
+		}
+	}
+}
+
+/**
+ * Matches a token that is none of the prefix, suffix or special types against the text.
+ * Returns false when an unk took all the remaining text (the walk is over).
+ */
+function matchTextToken(walk: AlignmentWalk, token: string): boolean {
+	walk.content = walk.content.trimStart();
+	if (walk.dropPattern && walk.content !== '') {
+		const [firstWord = '', ...rest] = splitWords(walk.content);
+		if (firstWord.replace(walk.dropPattern, '') === '') walk.content = rest.join(' ');
+	}
+	if (walk.content === '') {
+		if (walk.regionIndex === walk.lastRegion) {
+			throw mismatch(walk, 'is left over after the sentence text');
+		}
+		walk.regionIndex += 1;
+		walk.content = walk.texts[walk.regionIndex] as string;
+		return true;
+	}
+	const step = matchTokenAt(token, walk.content, walk.spec);
+	if (step !== undefined) {
+		assign(walk, walk.regionIndex, walk.tokenIndex++);
+		walk.content = walk.content.slice(step);
+	} else if (walk.unkTypes.has(token)) {
+		if (!swallowUnk(walk)) return false;
+	} else {
+		throw mismatch(
+			walk,
+			`does not match the text ${JSON.stringify(walk.content)} of region ${walk.regions[walk.regionIndex]?.regionNumber}`,
+		);
+	}
+	if (walk.content.trim() === '' && walk.regionIndex < walk.lastRegion) {
+		walk.regionIndex += 1;
+		walk.content = walk.texts[walk.regionIndex] as string;
+	}
+	return true;
+}
+
+/** Walks the tokens until they run out, an EOS ends the sentence, or an unk takes the rest. */
+function walkTokens(walk: AlignmentWalk): void {
+	while (walk.tokenIndex < walk.tokens.length) {
+		const token = walk.tokens[walk.tokenIndex] as string;
+		if (walk.prefixTypes.has(token)) {
+			assign(walk, walk.regionIndex, walk.tokenIndex++);
+			continue;
+		}
+		if (walk.suffixTypes.has(token)) {
+			assign(walk, walk.regionIndex, walk.tokenIndex++);
+			return;
+		}
+		if (walk.specialTypes.has(token)) {
+			walk.tokenIndex++;
+			continue;
+		}
+		if (!matchTextToken(walk, token)) return;
+	}
+}
+
+/**
+ * After the walk: only special tokens may follow an EOS, and no text may be left.
+ * @throws AlignmentError otherwise.
+ */
+function checkWalkEnd(walk: AlignmentWalk): void {
+	const { tokens, dropPattern } = walk;
+	if (walk.tokenIndex < tokens.length) {
+		const extra = tokens.slice(walk.tokenIndex).findIndex((token) => !walk.specialTypes.has(token));
+		if (extra >= 0) {
+			walk.tokenIndex += extra;
+			throw mismatch(walk, 'comes after the end-of-sentence token');
+		}
+	}
+	if (!walk.textUsedUp) {
+		const leftover = [walk.content, ...walk.texts.slice(walk.regionIndex + 1)]
+			.flatMap(splitWords)
+			.filter((word) => dropPattern === undefined || word.replace(dropPattern, '') !== '');
+		if (leftover.length > 0) {
+			throw createAlignmentError(
+				walk.context,
+				`the tokens end before the sentence text: ${JSON.stringify(leftover.join(' '))} is ` +
+					'left unmatched. Check that the surprisal file was made for this suite.',
+			);
+		}
+	}
+}
+
 /**
  * Aligns token strings to regions by walking them left to right against the region text:
  * - a prefix type (BOS) goes to the current region; a suffix type (EOS) goes to the current
@@ -107,120 +298,8 @@ export function alignTokensByStrings(
 	context: AlignmentContext = {},
 ): StringAlignment {
 	if (regions.length === 0) throw createAlignmentError(context, 'the sentence has no regions.');
-	const prefixTypes = new Set(spec.prefixTypes);
-	const suffixTypes = new Set(spec.suffixTypes);
-	const specialTypes = new Set(spec.specialTypes);
-	const unkTypes = new Set(spec.unkTypes);
-	const dropPattern =
-		spec.dropTokenPattern === undefined ? undefined : new RegExp(spec.dropTokenPattern, 'gu');
-	const texts = regions.map(({ content }) => (spec.cased ? content : content.toLowerCase()));
-	const lastRegion = regions.length - 1;
-	const regionTokens: number[][] = regions.map(() => []);
-	const oovs: string[][] = regions.map(() => []);
-
-	let regionIndex = 0;
-	let content = texts[0] as string;
-	let textUsedUp = false;
-	let tokenIndex = 0;
-	const assign = (index: number, from: number, to = from + 1): void => {
-		for (let t = from; t < to; t++) (regionTokens[index] as number[]).push(t);
-	};
-	const mismatch = (problem: string): Error =>
-		createAlignmentError(
-			context,
-			`token ${tokenIndex + 1} ${JSON.stringify(tokens[tokenIndex])} ${problem}. ` +
-				'Check that the surprisal file was made for this suite, with the same sentence order, ' +
-				'and that the tokenizer spec (unk/BOS/EOS types, cased, sentinels) fits the model.',
-			tokenIndex,
-		);
-
-	walk: while (tokenIndex < tokens.length) {
-		const token = tokens[tokenIndex] as string;
-		if (prefixTypes.has(token)) {
-			assign(regionIndex, tokenIndex++);
-			continue;
-		}
-		if (suffixTypes.has(token)) {
-			assign(regionIndex, tokenIndex++);
-			break;
-		}
-		if (specialTypes.has(token)) {
-			tokenIndex++;
-			continue;
-		}
-		content = content.trimStart();
-		if (dropPattern && content !== '') {
-			const [firstWord = '', ...rest] = splitWords(content);
-			if (firstWord.replace(dropPattern, '') === '') content = rest.join(' ');
-		}
-		if (content === '') {
-			if (regionIndex === lastRegion) throw mismatch('is left over after the sentence text');
-			regionIndex += 1;
-			content = texts[regionIndex] as string;
-			continue;
-		}
-		const step = matchTokenAt(token, content, spec);
-		if (step !== undefined) {
-			assign(regionIndex, tokenIndex++);
-			content = content.slice(step);
-		} else if (unkTypes.has(token)) {
-			for (let window = 1; ; window++) {
-				if (tokenIndex + window >= tokens.length) {
-					// Nothing after the unk matches: it and everything left belong to this region.
-					assign(regionIndex, tokenIndex, tokens.length);
-					oovs[regionIndex]?.push(
-						...splitWords([content, ...texts.slice(regionIndex + 1)].join(' ')),
-					);
-					tokenIndex = tokens.length;
-					textUsedUp = true;
-					break walk;
-				}
-				const found = findAfterUnk(
-					tokens[tokenIndex + window] as string,
-					regionIndex,
-					content,
-					texts,
-				);
-				if (found) {
-					assign(regionIndex, tokenIndex, tokenIndex + window);
-					oovs[regionIndex]?.push(...found.skipped);
-					tokenIndex += window;
-					const text =
-						found.regionIndex === regionIndex ? content : (texts[found.regionIndex] as string);
-					regionIndex = found.regionIndex;
-					content = text.slice(found.offset);
-					break;
-				}
-			}
-		} else {
-			throw mismatch(
-				`does not match the text ${JSON.stringify(content)} of region ${regions[regionIndex]?.regionNumber}`,
-			);
-		}
-		if (content.trim() === '' && regionIndex < lastRegion) {
-			regionIndex += 1;
-			content = texts[regionIndex] as string;
-		}
-	}
-
-	if (tokenIndex < tokens.length) {
-		const extra = tokens.slice(tokenIndex).findIndex((token) => !specialTypes.has(token));
-		if (extra >= 0) {
-			tokenIndex += extra;
-			throw mismatch('comes after the end-of-sentence token');
-		}
-	}
-	if (!textUsedUp) {
-		const leftover = [content, ...texts.slice(regionIndex + 1)]
-			.flatMap(splitWords)
-			.filter((word) => dropPattern === undefined || word.replace(dropPattern, '') !== '');
-		if (leftover.length > 0) {
-			throw createAlignmentError(
-				context,
-				`the tokens end before the sentence text: ${JSON.stringify(leftover.join(' '))} is ` +
-					'left unmatched. Check that the surprisal file was made for this suite.',
-			);
-		}
-	}
-	return { regionTokens, oovs };
+	const walk = startWalk(tokens, regions, spec, context);
+	walkTokens(walk);
+	checkWalkEnd(walk);
+	return { regionTokens: walk.regionTokens, oovs: walk.oovs };
 }

@@ -55,53 +55,20 @@ export function gridFromJsonValue(value: unknown): {
 
 	const regionMeta = asRecord(root?.['region_meta']) ?? {};
 	const rawItems = asArray(root?.['items'], 'items', notes);
-	const conditionNames: string[] = [];
 	let regionCount = 0;
 	for (const key of Object.keys(regionMeta)) {
 		if (/^[1-9]\d{0,3}$/.test(key)) regionCount = Math.max(regionCount, Number(key));
 	}
 	// First pass: condition names in order of first appearance, and the widest row.
+	const conditionNames: string[] = [];
 	const rows = rawItems.map((rawItem, itemIndex) => {
 		const item = asRecord(rawItem);
 		const conditions = asArray(item?.['conditions'], `items/${itemIndex}/conditions`, notes);
 		return conditions.map((rawCondition, conditionIndex) => {
-			const condition = asRecord(rawCondition);
-			const rawName = condition?.['condition_name'];
-			let name: string;
-			if (typeof rawName === 'string' && rawName !== '') {
-				name = rawName;
-			} else {
-				name = `condition_${conditionIndex + 1}`;
-				notes.push(
-					`item ${itemIndex + 1}, condition ${conditionIndex + 1}: no condition_name, named "${name}"`,
-				);
-			}
-			if (!conditionNames.includes(name)) conditionNames.push(name);
-			const regions = asArray(
-				condition?.['regions'],
-				`items/${itemIndex}/conditions/${conditionIndex}/regions`,
-				notes,
-			);
-			const cells: string[] = [];
-			regions.forEach((rawRegion, regionIndex) => {
-				const region = asRecord(rawRegion);
-				const number = region?.['region_number'];
-				const at =
-					typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= 9999
-						? number - 1
-						: regionIndex;
-				const content = region?.['content'];
-				if (typeof content === 'string') {
-					cells[at] = content;
-				} else {
-					cells[at] = content === undefined || content === null ? '' : JSON.stringify(content);
-					notes.push(
-						`item ${itemIndex + 1}, ${name}, region ${at + 1}: content is not text, kept as ${JSON.stringify(cells[at])}`,
-					);
-				}
-			});
-			regionCount = Math.max(regionCount, cells.length);
-			return { name, cells };
+			const row = readConditionRow(rawCondition, itemIndex, conditionIndex, notes);
+			if (!conditionNames.includes(row.name)) conditionNames.push(row.name);
+			regionCount = Math.max(regionCount, row.cells.length);
+			return row;
 		});
 	});
 	if (conditionNames.length === 0) conditionNames.push('condition_1');
@@ -111,39 +78,106 @@ export function gridFromJsonValue(value: unknown): {
 		return typeof name === 'string' && name !== '' ? name : `region_${index + 1}`;
 	});
 
-	const items: EditorItem[] = rawItems.map((rawItem, itemIndex) => {
-		const rawNumber = asRecord(rawItem)?.['item_number'];
-		let itemNumber = itemIndex + 1;
-		if (typeof rawNumber === 'number' && Number.isInteger(rawNumber)) {
-			itemNumber = rawNumber;
-		} else if (typeof rawNumber === 'string' && /^-?\d{1,9}$/.test(rawNumber.trim())) {
-			itemNumber = Number(rawNumber.trim());
-		} else {
-			notes.push(
-				`item ${itemIndex + 1}: item_number is not a whole number, numbered ${itemNumber}`,
-			);
-		}
-		const itemRows = rows[itemIndex] ?? [];
-		return {
-			itemNumber,
-			cells: conditionNames.map((name) => {
-				const row = itemRows.find((r) => r.name === name);
-				if (row === undefined && itemRows.length > 0) {
-					notes.push(`item ${itemIndex + 1} has no condition "${name}": its row was added, empty`);
-				}
-				return regionNames.map((_, regionIndex) => row?.cells[regionIndex] ?? '');
-			}),
-		};
-	});
+	const items = rawItems.map((rawItem, itemIndex) =>
+		readItemRows(rawItem, itemIndex, rows[itemIndex] ?? [], conditionNames, regionNames, notes),
+	);
 	if (items.length === 0) {
 		items.push({
 			itemNumber: 1,
 			cells: conditionNames.map(() => regionNames.map(() => '')),
 		});
 	}
+	const predictions = readPredictions(root?.['predictions'], notes);
+	return {
+		state: { meta, regionNames, conditionNames, items, predictions, extraMeta },
+		notes,
+	};
+}
 
+/** One condition of a raw item, as a grid row: its name and its cells by region index. */
+interface ConditionRow {
+	readonly name: string;
+	readonly cells: readonly string[];
+}
+
+/** Reads one condition of item `itemIndex`, naming it and placing its regions by number. */
+function readConditionRow(
+	rawCondition: unknown,
+	itemIndex: number,
+	conditionIndex: number,
+	notes: string[],
+): ConditionRow {
+	const condition = asRecord(rawCondition);
+	const rawName = condition?.['condition_name'];
+	let name: string;
+	if (typeof rawName === 'string' && rawName !== '') {
+		name = rawName;
+	} else {
+		name = `condition_${conditionIndex + 1}`;
+		notes.push(
+			`item ${itemIndex + 1}, condition ${conditionIndex + 1}: no condition_name, named "${name}"`,
+		);
+	}
+	const regions = asArray(
+		condition?.['regions'],
+		`items/${itemIndex}/conditions/${conditionIndex}/regions`,
+		notes,
+	);
+	const cells: string[] = [];
+	regions.forEach((rawRegion, regionIndex) => {
+		const region = asRecord(rawRegion);
+		const number = region?.['region_number'];
+		const at =
+			typeof number === 'number' && Number.isInteger(number) && number >= 1 && number <= 9999
+				? number - 1
+				: regionIndex;
+		const content = region?.['content'];
+		if (typeof content === 'string') {
+			cells[at] = content;
+		} else {
+			cells[at] = content === undefined || content === null ? '' : JSON.stringify(content);
+			notes.push(
+				`item ${itemIndex + 1}, ${name}, region ${at + 1}: content is not text, kept as ${JSON.stringify(cells[at])}`,
+			);
+		}
+	});
+	return { name, cells };
+}
+
+/** An item of the grid: its number, and one row per condition name (empty where it had none). */
+function readItemRows(
+	rawItem: unknown,
+	itemIndex: number,
+	itemRows: readonly ConditionRow[],
+	conditionNames: readonly string[],
+	regionNames: readonly string[],
+	notes: string[],
+): EditorItem {
+	const rawNumber = asRecord(rawItem)?.['item_number'];
+	let itemNumber = itemIndex + 1;
+	if (typeof rawNumber === 'number' && Number.isInteger(rawNumber)) {
+		itemNumber = rawNumber;
+	} else if (typeof rawNumber === 'string' && /^-?\d{1,9}$/.test(rawNumber.trim())) {
+		itemNumber = Number(rawNumber.trim());
+	} else {
+		notes.push(`item ${itemIndex + 1}: item_number is not a whole number, numbered ${itemNumber}`);
+	}
+	return {
+		itemNumber,
+		cells: conditionNames.map((name) => {
+			const row = itemRows.find((r) => r.name === name);
+			if (row === undefined && itemRows.length > 0) {
+				notes.push(`item ${itemIndex + 1} has no condition "${name}": its row was added, empty`);
+			}
+			return regionNames.map((_, regionIndex) => row?.cells[regionIndex] ?? '');
+		}),
+	};
+}
+
+/** The prediction formulas: a string, or an object's `formula`; anything else is left out. */
+function readPredictions(rawPredictions: unknown, notes: string[]): string[] {
 	const predictions: string[] = [];
-	asArray(root?.['predictions'], 'predictions', notes).forEach((rawPrediction, index) => {
+	asArray(rawPredictions, 'predictions', notes).forEach((rawPrediction, index) => {
 		const prediction = asRecord(rawPrediction);
 		const formula = typeof rawPrediction === 'string' ? rawPrediction : prediction?.['formula'];
 		if (typeof formula === 'string') {
@@ -154,11 +188,7 @@ export function gridFromJsonValue(value: unknown): {
 			);
 		}
 	});
-
-	return {
-		state: { meta, regionNames, conditionNames, items, predictions, extraMeta },
-		notes,
-	};
+	return predictions;
 }
 
 /** The UTF-16 offset of 1-based `line`:`column` in `text`, clamped to the text. */

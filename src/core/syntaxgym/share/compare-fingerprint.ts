@@ -99,18 +99,18 @@ export interface FingerprintComparison {
 export function compareFingerprint(link: LinkedRun, run: ReproducedRun): FingerprintComparison {
 	const linked = link.results;
 	const fresh = buildResultFingerprint(run, linked.quantumBits);
-	const perItem = linked.predictionCount * linked.metrics.length;
-	const totalOutcomes = linked.itemNumbers.length * perItem;
-	const linkedCodes = unpackOutcomeCodes(linked.outcomes, totalOutcomes) ?? [];
-	const freshCodes =
-		unpackOutcomeCodes(
-			fresh.outcomes,
-			fresh.itemNumbers.length * fresh.predictionCount * fresh.metrics.length,
-		) ?? [];
+	const totalOutcomes = linked.itemNumbers.length * linked.predictionCount * linked.metrics.length;
+	const codes: OutcomeCodes = {
+		linked: unpackOutcomeCodes(linked.outcomes, totalOutcomes) ?? [],
+		fresh:
+			unpackOutcomeCodes(
+				fresh.outcomes,
+				fresh.itemNumbers.length * fresh.predictionCount * fresh.metrics.length,
+			) ?? [],
+	};
 	const freshIndexOfItem = new Map(
 		fresh.itemNumbers.map((itemNumber, index) => [itemNumber, index]),
 	);
-	const freshPerItem = fresh.predictionCount * fresh.metrics.length;
 	const valuesCompared = linked.values !== undefined ? 'all-regions' : 'key-regions';
 	const layouts = valueLayouts(run, linked);
 
@@ -119,23 +119,9 @@ export function compareFingerprint(link: LinkedRun, run: ReproducedRun): Fingerp
 	const differingItems: ItemDifference[] = [];
 	linked.itemNumbers.forEach((itemNumber, itemIndex) => {
 		const freshIndex = freshIndexOfItem.get(itemNumber);
-		const outcomes: OutcomeDifference[] = [];
-		for (let predictionId = 0; predictionId < linked.predictionCount; predictionId++) {
-			linked.metrics.forEach((metric, metricIndex) => {
-				const linkedCode =
-					linkedCodes[itemIndex * perItem + predictionId * linked.metrics.length + metricIndex] ??
-					'missing';
-				const freshMetricIndex = fresh.metrics.indexOf(metric);
-				const freshCode =
-					freshIndex === undefined || freshMetricIndex < 0 || predictionId >= fresh.predictionCount
-						? 'missing'
-						: (freshCodes[
-								freshIndex * freshPerItem + predictionId * fresh.metrics.length + freshMetricIndex
-							] ?? 'missing');
-				if (linkedCode === freshCode) identicalOutcomes++;
-				else outcomes.push({ predictionId, metric, linked: linkedCode, reproduced: freshCode });
-			});
-		}
+		const compared = compareItemOutcomes(linked, fresh, codes, itemIndex, freshIndex);
+		identicalOutcomes += compared.identical;
+		const { outcomes } = compared;
 		if (freshIndex === undefined) {
 			differingItems.push({
 				itemNumber,
@@ -155,26 +141,7 @@ export function compareFingerprint(link: LinkedRun, run: ReproducedRun): Fingerp
 			(linked.values !== undefined ? layouts.get(itemNumber) : undefined) ??
 			layouts.get(-Infinity) ??
 			[];
-		const regions: RegionDifference[] = [];
-		let itemMax = 0;
-		const count = Math.max(linkedValues.length, freshValues.length);
-		for (let index = 0; index < count; index++) {
-			const a = linkedValues[index] ?? null;
-			const b = freshValues[index] ?? null;
-			if (a === b) continue;
-			const key = keys[index];
-			const differenceBits = a === null || b === null ? null : Math.abs(a - b) * linked.quantumBits;
-			if (differenceBits !== null) itemMax = Math.max(itemMax, differenceBits);
-			regions.push({
-				conditionName: key?.conditionName ?? '?',
-				regionNumber: key?.regionNumber ?? 0,
-				metric: key?.metric ?? linked.metrics[0] ?? 'sum',
-				linkedBits: a === null ? null : a * linked.quantumBits,
-				reproducedBits: b === null ? null : b * linked.quantumBits,
-				differenceBits,
-			});
-		}
-		regions.sort((x, y) => (y.differenceBits ?? Infinity) - (x.differenceBits ?? Infinity));
+		const { regions, itemMax } = compareItemValues(linked, linkedValues, freshValues, keys);
 		maxRegionDifferenceBits = Math.max(maxRegionDifferenceBits, itemMax);
 		const digestDiffers = linked.digests[itemIndex] !== fresh.digests[freshIndex];
 		if (outcomes.length > 0 || regions.length > 0 || digestDiffers) {
@@ -197,6 +164,79 @@ export function compareFingerprint(link: LinkedRun, run: ReproducedRun): Fingerp
 		differingItems,
 		settingDifferences: compareRunSettings(link, run),
 	};
+}
+
+/** Both sides' outcome codes, unpacked (empty when the link's do not unpack). */
+interface OutcomeCodes {
+	readonly linked: readonly OutcomeCode[];
+	readonly fresh: readonly OutcomeCode[];
+}
+
+/**
+ * One item's outcomes, prediction by prediction and metric by metric of the link: how many are
+ * identical, and those that differ (missing on either side counts as a value).
+ */
+function compareItemOutcomes(
+	linked: ResultFingerprint,
+	fresh: ResultFingerprint,
+	codes: OutcomeCodes,
+	itemIndex: number,
+	freshIndex: number | undefined,
+): { identical: number; outcomes: OutcomeDifference[] } {
+	const perItem = linked.predictionCount * linked.metrics.length;
+	const freshPerItem = fresh.predictionCount * fresh.metrics.length;
+	let identical = 0;
+	const outcomes: OutcomeDifference[] = [];
+	for (let predictionId = 0; predictionId < linked.predictionCount; predictionId++) {
+		linked.metrics.forEach((metric, metricIndex) => {
+			const linkedCode =
+				codes.linked[itemIndex * perItem + predictionId * linked.metrics.length + metricIndex] ??
+				'missing';
+			const freshMetricIndex = fresh.metrics.indexOf(metric);
+			const freshCode =
+				freshIndex === undefined || freshMetricIndex < 0 || predictionId >= fresh.predictionCount
+					? 'missing'
+					: (codes.fresh[
+							freshIndex * freshPerItem + predictionId * fresh.metrics.length + freshMetricIndex
+						] ?? 'missing');
+			if (linkedCode === freshCode) identical++;
+			else outcomes.push({ predictionId, metric, linked: linkedCode, reproduced: freshCode });
+		});
+	}
+	return { identical, outcomes };
+}
+
+/**
+ * One item's carried values that differ (in units of the link's quantum), named by `keys`,
+ * largest difference first with null mismatches before all; and the largest difference in bits.
+ */
+function compareItemValues(
+	linked: ResultFingerprint,
+	linkedValues: readonly (number | null)[],
+	freshValues: readonly (number | null)[],
+	keys: readonly ValueKey[],
+): { regions: RegionDifference[]; itemMax: number } {
+	const regions: RegionDifference[] = [];
+	let itemMax = 0;
+	const count = Math.max(linkedValues.length, freshValues.length);
+	for (let index = 0; index < count; index++) {
+		const a = linkedValues[index] ?? null;
+		const b = freshValues[index] ?? null;
+		if (a === b) continue;
+		const key = keys[index];
+		const differenceBits = a === null || b === null ? null : Math.abs(a - b) * linked.quantumBits;
+		if (differenceBits !== null) itemMax = Math.max(itemMax, differenceBits);
+		regions.push({
+			conditionName: key?.conditionName ?? '?',
+			regionNumber: key?.regionNumber ?? 0,
+			metric: key?.metric ?? linked.metrics[0] ?? 'sum',
+			linkedBits: a === null ? null : a * linked.quantumBits,
+			reproducedBits: b === null ? null : b * linked.quantumBits,
+			differenceBits,
+		});
+	}
+	regions.sort((x, y) => (y.differenceBits ?? Infinity) - (x.differenceBits ?? Infinity));
+	return { regions, itemMax };
 }
 
 /** The settings that differ between the link and the new run (only those the run states). */

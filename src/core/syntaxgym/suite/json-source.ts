@@ -264,10 +264,30 @@ export function locateJsonPointers(
 	text: string,
 	pointers: Iterable<string>,
 ): Map<string, TextLocation> {
-	const root: PointerTrieNode = { children: new Map() };
 	const wanted = new Set<string>();
 	for (const pointer of pointers) wanted.add(pointer);
 	if (wanted.size === 0) return new Map();
+	const found = findTrieValues(text, buildPointerTrie(wanted));
+
+	const located = new Map<string, TextLocation>();
+	for (const pointer of wanted) {
+		let segments = splitJsonPointer(pointer);
+		for (;;) {
+			const location = found.get(jsonPointer(...segments));
+			if (location !== undefined) {
+				located.set(pointer, location);
+				break;
+			}
+			if (segments.length === 0) break;
+			segments = segments.slice(0, -1);
+		}
+	}
+	return located;
+}
+
+/** The pointers as a trie of segments: every node (each pointer's ancestors too) is a target. */
+function buildPointerTrie(wanted: ReadonlySet<string>): PointerTrieNode {
+	const root: PointerTrieNode = { children: new Map() };
 	for (const pointer of wanted) {
 		let node = root;
 		let prefix = '';
@@ -282,6 +302,14 @@ export function locateJsonPointers(
 			node = child;
 		}
 	}
+	return root;
+}
+
+/**
+ * Where the value of each node of the trie starts in `text`, by pointer: one pass that skips
+ * subtrees no node enters, and stops once every node is found (or at a RangeError: too deep).
+ */
+function findTrieValues(text: string, root: PointerTrieNode): Map<string, TextLocation> {
 	let targetCount = 0;
 	const countTargets = (node: PointerTrieNode): void => {
 		targetCount++;
@@ -337,19 +365,5 @@ export function locateJsonPointers(
 	} catch (error) {
 		if (!(error instanceof StopVisit) && !(error instanceof RangeError)) throw error;
 	}
-
-	const located = new Map<string, TextLocation>();
-	for (const pointer of wanted) {
-		let segments = splitJsonPointer(pointer);
-		for (;;) {
-			const location = found.get(jsonPointer(...segments));
-			if (location !== undefined) {
-				located.set(pointer, location);
-				break;
-			}
-			if (segments.length === 0) break;
-			segments = segments.slice(0, -1);
-		}
-	}
-	return located;
+	return found;
 }

@@ -123,31 +123,10 @@ function readFormulaPrediction(
 	index: number,
 	context: PredictionContext,
 ): Prediction | undefined {
-	const { diagnostics, mode } = context;
+	const { diagnostics } = context;
 	const pointer = jsonPointer('predictions', index);
 	reportUnknownFields(entry, FORMULA_FIELDS, pointer, diagnostics);
-	const type = ownValue(entry, 'type');
-	let valid = true;
-	if (type === undefined) {
-		const fields = {
-			code: 'prediction-type',
-			message: `prediction ${index} has no "type"`,
-			hint: 'add "type": "formula" (syntaxgym-core requires it)',
-			pointer: `${pointer}/type`,
-		};
-		if (mode === 'strict') {
-			diagnostics.error(fields);
-			valid = false;
-		} else diagnostics.warning(fields);
-	} else if (type !== 'formula') {
-		diagnostics.error({
-			code: 'prediction-type',
-			message: `prediction ${index} has type ${JSON.stringify(type)}; only "formula" is known`,
-			hint: 'write "type": "formula" with a "formula" string',
-			pointer: `${pointer}/type`,
-		});
-		valid = false;
-	}
+	const valid = checkFormulaType(ownValue(entry, 'type'), index, pointer, context);
 	const formula = ownValue(entry, 'formula');
 	if (typeof formula !== 'string') {
 		diagnostics.error({
@@ -162,6 +141,59 @@ function readFormulaPrediction(
 		return undefined;
 	}
 	const formulaPointer = `${pointer}/formula`;
+	const ast = parseFormulaText(formula, index, formulaPointer, context);
+	if (ast === undefined) return undefined;
+	const referencesOk = checkReferences(ast, index, formulaPointer, context);
+	if (!valid || !referencesOk) return undefined;
+	return { predictionId: index, formula, source: 'formula', ast };
+}
+
+/**
+ * Checks a formula prediction's `type`: missing is an error in strict mode (a warning else), any
+ * value but "formula" an error. Returns false when the prediction is not valid.
+ */
+function checkFormulaType(
+	type: unknown,
+	index: number,
+	pointer: string,
+	context: PredictionContext,
+): boolean {
+	const { diagnostics, mode } = context;
+	if (type === undefined) {
+		const fields = {
+			code: 'prediction-type',
+			message: `prediction ${index} has no "type"`,
+			hint: 'add "type": "formula" (syntaxgym-core requires it)',
+			pointer: `${pointer}/type`,
+		};
+		if (mode === 'strict') {
+			diagnostics.error(fields);
+			return false;
+		}
+		diagnostics.warning(fields);
+	} else if (type !== 'formula') {
+		diagnostics.error({
+			code: 'prediction-type',
+			message: `prediction ${index} has type ${JSON.stringify(type)}; only "formula" is known`,
+			hint: 'write "type": "formula" with a "formula" string',
+			pointer: `${pointer}/type`,
+		});
+		return false;
+	}
+	return true;
+}
+
+/**
+ * Parses a formula's text, reporting a formula that is too long or does not parse (undefined)
+ * and the parser's warnings.
+ */
+function parseFormulaText(
+	formula: string,
+	index: number,
+	formulaPointer: string,
+	context: PredictionContext,
+): FormulaNode | undefined {
+	const { diagnostics, mode } = context;
 	if (formula.length > MAX_FORMULA_LENGTH) {
 		diagnostics.error({
 			code: 'formula-too-long',
@@ -200,9 +232,7 @@ function readFormulaPrediction(
 			formulaColumn: warning.column,
 		});
 	}
-	const referencesOk = checkReferences(parsed.ast, index, formulaPointer, context);
-	if (!valid || !referencesOk) return undefined;
-	return { predictionId: index, formula, source: 'formula', ast: parsed.ast };
+	return parsed.ast;
 }
 
 function formulaSyntaxHint(message: string): string {
@@ -215,6 +245,14 @@ function formulaSyntaxHint(message: string): string {
 	return 'a formula combines (N;%condition%) references and numbers with + - < > = & | and parentheses';
 }
 
+/** A relation prediction's fields, each of the right type. */
+interface RelationFields {
+	readonly operator: ComparisonOperator;
+	readonly regionNumber: number;
+	readonly left: string;
+	readonly right: string;
+}
+
 function readRelationPrediction(
 	entry: Readonly<Record<string, unknown>>,
 	index: number,
@@ -223,6 +261,44 @@ function readRelationPrediction(
 	const { diagnostics, mode } = context;
 	const pointer = jsonPointer('predictions', index);
 	reportUnknownFields(entry, RELATION_FIELDS, pointer, diagnostics);
+	const relation = readRelationFields(entry, index, pointer, diagnostics);
+	if (relation === undefined) return undefined;
+	const { formula, ast } = relationToFormula(
+		relation.operator,
+		relation.regionNumber,
+		relation.left,
+		relation.right,
+	);
+	const relationFields = {
+		code: 'relation-prediction',
+		hint: `write {"type": "formula", "formula": ${JSON.stringify(formula)}} instead`,
+		pointer,
+	};
+	if (mode === 'strict') {
+		diagnostics.error({
+			...relationFields,
+			message: `prediction ${index} uses the 2019 relation form, which current syntaxgym-core rejects`,
+		});
+		return undefined;
+	}
+	diagnostics.warning({
+		...relationFields,
+		message: `prediction ${index} uses the 2019 relation form; read as the formula ${formula}`,
+	});
+	if (!checkRelationReferences(relation, index, pointer, context)) return undefined;
+	return { predictionId: index, formula, source: 'relation', ast };
+}
+
+/**
+ * Reads a relation prediction's `relation`, `region_number`, `l_operand` and `r_operand`,
+ * reporting each that is missing or of the wrong type (then undefined).
+ */
+function readRelationFields(
+	entry: Readonly<Record<string, unknown>>,
+	index: number,
+	pointer: string,
+	diagnostics: DiagnosticCollector,
+): RelationFields | undefined {
 	const relation = ownValue(entry, 'relation');
 	const regionNumber = ownValue(entry, 'region_number');
 	const left = ownValue(entry, 'l_operand');
@@ -273,26 +349,22 @@ function readRelationPrediction(
 	) {
 		return undefined;
 	}
-	const { formula, ast } = relationToFormula(operator, regionNumber, left, right);
-	const relationFields = {
-		code: 'relation-prediction',
-		hint: `write {"type": "formula", "formula": ${JSON.stringify(formula)}} instead`,
-		pointer,
-	};
-	if (mode === 'strict') {
-		diagnostics.error({
-			...relationFields,
-			message: `prediction ${index} uses the 2019 relation form, which current syntaxgym-core rejects`,
-		});
-		return undefined;
-	}
-	diagnostics.warning({
-		...relationFields,
-		message: `prediction ${index} uses the 2019 relation form; read as the formula ${formula}`,
-	});
+	return { operator, regionNumber, left, right };
+}
+
+/** The relation's conditions must exist and its region be within 1..regionCount. */
+function checkRelationReferences(
+	relation: RelationFields,
+	index: number,
+	pointer: string,
+	context: PredictionContext,
+): boolean {
+	const { diagnostics } = context;
+	const { regionNumber } = relation;
+	let valid = true;
 	for (const [field, operand] of [
-		['l_operand', left],
-		['r_operand', right],
+		['l_operand', relation.left],
+		['r_operand', relation.right],
 	] as const) {
 		if (context.conditionNames !== undefined && !context.conditionNames.has(operand)) {
 			diagnostics.error({
@@ -316,8 +388,7 @@ function readRelationPrediction(
 		});
 		valid = false;
 	}
-	if (!valid) return undefined;
-	return { predictionId: index, formula, source: 'relation', ast };
+	return valid;
 }
 
 /** Every referenced condition must exist and every region number be within 1..regionCount. */

@@ -529,20 +529,7 @@ function readItem(entry: unknown, index: number, context: ReadContext): ItemRead
 	}
 	const conditionsValue = ownValue(entry, 'conditions');
 	if (!Array.isArray(conditionsValue) || conditionsValue.length === 0) {
-		diagnostics.error({
-			code: Array.isArray(conditionsValue)
-				? 'empty-conditions'
-				: conditionsValue === undefined
-					? 'missing-field'
-					: 'invalid-type',
-			message: Array.isArray(conditionsValue)
-				? `${label} has no conditions`
-				: conditionsValue === undefined
-					? `${label} has no 'conditions' list`
-					: `conditions of ${label} must be a list, found ${describeJsonType(conditionsValue)}`,
-			hint: 'write "conditions": [{"condition_name": "...", "regions": [...]}, ...]',
-			pointer: `${pointer}/conditions`,
-		});
+		reportConditionsList(conditionsValue, label, pointer, diagnostics);
 		return {
 			itemNumber: validNumber ? itemNumber : undefined,
 			label,
@@ -551,6 +538,43 @@ function readItem(entry: unknown, index: number, context: ReadContext): ItemRead
 			complete: false,
 		};
 	}
+	return {
+		itemNumber: validNumber ? itemNumber : undefined,
+		label,
+		...readItemConditions(conditionsValue, index, label, context),
+	};
+}
+
+/** Reports an item's `conditions` that is missing, not a list, or empty. */
+function reportConditionsList(
+	conditionsValue: unknown,
+	label: string,
+	pointer: string,
+	diagnostics: DiagnosticCollector,
+): void {
+	diagnostics.error({
+		code: Array.isArray(conditionsValue)
+			? 'empty-conditions'
+			: conditionsValue === undefined
+				? 'missing-field'
+				: 'invalid-type',
+		message: Array.isArray(conditionsValue)
+			? `${label} has no conditions`
+			: conditionsValue === undefined
+				? `${label} has no 'conditions' list`
+				: `conditions of ${label} must be a list, found ${describeJsonType(conditionsValue)}`,
+		hint: 'write "conditions": [{"condition_name": "...", "regions": [...]}, ...]',
+		pointer: `${pointer}/conditions`,
+	});
+}
+
+/** Reads the conditions of item `index`, reporting a condition name used twice. */
+function readItemConditions(
+	conditionsValue: readonly unknown[],
+	index: number,
+	label: string,
+	context: ReadContext,
+): Pick<ItemRead, 'names' | 'conditions' | 'complete'> {
 	const conditions: Condition[] = [];
 	const firstByName = new Map<string, number>();
 	let namesOk = true;
@@ -570,7 +594,7 @@ function readItem(entry: unknown, index: number, context: ReadContext): ItemRead
 		}
 		const first = firstByName.get(name);
 		if (first !== undefined) {
-			diagnostics.error({
+			context.diagnostics.error({
 				code: 'duplicate-condition-name',
 				message: `${label} has condition '${name}' twice (at positions ${first} and ${conditionIndex})`,
 				hint: 'condition names must be unique within an item',
@@ -583,13 +607,7 @@ function readItem(entry: unknown, index: number, context: ReadContext): ItemRead
 		firstByName.set(name, conditionIndex);
 		if (condition !== undefined) conditions.push(condition);
 	});
-	return {
-		itemNumber: validNumber ? itemNumber : undefined,
-		label,
-		names: namesOk ? [...firstByName.keys()] : undefined,
-		conditions,
-		complete,
-	};
+	return { names: namesOk ? [...firstByName.keys()] : undefined, conditions, complete };
 }
 
 interface ItemRead {
@@ -627,28 +645,9 @@ function readCondition(
 		return { name: undefined, condition: undefined };
 	}
 	reportUnknownFields(entry, CONDITION_FIELDS, pointer, where, diagnostics);
-	let ok = true;
 	const name = ownValue(entry, 'condition_name');
-	if (typeof name !== 'string' || name === '') {
-		diagnostics.error({
-			code: name === undefined ? 'missing-field' : 'invalid-type',
-			message:
-				name === undefined
-					? `${where} has no condition_name`
-					: `condition_name of ${where} must be a non-empty string, found ${describeJsonType(name)}`,
-			hint: 'write "condition_name": "grammatical" (letters, digits, _ and - so formulas can refer to it)',
-			pointer: `${pointer}/condition_name`,
-		});
-		ok = false;
-	} else if (!REFERENCEABLE_CONDITION_NAME.test(name) && !context.reportedNames.has(name)) {
-		context.reportedNames.add(name);
-		diagnostics.warning({
-			code: 'condition-name-not-referenceable',
-			message: `condition name '${name}' has characters a formula cannot refer to`,
-			hint: 'use only letters, digits, _ and - in condition names, so (N;%name%) can refer to them',
-			pointer: `${pointer}/condition_name`,
-		});
-	}
+	const nameOk = checkConditionName(name, where, pointer, context);
+	const validName = typeof name === 'string' && name !== '' ? name : undefined;
 	const regionsValue = ownValue(entry, 'regions');
 	if (!Array.isArray(regionsValue)) {
 		diagnostics.error({
@@ -660,27 +659,16 @@ function readCondition(
 			hint: 'write "regions": [{"region_number": 1, "content": "..."}, ...]',
 			pointer: `${pointer}/regions`,
 		});
-		return {
-			name: typeof name === 'string' && name !== '' ? name : undefined,
-			condition: undefined,
-		};
+		return { name: validName, condition: undefined };
 	}
-	const regions: Region[] = [];
-	regionsValue.forEach((regionEntry: unknown, regionIndex) => {
-		const region = readRegion(regionEntry, itemIndex, conditionIndex, regionIndex, where, context);
-		if (region === undefined) ok = false;
-		else regions.push(region);
-	});
-	if (context.regionCount === undefined) context.regionCount = regionsValue.length;
-	else if (regionsValue.length !== context.regionCount) {
-		diagnostics.error({
-			code: 'region-count-mismatch',
-			message: `${where} has ${regionsValue.length} regions, but ${context.regionCountFromMeta ? 'region_meta names' : 'the first condition has'} ${context.regionCount}`,
-			hint: 'every condition must have one region per region_meta entry, in order (use "" for an empty region)',
-			pointer: `${pointer}/regions`,
-		});
-		ok = false;
-	}
+	const { regions, ok: regionsOk } = readConditionRegions(
+		regionsValue,
+		itemIndex,
+		conditionIndex,
+		where,
+		context,
+	);
+	const ok = nameOk && regionsOk;
 	if (ok && regions.every((region) => region.content === '')) {
 		diagnostics.warning({
 			code: 'empty-sentence',
@@ -689,9 +677,74 @@ function readCondition(
 			pointer: `${pointer}/regions`,
 		});
 	}
-	const validName = typeof name === 'string' && name !== '' ? name : undefined;
 	if (!ok || validName === undefined) return { name: validName, condition: undefined };
 	return { name: validName, condition: { conditionName: validName, regions } };
+}
+
+/**
+ * Checks a condition_name: a missing or empty one is an error (false), one a formula cannot
+ * refer to a warning (once per name).
+ */
+function checkConditionName(
+	name: unknown,
+	where: string,
+	pointer: string,
+	context: ReadContext,
+): boolean {
+	const { diagnostics } = context;
+	if (typeof name !== 'string' || name === '') {
+		diagnostics.error({
+			code: name === undefined ? 'missing-field' : 'invalid-type',
+			message:
+				name === undefined
+					? `${where} has no condition_name`
+					: `condition_name of ${where} must be a non-empty string, found ${describeJsonType(name)}`,
+			hint: 'write "condition_name": "grammatical" (letters, digits, _ and - so formulas can refer to it)',
+			pointer: `${pointer}/condition_name`,
+		});
+		return false;
+	}
+	if (!REFERENCEABLE_CONDITION_NAME.test(name) && !context.reportedNames.has(name)) {
+		context.reportedNames.add(name);
+		diagnostics.warning({
+			code: 'condition-name-not-referenceable',
+			message: `condition name '${name}' has characters a formula cannot refer to`,
+			hint: 'use only letters, digits, _ and - in condition names, so (N;%name%) can refer to them',
+			pointer: `${pointer}/condition_name`,
+		});
+	}
+	return true;
+}
+
+/**
+ * Reads a condition's regions, checking their count against region_meta or the first condition
+ * read (which sets it). `ok` is false when a region or the count has an error.
+ */
+function readConditionRegions(
+	regionsValue: readonly unknown[],
+	itemIndex: number,
+	conditionIndex: number,
+	where: string,
+	context: ReadContext,
+): { regions: Region[]; ok: boolean } {
+	let ok = true;
+	const regions: Region[] = [];
+	regionsValue.forEach((regionEntry: unknown, regionIndex) => {
+		const region = readRegion(regionEntry, itemIndex, conditionIndex, regionIndex, where, context);
+		if (region === undefined) ok = false;
+		else regions.push(region);
+	});
+	if (context.regionCount === undefined) context.regionCount = regionsValue.length;
+	else if (regionsValue.length !== context.regionCount) {
+		context.diagnostics.error({
+			code: 'region-count-mismatch',
+			message: `${where} has ${regionsValue.length} regions, but ${context.regionCountFromMeta ? 'region_meta names' : 'the first condition has'} ${context.regionCount}`,
+			hint: 'every condition must have one region per region_meta entry, in order (use "" for an empty region)',
+			pointer: `/items/${itemIndex}/conditions/${conditionIndex}/regions`,
+		});
+		ok = false;
+	}
+	return { regions, ok };
 }
 
 function readRegion(
@@ -702,7 +755,7 @@ function readRegion(
 	conditionLabel: string,
 	context: ReadContext,
 ): Region | undefined {
-	const { diagnostics, mode } = context;
+	const { diagnostics } = context;
 	// numeric segments need no escaping; a template is much cheaper than jsonPointer per region
 	const pointer = `/items/${itemIndex}/conditions/${conditionIndex}/regions/${regionIndex}`;
 	const where = `region ${regionIndex + 1} of ${conditionLabel}`;
@@ -726,26 +779,13 @@ function readRegion(
 			pointer: `${pointer}${jsonPointer(key)}`,
 		});
 	}
-	let ok = true;
-	const regionNumber = ownValue(entry, 'region_number');
-	if (regionNumber !== regionIndex + 1) {
-		const isInteger = typeof regionNumber === 'number' && Number.isInteger(regionNumber);
-		diagnostics.error({
-			code: isInteger
-				? 'region-number-mismatch'
-				: regionNumber === undefined
-					? 'missing-field'
-					: 'invalid-type',
-			message: isInteger
-				? `${where} is numbered ${regionNumber}; regions must be numbered 1, 2, ... in order`
-				: regionNumber === undefined
-					? `${where} has no region_number`
-					: `region_number of ${where} must be an integer, found ${describeJsonType(regionNumber)}`,
-			hint: `write "region_number": ${regionIndex + 1} (its position in the list)`,
-			pointer: `${pointer}/region_number`,
-		});
-		ok = false;
-	}
+	const numberOk = checkRegionNumber(
+		ownValue(entry, 'region_number'),
+		regionIndex,
+		where,
+		pointer,
+		diagnostics,
+	);
 	const content = ownValue(entry, 'content');
 	if (typeof content !== 'string') {
 		diagnostics.error({
@@ -759,27 +799,8 @@ function readRegion(
 		});
 		return undefined;
 	}
-	let text = content;
-	if (hasStrayWhitespace(content)) {
-		const fields = {
-			code: 'region-content-whitespace',
-			hint: 'remove leading and trailing spaces and double spaces from region content',
-			pointer: `${pointer}/content`,
-		};
-		if (mode === 'strict') {
-			diagnostics.error({
-				...fields,
-				message: `content ${JSON.stringify(content)} of ${where} has leading, trailing or double whitespace, which syntaxgym-core rejects`,
-			});
-			ok = false;
-		} else {
-			text = normalizeWhitespace(content);
-			diagnostics.warning({
-				...fields,
-				message: `content ${JSON.stringify(content)} of ${where} has stray whitespace; read as ${JSON.stringify(text)}`,
-			});
-		}
-	}
+	const { text, ok: contentOk } = readRegionContent(content, where, pointer, context);
+	const ok = numberOk && contentOk;
 	if (text === '' && ok) {
 		diagnostics.warning({
 			code: 'empty-region',
@@ -789,6 +810,64 @@ function readRegion(
 		});
 	}
 	return ok ? { regionNumber: regionIndex + 1, content: text } : undefined;
+}
+
+/** A region's region_number must be its 1-based position; reports it and returns false if not. */
+function checkRegionNumber(
+	regionNumber: unknown,
+	regionIndex: number,
+	where: string,
+	pointer: string,
+	diagnostics: DiagnosticCollector,
+): boolean {
+	if (regionNumber === regionIndex + 1) return true;
+	const isInteger = typeof regionNumber === 'number' && Number.isInteger(regionNumber);
+	diagnostics.error({
+		code: isInteger
+			? 'region-number-mismatch'
+			: regionNumber === undefined
+				? 'missing-field'
+				: 'invalid-type',
+		message: isInteger
+			? `${where} is numbered ${regionNumber}; regions must be numbered 1, 2, ... in order`
+			: regionNumber === undefined
+				? `${where} has no region_number`
+				: `region_number of ${where} must be an integer, found ${describeJsonType(regionNumber)}`,
+		hint: `write "region_number": ${regionIndex + 1} (its position in the list)`,
+		pointer: `${pointer}/region_number`,
+	});
+	return false;
+}
+
+/**
+ * A region's content with stray whitespace: an error in strict mode (`ok` false), else
+ * normalized with a warning.
+ */
+function readRegionContent(
+	content: string,
+	where: string,
+	pointer: string,
+	context: ReadContext,
+): { text: string; ok: boolean } {
+	if (!hasStrayWhitespace(content)) return { text: content, ok: true };
+	const fields = {
+		code: 'region-content-whitespace',
+		hint: 'remove leading and trailing spaces and double spaces from region content',
+		pointer: `${pointer}/content`,
+	};
+	if (context.mode === 'strict') {
+		context.diagnostics.error({
+			...fields,
+			message: `content ${JSON.stringify(content)} of ${where} has leading, trailing or double whitespace, which syntaxgym-core rejects`,
+		});
+		return { text: content, ok: false };
+	}
+	const text = normalizeWhitespace(content);
+	context.diagnostics.warning({
+		...fields,
+		message: `content ${JSON.stringify(content)} of ${where} has stray whitespace; read as ${JSON.stringify(text)}`,
+	});
+	return { text, ok: true };
 }
 
 function reportUnknownFields(

@@ -264,6 +264,78 @@ function tokenUnits(token: string, kind: TokenizerKind): number[] | null {
 	return units;
 }
 
+/** The text as UTF-8 bytes, with the UTF-16 span of each byte. */
+interface ByteText {
+	readonly text: string;
+	readonly bytes: Uint8Array;
+	readonly charOfByte: { readonly starts: Int32Array; readonly ends: Int32Array };
+}
+
+/** The UTF-16 index where byte `byteIndex` starts (the text's length at or past its end). */
+function positionAt(byteText: ByteText, byteIndex: number): number {
+	const { text, bytes, charOfByte } = byteText;
+	return byteIndex < bytes.length ? (charOfByte.starts[byteIndex] ?? text.length) : text.length;
+}
+
+/**
+ * An added token at byte `cursor`: its literal text where the text has it, else (a special token)
+ * an empty span; undefined when a non-special added token's text is not there.
+ */
+function addedTokenSpan(
+	added: AddedToken,
+	byteText: ByteText,
+	cursor: number,
+): { span: TokenSpan; cursor: number } | undefined {
+	const { bytes, charOfByte, text } = byteText;
+	const literal = encodeUtf8(added.content);
+	if (literal.length > 0 && startsWithBytes(bytes, cursor, literal)) {
+		return {
+			span: {
+				start: positionAt(byteText, cursor),
+				end: charOfByte.ends[cursor + literal.length - 1] ?? text.length,
+				special: false,
+			},
+			cursor: cursor + literal.length,
+		};
+	}
+	if (!added.special) return undefined;
+	const position = positionAt(byteText, cursor);
+	return { span: { start: position, end: position, special: true }, cursor };
+}
+
+/**
+ * Matches a token's units against the text's bytes from `cursor`: the new cursor and the first
+ * byte consumed (-1 when none, as for a lone dummy prefix space), or what went wrong.
+ */
+function consumeUnits(
+	units: readonly number[],
+	bytes: Uint8Array,
+	cursor: number,
+	sectionStart: boolean,
+): { cursor: number; consumedFirst: number } | { problem: string } {
+	let consumedFirst = -1;
+	for (let u = 0; u < units.length; u++) {
+		const unit = units[u] ?? 0;
+		const atSectionStart = sectionStart && u === 0;
+		const isSpace = unit === 0x20 || unit === METASPACE_UNIT;
+		if (unit === METASPACE_UNIT && startsWithBytes(bytes, cursor, UTF8_METASPACE)) {
+			if (consumedFirst < 0) consumedFirst = cursor;
+			cursor += UTF8_METASPACE.length;
+		} else if (bytes[cursor] === (unit === METASPACE_UNIT ? 0x20 : unit)) {
+			if (consumedFirst < 0) consumedFirst = cursor;
+			cursor += 1;
+		} else if (isSpace && atSectionStart) {
+			// A dummy prefix space (Metaspace prepend, add_prefix_space): no source character.
+		} else {
+			return {
+				problem:
+					cursor >= bytes.length ? 'runs past the end of the text' : 'does not match the text',
+			};
+		}
+	}
+	return { cursor, consumedFirst };
+}
+
 /** Byte-level BPE and SentencePiece: align each token's bytes with the text's UTF-8 bytes. */
 function byteAlignedSpans(
 	text: string,
@@ -281,9 +353,7 @@ function byteAlignedSpans(
 		);
 	}
 	const bytes = encodeUtf8(text);
-	const charOfByte = utf16SpanOfEachByte(text, bytes.length);
-	const positionAt = (byteIndex: number): number =>
-		byteIndex < bytes.length ? (charOfByte.starts[byteIndex] ?? text.length) : text.length;
+	const byteText: ByteText = { text, bytes, charOfByte: utf16SpanOfEachByte(text, bytes.length) };
 	const addedById = new Map((input.addedTokens ?? []).map((t) => [t.id, t]));
 	const addedByContent = new Map((input.addedTokens ?? []).map((t) => [t.content, t]));
 
@@ -297,62 +367,38 @@ function byteAlignedSpans(
 		const tokenStart = cursor;
 		const mismatch = (what: string): TokenOffsetError =>
 			new TokenOffsetError(
-				`token ${i} (${JSON.stringify(token)}) ${what} at character ${positionAt(tokenStart)} (${quoteExcerpt(text, positionAt(tokenStart))}).`,
-				{ tokenIndex: i, charIndex: positionAt(tokenStart) },
+				`token ${i} (${JSON.stringify(token)}) ${what} at character ${positionAt(byteText, tokenStart)} (${quoteExcerpt(text, positionAt(byteText, tokenStart))}).`,
+				{ tokenIndex: i, charIndex: positionAt(byteText, tokenStart) },
 			);
 		if (added !== undefined) {
-			const literal = encodeUtf8(added.content);
-			if (literal.length > 0 && startsWithBytes(bytes, cursor, literal)) {
-				spans.push({
-					start: positionAt(cursor),
-					end: charOfByte.ends[cursor + literal.length - 1] ?? text.length,
-					special: false,
-				});
-				cursor += literal.length;
-			} else if (added.special) {
-				const position = positionAt(cursor);
-				spans.push({ start: position, end: position, special: true });
-			} else {
+			const matched = addedTokenSpan(added, byteText, cursor);
+			if (matched === undefined) {
 				throw mismatch('is an added token whose text does not match the text');
 			}
+			spans.push(matched.span);
+			cursor = matched.cursor;
 			sectionStart = true;
 			continue;
 		}
 		const units = tokenUnits(token, kind);
 		if (units === null) throw mismatch('is not a byte-level vocabulary string');
-		let consumedFirst = -1;
-		for (let u = 0; u < units.length; u++) {
-			const unit = units[u] ?? 0;
-			const atSectionStart = sectionStart && u === 0;
-			const isSpace = unit === 0x20 || unit === METASPACE_UNIT;
-			if (unit === METASPACE_UNIT && startsWithBytes(bytes, cursor, UTF8_METASPACE)) {
-				if (consumedFirst < 0) consumedFirst = cursor;
-				cursor += UTF8_METASPACE.length;
-			} else if (bytes[cursor] === (unit === METASPACE_UNIT ? 0x20 : unit)) {
-				if (consumedFirst < 0) consumedFirst = cursor;
-				cursor += 1;
-			} else if (isSpace && atSectionStart) {
-				// A dummy prefix space (Metaspace prepend, add_prefix_space): no source character.
-			} else {
-				throw mismatch(
-					cursor >= bytes.length ? 'runs past the end of the text' : 'does not match the text',
-				);
-			}
-		}
-		if (consumedFirst < 0) {
-			const position = positionAt(cursor);
+		const consumed = consumeUnits(units, bytes, cursor, sectionStart);
+		if ('problem' in consumed) throw mismatch(consumed.problem);
+		cursor = consumed.cursor;
+		if (consumed.consumedFirst < 0) {
+			const position = positionAt(byteText, cursor);
 			spans.push({ start: position, end: position, special: false });
 		} else {
 			spans.push({
-				start: positionAt(consumedFirst),
-				end: charOfByte.ends[cursor - 1] ?? text.length,
+				start: positionAt(byteText, consumed.consumedFirst),
+				end: byteText.charOfByte.ends[cursor - 1] ?? text.length,
 				special: false,
 			});
 		}
 		sectionStart = false;
 	}
 	if (cursor !== bytes.length) {
-		const position = positionAt(cursor);
+		const position = positionAt(byteText, cursor);
 		throw new TokenOffsetError(
 			`the tokens cover ${position} of ${text.length} characters; not covered: ${quoteExcerpt(text, position)}.`,
 			{ tokenIndex: tokens.length, charIndex: position },
