@@ -4,13 +4,14 @@
  * plain batches (no shared-prefix reuse, so the figures stay comparable over time); the wall time
  * to score the 34 SyntaxGym suites as the app does (prefix reuse on, one request per suite) in
  * Chromium WASM and in Node, with the positions computed, and again in one request for all 34 (as
- * `run a.json b.json ...` scores them); the app's open → first result time with the default
+ * `run a.json b.json ...` scores them); the same 34 suites as one battery on the app's Battery
+ * page (`suites34_app_battery_wall_s`); the app's open → first result time with the default
  * model; and the wall time of `ltm run` with a no-op replay agent at 128k and 500k-token memory
  * spans (bench/ltm-bench.ts).
  * The last stdout line is one JSON object.
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
  * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34-node,suites34-wasm,app,
- * generate,ltm; `suites34` is both suites34 parts; default all), BENCHTOP_BENCH_REPEATS (timed runs per
+ * app-battery,generate,ltm; `suites34` is both suites34 parts; default all), BENCHTOP_BENCH_REPEATS (timed runs per
  * figure, default 3).
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -45,7 +46,7 @@ const HEADLINE_MODEL = 'gpt2-en-small';
 /** The 34 suites are scored as a teacher would: the default model's own convention. */
 const SUITES34_CONVENTION: SurprisalConvention = 'bos';
 const PARTS = new Set(
-	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app,generate,ltm')
+	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app,app-battery,generate,ltm')
 		.split(',')
 		.map((p) => p.trim())
 		.flatMap((p) => (p === 'suites34' ? ['suites34-node', 'suites34-wasm'] : [p])),
@@ -320,6 +321,45 @@ async function benchAppFirstResult(browser: Browser): Promise<number[]> {
 	return times;
 }
 
+/** The 34 suites' files, for the app battery (the user's "Add files"). */
+async function suites34Files(): Promise<string[]> {
+	const files = (await readdir(SUITES34_DIR)).filter((f) => f.endsWith('.json')).sort();
+	return files.map((f) => new URL(f, SUITES34_DIR).pathname);
+}
+
+/**
+ * The 34 suites as one battery on the app's own path: a fresh profile opens the Battery page, adds
+ * the 34 files, keeps the default model (gpt2-en-small, WASM) and its convention, waits until the
+ * model is loaded (warm), then times Run battery → "Battery done" (one pooled request, every item
+ * stored in IndexedDB). Median of REPEATS; every run is logged.
+ */
+async function benchAppBattery(browser: Browser, files: readonly string[]): Promise<number[]> {
+	const times: number[] = [];
+	for (let run = 0; run < REPEATS; run++) {
+		const context = await browser.newContext();
+		try {
+			const page = await context.newPage();
+			await page.goto(`http://127.0.0.1:${PORT}/#/battery`);
+			await page.getByTestId('battery-files').setInputFiles([...files]);
+			await page
+				.getByTestId('battery-totals')
+				.filter({ hasText: `${files.length} suites picked` })
+				.waitFor({ timeout: 120_000 });
+			await page.getByText(`Loaded ${HEADLINE_MODEL}`).waitFor({ timeout: 180_000 });
+			const what = (await page.locator('#battery-blocker').textContent())?.trim() ?? '';
+			const started = performance.now();
+			await page.getByRole('button', { name: 'Run battery' }).click();
+			await page.getByRole('heading', { name: 'Battery done' }).waitFor({ timeout: 600_000 });
+			const ms = Math.round(performance.now() - started);
+			log(`app   battery, 34 suites (${what}): ${ms} ms`);
+			times.push(ms);
+		} finally {
+			await context.close();
+		}
+	}
+	return times;
+}
+
 function headline(results: readonly Measurement[]): number | null {
 	const m = results.find((r) => r.model === HEADLINE_MODEL && r.batchSize === 'default');
 	return m?.tokensPerSecond ?? null;
@@ -332,7 +372,8 @@ async function main(): Promise<void> {
 	log(`bench: ${texts.length} sentences, ${threads} threads, models ${MODELS.join(', ')}`);
 
 	const node = PARTS.has('node') ? await benchNode(texts, threads) : [];
-	const wantSuites = PARTS.has('suites34-node') || PARTS.has('suites34-wasm');
+	const wantSuites =
+		PARTS.has('suites34-node') || PARTS.has('suites34-wasm') || PARTS.has('app-battery');
 	const suites = wantSuites ? await suites34() : undefined;
 	if (wantSuites && suites === undefined)
 		log(`suites34: ${SUITES34_DIR.pathname} is absent; skipped`);
@@ -420,6 +461,10 @@ async function main(): Promise<void> {
 		if (generateWasm) log(`generate chromium wasm: ${JSON.stringify(generateWasm)}`);
 
 		const appFirstResult = PARTS.has('app') ? await benchAppFirstResult(browser) : [];
+		const appBattery =
+			PARTS.has('app-battery') && suites !== undefined
+				? await benchAppBattery(browser, await suites34Files())
+				: [];
 
 		const nodeHeadline = headline(node);
 		const wasmHeadline = headline(wasm);
@@ -449,6 +494,9 @@ async function main(): Promise<void> {
 				? round(suitesNodePooled.wallMs / 1000, 2)
 				: null,
 			app_open_to_first_result_ms: medianBy(appFirstResult, (ms) => ms) ?? null,
+			// The 34 suites as one battery in the app (Battery page, fresh profile, model warm).
+			suites34_app_battery_wall_s:
+				appBattery.length > 0 ? round((medianBy(appBattery, (ms) => ms) ?? 0) / 1000, 2) : null,
 			generate_tokens_per_s_node: generation?.generate_tokens_per_s_node ?? null,
 			generate_tokens_per_s_serve: generation?.generate_tokens_per_s_serve ?? null,
 			generate_tokens_per_s_wasm: generateWasm?.tokensPerSecond ?? null,
@@ -468,6 +516,7 @@ async function main(): Promise<void> {
 				suites34_pooled_wall_ms: suitesRunPooled?.runsMs ?? [],
 				suites34_node_pooled_wall_ms: suitesNodePooled?.runsMs ?? [],
 				app_open_to_first_result_ms: appFirstResult,
+				suites34_app_battery_wall_ms: appBattery,
 			},
 		};
 		log(JSON.stringify(summary));
