@@ -20,6 +20,7 @@ import { describeModelSpec } from '../model/model-spec';
 import { ShareLinkError } from '../errors';
 import { SHARE_ROUTES, shareFragmentOf, shareKindOf } from '../share/share-codec';
 import { decodeShareLink, encodeShareLink, type SharePayload } from '../syntaxgym/share/share-link';
+import { decodeBatteryShare, type BatterySharePayload } from '../syntaxgym/share/battery-share';
 import { parseRunBundle, serializeRunBundle, type RunBundle } from '../syntaxgym/run/run-bundle';
 import {
 	parseJsonText,
@@ -104,9 +105,10 @@ export type AnyRunBundle =
 	| { readonly kind: 'evals'; readonly bundle: EvalsRunBundle }
 	| { readonly kind: 'ltm'; readonly bundle: LtmRunBundle };
 
-/** A share payload of any kind, tagged with its kind. */
+/** A share payload of any kind, tagged with its kind (a battery is several suite runs). */
 export type AnySharePayload =
 	| { readonly kind: 'suite'; readonly payload: SharePayload }
+	| { readonly kind: 'battery'; readonly payload: BatterySharePayload }
 	| { readonly kind: 'evals'; readonly payload: EvalsSharePayload }
 	| { readonly kind: 'ltm'; readonly payload: LtmSharePayload };
 
@@ -153,6 +155,11 @@ export function decodeAnyShareLink(
 		switch (kind) {
 			case 'suite':
 				return { ok: true, kind, payload: SUITE_RUN_KIND.decodeShare(data) };
+			case 'battery': {
+				const decoded = decodeBatteryShare(fragment);
+				if (!decoded.ok) throw decoded.error;
+				return { ok: true, kind, payload: decoded.payload };
+			}
 			case 'evals':
 				return { ok: true, kind, payload: EVALS_RUN_KIND.decodeShare(data) };
 			case 'ltm':

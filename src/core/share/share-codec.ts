@@ -1,10 +1,11 @@
 /**
- * The one share-link codec of every run kind (suite, Evals, Memory): a payload's JSON, with its
- * `kind`, deflated and framed, in base64url after the kind's route (`#/share/2/…`,
- * `#/evals/share/2/…`, `#/memory/share/2/…`), read back under one cap on the link's characters and
- * one on the unpacked bytes, counted while inflating. It also reads the links of the 0.1.0
- * release (suite format 1; Evals and Memory links without a frame). The only module that
- * compresses links (fflate). Pure: it never fetches and never runs anything from a link.
+ * The one share-link codec of every run kind (suite, battery, Evals, Memory): a payload's JSON,
+ * with its `kind`, deflated and framed, in base64url after the kind's route (`#/share/2/…`,
+ * `#/share/battery/2/…`, `#/evals/share/2/…`, `#/memory/share/2/…`), read back under one cap
+ * on the link's characters and one on the unpacked bytes, counted while inflating. It also
+ * reads the links of the 0.1.0 release (suite format 1; Evals and Memory links without a frame).
+ * The only module that compresses links (fflate). Pure: it never fetches and never runs anything
+ * from a link.
  *
  * Formats 1 and 2, bytes before base64url:
  *   [0, 4)   checksum: the first 4 bytes of SHA-256 of bytes [4, end)
@@ -20,8 +21,8 @@ import { sha256HexOfBytes } from '../hash/sha256';
 import { decodeBase64Url, encodeBase64Url } from './base64url';
 
 /** The run kinds a link can carry (as the run record names them): a suite run, an Evals run, a
- * long-term-memory run (the Memory page). */
-export type ShareKind = 'suite' | 'evals' | 'ltm';
+ * long-term-memory run (the Memory page); and a battery (several suite runs with one model). */
+export type ShareKind = 'suite' | 'battery' | 'evals' | 'ltm';
 
 /** The format this app writes and the newest it reads. */
 export const SHARE_FORMAT_VERSION = 2;
@@ -43,15 +44,26 @@ export const MAX_SHARE_LINK_CHARS = 2 * 1024 * 1024;
 /** The most bytes a link may unpack to; inflating stops as soon as it is passed (inflate bombs). */
 export const MAX_SHARE_INFLATED_BYTES = 16 * 1024 * 1024;
 
-/** Each kind's link starts with its route (the fragment without `#`), then the version and `/`. */
+/**
+ * Each kind's link starts with its route (the fragment without `#`), then the version and `/`.
+ * The battery's route starts with the suite's (both open on the share page): kinds are matched
+ * longest route first.
+ */
 export const SHARE_ROUTES: Readonly<Record<ShareKind, string>> = {
 	suite: '/share/',
+	battery: '/share/battery/',
 	evals: '/evals/share/',
 	ltm: '/memory/share/',
 };
 
+/** The kinds, longest route first, so that `/share/battery/` is not read as a suite link. */
+const KINDS_BY_ROUTE = (Object.keys(SHARE_ROUTES) as ShareKind[]).sort(
+	(a, b) => SHARE_ROUTES[b].length - SHARE_ROUTES[a].length,
+);
+
 const KIND_WORDS: Readonly<Record<ShareKind, string>> = {
 	suite: 'a suite run',
+	battery: 'a battery',
 	evals: 'an Evals run',
 	ltm: 'a Memory run',
 };
@@ -126,7 +138,7 @@ export function shareFragmentOf(input: string): string {
 /** The kind whose route a URL, `#hash` or fragment starts with, or null (not a share link). */
 export function shareKindOf(input: string): ShareKind | null {
 	const fragment = shareFragmentOf(input);
-	for (const kind of Object.keys(SHARE_ROUTES) as ShareKind[]) {
+	for (const kind of KINDS_BY_ROUTE) {
 		if (fragment.startsWith(SHARE_ROUTES[kind])) return kind;
 	}
 	return null;
@@ -170,7 +182,7 @@ function unpackOrThrow(input: string, expected: ShareKind | undefined): Unpacked
 	const rest = fragment.slice(SHARE_ROUTES[kind].length);
 	const slash = rest.indexOf('/');
 	// An Evals or Memory link of 0.1.0 is the bare data: no version, no slash.
-	if (kind !== 'suite' && slash < 0 && rest !== '') {
+	if ((kind === 'evals' || kind === 'ltm') && slash < 0 && rest !== '') {
 		return { kind, version: 0, json: parseBody(inflateCapped(dataBytes(rest))) };
 	}
 	const version = readVersion(rest, slash);

@@ -84,6 +84,25 @@ export function readSharePayload(json: unknown): Read<SharePayload> {
 	}
 }
 
+/** A link's model spec alone, by the same rules (a battery link has one for all its suites). */
+export function readShareModel(json: unknown): Read<RunModelSpec> {
+	return readPart(() => readModel(json));
+}
+
+/** A link's result fingerprint alone, by the same rules (a battery link has one per suite). */
+export function readShareResults(json: unknown): Read<ResultFingerprint> {
+	return readPart(() => readResults(json));
+}
+
+function readPart<T>(read: () => T): Read<T> {
+	try {
+		return { ok: true, value: read() };
+	} catch (error) {
+		if (error instanceof PayloadError) return { ok: false, problem: error.problem };
+		throw error;
+	}
+}
+
 /** Problems of a payload about to be encoded (the same rules as decoding), or `null`. */
 export function checkSharePayload(payload: SharePayload): PayloadProblem | null {
 	const read = readSharePayload(JSON.parse(JSON.stringify(payload)) as unknown);
