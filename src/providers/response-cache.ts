@@ -24,14 +24,28 @@ export interface CachedResponse {
 	readonly request: GenerateRequest;
 	readonly completion: string;
 	readonly finishReason: 'stop' | 'length';
+	/** The usage as the server reported it, details included. */
 	readonly usage?: TokenUsage;
+	/** The model name the server answered with (OpenAI's `model`), when it gave one. */
+	readonly servedModel?: string;
 	/** ISO time it was stored. */
 	readonly createdAt: string;
 }
 
+const TokenCountSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** A `*_tokens_details` object: counts by kind, null where the server did not count. */
+const TokenDetailsSchema = v.nullable(
+	v.pipe(
+		v.record(v.pipe(v.string(), v.maxLength(200)), v.nullable(TokenCountSchema)),
+		v.check((details) => Object.keys(details).length <= 100, 'too many kinds of tokens'),
+	),
+);
+
 /**
  * What a stored entry must hold to answer a call: a complete answer (`stop` or `length`) under
- * the key asked for. Anything else (a file edited by hand, an older format) is a miss.
+ * the key asked for, with the usage and model name it came with. Anything else (a file edited by
+ * hand, an older format) is a miss.
  */
 const StoredAnswerSchema = v.object({
 	key: v.string(),
@@ -39,10 +53,13 @@ const StoredAnswerSchema = v.object({
 	finishReason: v.picklist(['stop', 'length']),
 	usage: v.optional(
 		v.object({
-			promptTokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
-			completionTokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
+			promptTokens: TokenCountSchema,
+			completionTokens: TokenCountSchema,
+			completionTokensDetails: v.exactOptional(TokenDetailsSchema),
+			promptTokensDetails: v.exactOptional(TokenDetailsSchema),
 		}),
 	),
+	servedModel: v.optional(v.pipe(v.string(), v.maxLength(1000))),
 });
 
 /** The entry when it is a complete answer stored under `key`, else undefined (a miss). */
@@ -89,8 +106,10 @@ export interface ResponseCacheOptions {
 
 /**
  * `model` with a cache in front: a hit (a valid, complete entry) answers at once (`cached: true`,
- * one token event with the whole completion); a miss asks the model and stores only a complete
- * answer (finish reason `stop` or `length`; never a cancelled or failed one).
+ * one token event with the whole completion, the usage and the server's model name it was
+ * stored with, so a log written from the cache equals the live one); a miss asks the model and
+ * stores only a complete answer (finish reason `stop` or `length`; never a cancelled or failed
+ * one).
  * Sampled calls are keyed per sample seed (default: the call's sample id and call index).
  */
 export function withResponseCache(
@@ -119,6 +138,7 @@ export function withResponseCache(
 					completion: hit.completion,
 					finishReason: hit.finishReason,
 					...(hit.usage ? { usage: hit.usage } : {}),
+					...(hit.servedModel !== undefined ? { model: hit.servedModel } : {}),
 					cached: true,
 				};
 				return;
@@ -132,6 +152,7 @@ export function withResponseCache(
 						completion: event.completion,
 						finishReason: event.finishReason,
 						...(event.usage ? { usage: event.usage } : {}),
+						...(event.model !== undefined ? { servedModel: event.model } : {}),
 						createdAt: new Date().toISOString(),
 					});
 				}

@@ -73,6 +73,8 @@ export interface ResponseCacheRow {
 	completion: string;
 	finishReason: 'stop' | 'length';
 	usage?: TokenUsage;
+	/** The model name the server answered with, when it gave one. */
+	servedModel?: string;
 	/** ISO time it was stored. */
 	createdAt: string;
 	/** UTF-16 length of the entry's JSON: the cache's size without reading every row. */

@@ -15,6 +15,7 @@ import { createReplayModel } from '../../src/providers/replay';
 import {
 	createMemoryResponseCache,
 	withResponseCache,
+	type CachedResponse,
 	type ResponseCacheStore,
 } from '../../src/providers/response-cache';
 import { ReplayMissError } from '../../src/core/model/replay-file';
@@ -86,6 +87,62 @@ describe.each<[string, () => Promise<{ store: ResponseCacheStore; done: () => Pr
 		expect((await store.size()).bytes).toBeGreaterThan(0);
 		await store.clear();
 		expect((await store.size()).entries).toBe(0);
+		await done();
+	});
+
+	it('gives a cached answer back with the usage (details too) and the model name the server sent', async () => {
+		const { store, done } = await makeStore();
+		let calls = 0;
+		const live: GenerationEvent = {
+			type: 'done',
+			completion: ' Paris',
+			finishReason: 'stop',
+			usage: {
+				promptTokens: 12,
+				completionTokens: 2,
+				completionTokensDetails: { reasoning_tokens: 0, audio_tokens: null },
+				promptTokensDetails: { cached_tokens: 8 },
+			},
+			model: 'm-2026-01-01',
+		};
+		const inner: TextModel = {
+			label: 'openai/m @ http://h/v1',
+			abilities: { score: false, generate: true, chat: true },
+			async *generate(): AsyncGenerator<GenerationEvent> {
+				calls++;
+				yield { type: 'token', text: ' Paris' };
+				yield live;
+			},
+			countTokens: () => 1,
+		};
+		const model = withResponseCache(inner, store, { spec });
+		expect(await generateCompletion(model, GREEDY, CALL)).toEqual(live);
+		const again = await generateCompletion(model, GREEDY, { ...CALL, runId: 'a re-run' });
+		expect(calls).toBe(1);
+		expect(again).toEqual({ ...live, cached: true });
+		await done();
+	});
+
+	it('takes an entry with damaged usage details or model name as a miss', async () => {
+		const { store, done } = await makeStore();
+		const inner = countingModel();
+		const model = withResponseCache(inner, store, { spec });
+		await generateCompletion(model, GREEDY, CALL);
+		const [entry] = await store.list();
+		if (!entry) throw new Error('nothing stored');
+		for (const damaged of [
+			{ ...entry, usage: { promptTokens: 1, completionTokens: 1, promptTokensDetails: 'x' } },
+			{
+				...entry,
+				usage: { promptTokens: 1, completionTokens: 1, completionTokensDetails: { a: -1 } },
+			},
+			{ ...entry, servedModel: 42 },
+			{ ...entry, servedModel: 'm'.repeat(10_000) },
+		]) {
+			await store.put(damaged as unknown as CachedResponse);
+			const answer = await generateCompletion(model, GREEDY, CALL);
+			expect(answer.cached).toBeUndefined();
+		}
 		await done();
 	});
 

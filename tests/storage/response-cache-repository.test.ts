@@ -80,6 +80,38 @@ describe('response cache repository', () => {
 		spy.mockRestore();
 	});
 
+	it('keeps the usage details and the served model name through IndexedDB', async () => {
+		const live = {
+			type: 'done',
+			completion: ' hello',
+			finishReason: 'stop',
+			usage: {
+				promptTokens: 3,
+				completionTokens: 1,
+				completionTokensDetails: { reasoning_tokens: 0 },
+				promptTokensDetails: { cached_tokens: null },
+			},
+			model: 'tiny-0425',
+		} as const;
+		const model: TextModel = {
+			label: 'openai/tiny @ http://127.0.0.1:8000/v1',
+			abilities: { score: false, generate: true, chat: true },
+			async *generate() {
+				yield live;
+			},
+			countTokens: () => 1,
+		};
+		const cached = withResponseCache(model, responseCacheStore, {
+			spec: { source: 'openai', model: 'tiny', baseUrl: 'http://127.0.0.1:8000/v1' },
+		});
+		const request = { prompt: { kind: 'text', text: 'Hi' }, params: { temperature: 0 } } as const;
+		const call = { runId: 'r1', sampleId: 's1', role: 'policy' } as const;
+		await generateCompletion(cached, request, call);
+		const [stored] = await listCachedResponses();
+		expect(stored).toMatchObject({ usage: live.usage, servedModel: 'tiny-0425' });
+		expect(await generateCompletion(cached, request, call)).toEqual({ ...live, cached: true });
+	});
+
 	it('is the store of withResponseCache: a repeated call is answered from IndexedDB', async () => {
 		let calls = 0;
 		const model: TextModel = {

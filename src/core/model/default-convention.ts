@@ -8,7 +8,8 @@ import type { ModelSource, SurprisalConvention } from './model-spec';
 
 /** The facts a default convention is read from. Unknown facts are left out. */
 export interface ConventionFacts {
-	readonly source: ModelSource;
+	/** `openai`: an endpoint, which says nothing about its tokenizer. */
+	readonly source: ModelSource | 'openai';
 	readonly id: string;
 	/** `add_bos_token` from tokenizer_config.json: the tokenizer prepends BOS on its own. */
 	readonly addBosToken?: boolean;

@@ -37,6 +37,18 @@ import type {
 import { describeError } from '../../core/messages/describe-error';
 import type { DeviceFacts, ModelSuggestion } from '../../core/model/model-suggestions';
 import { SuggestionPicker } from './model-suggestions.svelte';
+import {
+	readTokenizerConventionFacts,
+	type ConventionDefault,
+	type ConventionFacts,
+} from '../../core/model/default-convention';
+import {
+	conventionDefaultOf,
+	conventionFactsOf,
+	conventionModelKey,
+	settleConvention,
+	type ConventionPick,
+} from '../../core/model/convention-choice';
 
 export type BrowserBackend = Extract<InferenceBackend, 'wasm' | 'webgpu'>;
 export type ModelLoadStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -46,6 +58,26 @@ export interface PickedFile {
 	readonly file: Blob;
 	readonly relativePath: string;
 }
+
+/** The convention facts in a hub model's tokenizer_config.json (never rejects: {} when unread). */
+export type ReadHubConventionFacts = (
+	id: string,
+	revision: string,
+	signal?: AbortSignal,
+) => Promise<Pick<ConventionFacts, 'addBosToken' | 'hasBosToken'>>;
+
+/** Reads tokenizer_config.json from the hub (a small file transformers.js fetches anyway). */
+export const readHubConventionFacts: ReadHubConventionFacts = async (id, revision, signal) => {
+	if (typeof navigator !== 'undefined' && !navigator.onLine) return {};
+	try {
+		const url = `https://huggingface.co/${id}/resolve/${encodeURIComponent(revision)}/tokenizer_config.json`;
+		const response = await fetch(url, signal ? { signal } : {});
+		if (!response.ok) return {};
+		return readTokenizerConventionFacts(await response.json());
+	} catch {
+		return {};
+	}
+};
 
 function sameSpec(a: ModelSpec, b: ModelSpec): boolean {
 	return (
@@ -71,7 +103,11 @@ export class ModelCatalog {
 	hubRevision = $state('main');
 	dtype = $state<ModelDtype>('fp32');
 	backend = $state<BrowserBackend>('wasm');
-	convention = $state<SurprisalConvention>('reference');
+	/** The user's last pick of a convention, and the model it was made for. */
+	#conventionPick = $state.raw<ConventionPick>({ modelKey: null, convention: 'reference' });
+	/** The tokenizer facts of the last hub model read (see readHubConventionFacts). */
+	#hubFacts = $state.raw<{ modelKey: string; facts: ConventionFacts } | null>(null);
+	readonly #readHubFacts: ReadHubConventionFacts;
 	/** Ask for word-boundary values in the next run (see `RunStartOptions.wordBoundaries`). */
 	wordBoundaries = $state(false);
 
@@ -89,14 +125,17 @@ export class ModelCatalog {
 
 	/**
 	 * `endpoint`: the app's one EndpointSettings (by default, one that remembers nothing);
-	 * `readDevice`: the device facts for the suggestions' fit (default: the browser's).
+	 * `readDevice`: the device facts for the suggestions' fit (default: the browser's);
+	 * `readHubFacts`: a hub model's tokenizer facts (default: read from the hub).
 	 */
 	constructor(
 		client: InferenceClientApi,
 		endpoint: EndpointSettings = new EndpointSettings({ storage: null }),
 		readDevice?: () => Promise<DeviceFacts>,
+		readHubFacts: ReadHubConventionFacts = readHubConventionFacts,
 	) {
 		this.#client = client;
+		this.#readHubFacts = readHubFacts;
 		this.endpoint = endpoint;
 		this.suggestions = new SuggestionPicker(
 			'surprisal',
@@ -116,6 +155,67 @@ export class ModelCatalog {
 	/** The model a run uses: the local spec, or the endpoint's (never with its key). */
 	get runSpec(): ModelSpec | EndpointModelSpec | null {
 		return this.source === 'openai' ? this.endpoint.spec : this.spec;
+	}
+
+	/** The model the convention belongs to (see conventionModelKey), or null while none is chosen. */
+	get conventionModelKey(): string | null {
+		return conventionModelKey(this.runSpec);
+	}
+
+	/** The chosen model's own default convention, with why; null while a hub model's is unread. */
+	get conventionDefault(): ConventionDefault | null {
+		const spec = this.runSpec;
+		const key = conventionModelKey(spec);
+		const read = this.#hubFacts;
+		return conventionDefaultOf(
+			conventionFactsOf(spec) ?? (read !== null && read.modelKey === key ? read.facts : null),
+		);
+	}
+
+	/**
+	 * The convention a run uses: the user's pick for this model, else the model's default, decided
+	 * with the model choice itself (a run started at once uses it).
+	 */
+	get convention(): SurprisalConvention {
+		return settleConvention(this.conventionModelKey, this.conventionDefault, this.#conventionPick)
+			.convention;
+	}
+
+	/** The user's pick: it stands for the chosen model until another model is chosen. */
+	set convention(convention: SurprisalConvention) {
+		this.#conventionPick = { modelKey: this.conventionModelKey, convention };
+	}
+
+	/** The chosen hub model's default is still being read (no pick made for it): runs wait. */
+	get conventionPending(): boolean {
+		return settleConvention(this.conventionModelKey, this.conventionDefault, this.#conventionPick)
+			.pending;
+	}
+
+	/** Why a run cannot start yet for the convention's sake, or null. */
+	get conventionProblem(): string | null {
+		const spec = this.runSpec;
+		return this.conventionPending && spec?.source === 'hub'
+			? `Reading ${spec.id}'s tokenizer config for its default convention…`
+			: null;
+	}
+
+	/**
+	 * Reads the chosen hub model's tokenizer facts for its default convention. A read that a
+	 * newer choice superseded is kept under its own model only. Never rejects.
+	 */
+	async readHubConventionFacts(signal?: AbortSignal): Promise<void> {
+		const spec = this.runSpec;
+		const modelKey = conventionModelKey(spec);
+		if (spec?.source !== 'hub' || modelKey === null) return;
+		let read: Awaited<ReturnType<ReadHubConventionFacts>> = {};
+		try {
+			read = await this.#readHubFacts(spec.id, spec.revision ?? 'main', signal);
+		} catch {
+			// Unread facts are no facts: the default is then `reference`, said so.
+		}
+		if (signal?.aborted) return;
+		this.#hubFacts = { modelKey, facts: { source: 'hub', id: spec.id, ...read } };
 	}
 
 	/**
@@ -273,6 +373,7 @@ export class ModelCatalog {
 		}
 		this.dtype = spec.dtype;
 		if (spec.backend === 'wasm' || spec.backend === 'webgpu') this.backend = spec.backend;
+		// Set after the model: a pick belongs to the model chosen.
 		if (convention) this.convention = convention;
 	}
 

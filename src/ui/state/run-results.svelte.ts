@@ -1,7 +1,8 @@
 /**
  * One stored run's results as the results view shows them: accuracies, item grid, region chart,
  * drill-down and the export files. Reads storage through repositories, scores with the core;
- * picks up items as the run session stores them (push, or polling until the run is done).
+ * picks up items as the run session stores them (push, or polling until the run is done), and
+ * reads them all again before an export (`readStored`).
  */
 import { buildRegionChartSpec, type ChartSpec } from '../../core/syntaxgym/charts/chart-spec';
 import { describeError } from '../../core/messages/describe-error';
@@ -413,6 +414,34 @@ export class RunResults {
 			if (generation === this.#generation) this.#message = describeError(error);
 		}
 		if (generation === this.#generation) this.#schedulePoll();
+	}
+
+	/**
+	 * Re-reads the open run's record and every item stored for it, so that what is shown, and an
+	 * export made next, holds each stored item: right after a run ends, its last items may not
+	 * have come by push or poll yet. False (and `message` says why) when storage could not be
+	 * read or the run is gone. Never throws.
+	 */
+	async readStored(): Promise<boolean> {
+		const current = this.#run;
+		if (!current) return false;
+		const generation = this.#generation;
+		try {
+			// The record first: every item it counts is stored by then.
+			const run = await getRun(current.id);
+			const items = run ? await listItemResults(run.id) : [];
+			if (generation !== this.#generation) return false;
+			if (!run) {
+				this.#message = `Run ${current.id} was deleted.`;
+				return false;
+			}
+			this.#run = run;
+			this.#addItems(items.filter((item) => !this.#stored.items.has(item.itemNumber)));
+			return true;
+		} catch (error) {
+			if (generation === this.#generation) this.#message = describeError(error);
+			return false;
+		}
 	}
 
 	/**

@@ -12,7 +12,7 @@ import { scoreSuite } from '../../../src/core/syntaxgym/scoring/score-suite';
 import type { ScoredToken } from '../../../src/core/syntaxgym/scoring/types';
 import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { saveItemResult } from '../../../src/storage/results-repository';
-import { createRun, importRun, updateRun } from '../../../src/storage/runs-repository';
+import { createRun, deleteRun, importRun, updateRun } from '../../../src/storage/runs-repository';
 import { saveSuite } from '../../../src/storage/suites-repository';
 import { RunResults } from '../../../src/ui/state/run-results.svelte';
 import { clearDatabase } from '../../storage/clear-database';
@@ -206,6 +206,34 @@ describe('RunResults', () => {
 				'mini\t0\t1\tTrue\nmini\t1\t1\tTrue\nmini\t0\t2\tFalse\nmini\t1\t2\tFalse\n',
 		);
 		expect(file?.fileName).toMatch(/^mini-run\d+-results\.tsv$/);
+	});
+
+	it('reads every stored item before an export, even ones not picked up yet', async () => {
+		// No poll and no push: the run's last item and its end are stored behind the page's back,
+		// as when Done shows before the page has read them.
+		results.pollIntervalMs = 60_000;
+		const runId = await storeRun([ITEMS[0]!], 'running');
+		await results.open(runId);
+		expect(results.itemsDone).toBe(1);
+		await saveItemResult(runId, ITEMS[1]!);
+		await updateRun(runId, { status: 'done', scoringMs: 99 });
+		expect(results.exportResultsTsv()?.text.split('\n')).toHaveLength(1 + 2 + 1);
+
+		expect(await results.readStored()).toBe(true);
+		const items = (results.exportResultsTsv()?.text ?? '')
+			.trim()
+			.split('\n')
+			.slice(1)
+			.map((line) => line.split('\t')[2]);
+		expect(new Set(items)).toEqual(new Set(['1', '2']));
+		const bundle = parseRunBundle(results.exportBundle()?.text ?? '');
+		if (!bundle.ok) throw new Error(bundle.message);
+		expect(bundle.bundle.run.status).toBe('done');
+		expect(bundle.bundle.items.map((item) => item.itemNumber)).toEqual([1, 2]);
+
+		await deleteRun(runId);
+		expect(await results.readStored()).toBe(false);
+		expect(results.message).toBe(`Run ${runId} was deleted.`);
 	});
 
 	it('exports the region table CSV and lm-zoo surprisals in suite order', async () => {

@@ -1,0 +1,54 @@
+// A folder dropped anywhere on the page (not on a drop zone) is read like the drop zones read it:
+// every file with its path inside the folder (the entries API), then routed as a page drop is.
+// A real drag from outside the page, through the DevTools protocol (Chromium builds the
+// directory entries itself).
+import { resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+
+/** Drags the folder at `path` from outside the page and drops it on the page header. */
+async function dropFolderOnHeader(page: Page, path: string): Promise<void> {
+	const box = await page.locator('header.app-header').boundingBox();
+	if (!box) throw new Error('No page header.');
+	const cdp = await page.context().newCDPSession(page);
+	const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+	const data = { items: [], files: [resolve(path)], dragOperationsMask: 1 };
+	for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
+		await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
+	}
+	await cdp.detach();
+}
+
+test('a registry folder dropped on the Evals page header loads with its paths', async ({
+	page,
+}) => {
+	await page.goto('/#/evals');
+	await expect(page.getByRole('list', { name: 'Bundled example evals' })).toBeVisible();
+	await dropFolderOnHeader(page, 'tests/fixtures/evals-ui/registry');
+	await expect(page).toHaveURL(/#\/evals$/);
+	await expect(page.locator('.source-name')).toContainText('registry/evals/greetings.yaml');
+	await page.getByLabel('Eval', { exact: true }).selectOption('greetings');
+	await expect(page.getByText(/Picked greetings\.dev\.v0/)).toContainText('3 samples');
+});
+
+test('a definitions folder dropped on the Memory page header loads every test in it', async ({
+	page,
+}) => {
+	await page.goto('/#/memory');
+	await expect(page.getByRole('list', { name: 'Bundled example tests' })).toBeVisible();
+	await dropFolderOnHeader(page, 'tests/fixtures/ltm/tiny-definitions');
+	const loaded = page.getByRole('status').filter({ hasText: 'Loaded Tiny LTM fixture' });
+	await expect(loaded).toContainText('3 tests from tiny-definitions/');
+});
+
+test('a folder of suites dropped on the Run page opens its suite', async ({ page }, testInfo) => {
+	const folder = testInfo.outputPath('my-suites');
+	const { mkdirSync, copyFileSync, writeFileSync } = await import('node:fs');
+	mkdirSync(folder, { recursive: true });
+	writeFileSync(`${folder}/README.txt`, 'Suites for the seminar.\n');
+	copyFileSync('suites/subject-verb-agreement-pp.json', `${folder}/agreement.json`);
+	await page.goto('/');
+	await dropFolderOnHeader(page, folder);
+	await expect(
+		page.getByRole('heading', { name: 'Subject-verb agreement across a prepositional phrase' }),
+	).toBeVisible();
+});
