@@ -4,6 +4,7 @@
  */
 import { createContext } from 'svelte';
 import type { AppRouter } from './state/app-route.svelte';
+import type { BatteryPicker } from './state/battery-picker.svelte';
 import type { EndpointSettings } from './state/endpoint-settings.svelte';
 import type { ModelCatalog } from './state/model-catalog.svelte';
 import type { RunComparison } from './state/run-comparison.svelte';
@@ -21,3 +22,5 @@ export const [getRunSession, setRunSession] = createContext<RunSession>();
 export const [getRunHistory, setRunHistory] = createContext<RunHistory>();
 export const [getRunResults, setRunResults] = createContext<RunResults>();
 export const [getRunComparison, setRunComparison] = createContext<RunComparison>();
+/** The Battery page's picked suites: kept while the user visits other pages. */
+export const [getBatteryPicker, setBatteryPicker] = createContext<BatteryPicker>();

@@ -52,3 +52,31 @@ test('a folder of suites dropped on the Run page opens its suite', async ({ page
 		page.getByRole('heading', { name: 'Subject-verb agreement across a prepositional phrase' }),
 	).toBeVisible();
 });
+
+test('a folder dropped on the Battery page adds its suites there, and picks survive a visit elsewhere', async ({
+	page,
+}, testInfo) => {
+	const folder = testInfo.outputPath('battery-suites');
+	const { mkdirSync, copyFileSync } = await import('node:fs');
+	mkdirSync(folder, { recursive: true });
+	copyFileSync('suites/garden-path-npz.json', `${folder}/a.json`);
+	const edited = JSON.parse(
+		(await import('node:fs')).readFileSync('suites/npi-licensing-ever.json', 'utf8'),
+	) as {
+		meta: { name: string };
+	};
+	edited.meta.name = 'NPI, my copy';
+	(await import('node:fs')).writeFileSync(`${folder}/b.json`, JSON.stringify(edited));
+	await page.goto('/#/battery');
+	await expect(page.getByRole('heading', { name: 'Battery', exact: true })).toBeVisible();
+	await dropFolderOnHeader(page, folder);
+	await expect(page).toHaveURL(/#\/battery$/);
+	const added = page.getByRole('list', { name: 'Added files' });
+	await expect(added.getByRole('checkbox', { name: /^NPI, my copy/ })).toBeChecked();
+	await expect(page.getByTestId('battery-totals')).toHaveText(/^1 suite picked/);
+
+	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Battery' }).click();
+	await expect(added.getByRole('checkbox', { name: /^NPI, my copy/ })).toBeChecked();
+	await expect(page.getByTestId('battery-totals')).toHaveText(/^1 suite picked/);
+});
