@@ -3,15 +3,12 @@
  * pending sentence through the inference client (a battery's suites in one pooled request, so
  * shared prefixes are computed once), stores each item into its own run as soon as its last
  * condition is scored, and reports progress (per item, per suite, ETA, tokens/s). Resumes stored
- * runs and batteries. No scoring maths here.
+ * runs and batteries. Built on `TaskSession` (running, cancel, the stop wording, the runs a reload
+ * left to resume); the scoring itself is `SuiteScoring`. No scoring maths here.
  */
 import { describeError } from '../../core/messages/describe-error';
+import type { SurprisalConvention } from '../../core/model/model-spec';
 import { estimateRemainingMs, shareDone } from '../../core/run/run-progress';
-import type {
-	EndpointModelSpec,
-	ModelSpec,
-	SurprisalConvention,
-} from '../../core/model/model-spec';
 import type {
 	BatteryMembership,
 	ItemResult,
@@ -20,22 +17,19 @@ import type {
 	SuiteRun,
 } from '../../core/run/run-types';
 import {
-	locateInBattery,
-	planBattery,
-	splitByWeight,
-	type BatteryPlan,
-} from '../../core/syntaxgym/run/battery-plan';
+	itemsFinished,
+	suiteProgress,
+	suiteRunCancelledMessage,
+	sum,
+	type BatterySuiteProgress,
+	type ItemProgress,
+} from '../../core/run/suite-run-progress';
 import {
 	findInterruptedBatteries,
 	type InterruptedBattery,
 } from '../../core/syntaxgym/run/battery-runs';
-import { ItemAssembly } from '../../core/syntaxgym/run/item-assembly';
-import {
-	buildSuiteSentences,
-	type SuiteSentence,
-} from '../../core/syntaxgym/suite/build-sentences';
 import type { Suite } from '../../core/syntaxgym/suite/types';
-import { listFinishedItemNumbers, saveItemResult } from '../../storage/results-repository';
+import { listFinishedItemNumbers } from '../../storage/results-repository';
 import {
 	createRun,
 	getRun,
@@ -45,33 +39,16 @@ import {
 	updateRun,
 } from '../../storage/runs-repository';
 import { saveSuite, type SuiteOrigin } from '../../storage/suites-repository';
+import type { InferenceClientApi } from '../../worker/protocol';
 import { loadRunWithSuite } from '../stored-run';
-import { runStoppedMessage } from './task-session.svelte';
-import type {
-	BackendFallback,
-	InferenceClientApi,
-	ModelInfo,
-	ScoredText,
-} from '../../worker/protocol';
+import { SuiteScoring, type ModelLoader, type PartInput } from './suite-scoring';
+import { NO_PROGRESS, TaskSession, type TaskEnd } from './task-session.svelte';
 
-export type { InterruptedBattery };
+export type { BatterySuiteProgress, InterruptedBattery, ItemProgress };
+export type { EndpointRunClient, ModelLoader } from './suite-scoring';
 
 export type RunSessionStatus =
 	'idle' | 'loading-model' | 'scoring' | 'cancelling' | 'done' | 'cancelled' | 'failed';
-
-/** The client of an endpoint run: it scores like the worker, and `open` checks the model. */
-export interface EndpointRunClient extends InferenceClientApi {
-	open(signal?: AbortSignal): Promise<{ readonly modelKey: string }>;
-}
-
-/** What the session needs from the model picker: load a spec (reusing a loaded model), and hear
- * that a loaded model moved to a fallback backend. */
-export interface ModelLoader {
-	load(spec: ModelSpec, signal?: AbortSignal): Promise<ModelInfo>;
-	noteFallback?(modelKey: string, fallback: BackendFallback): void;
-	/** The client that loads and scores an endpoint's model (an EndpointInferenceClient). */
-	clientFor?(spec: EndpointModelSpec): EndpointRunClient | undefined;
-}
 
 export interface RunSessionOptions {
 	readonly client: InferenceClientApi;
@@ -108,107 +85,32 @@ export interface RunStartOptions {
 	readonly wordBoundaries?: boolean;
 }
 
-/** Per-item progress: conditions scored out of the item's conditions. */
-export interface ItemProgress {
-	readonly itemNumber: number;
-	readonly done: number;
-	readonly total: number;
-}
-
-/**
- * `promise`, or a rejection (AbortError) as soon as `signal` aborts: a cancelled run ends at
- * once even while the worker is still finishing a batch (its late answer is ignored).
- */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-	if (signal.aborted) return Promise.reject(new DOMException('cancelled', 'AbortError'));
-	return new Promise<T>((resolve, reject) => {
-		const onAbort = (): void => reject(new DOMException('cancelled', 'AbortError'));
-		signal.addEventListener('abort', onAbort, { once: true });
-		promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-	});
-}
-
-/** A suite's progress in the current battery. */
-export interface BatterySuiteProgress {
-	readonly runId: number;
-	readonly suiteName: string;
-	/** Items whose every condition is scored (earlier sessions' stored items included). */
-	readonly itemsDone: number;
-	readonly itemsTotal: number;
-}
-
-/** A suite run to score in this session, with its suite and the items already stored. */
-interface PartInput {
-	readonly run: SuiteRun;
-	readonly suite: Suite;
-	readonly finished: ReadonlySet<number>;
-	/** Done before this session: nothing is scored and its record is left as it is. */
-	readonly settled?: boolean;
-}
-
-/** One suite run of a session's scoring (a run of one suite has one part). */
-interface ScoringPart {
-	/** The run's record, as last stored. */
-	run: SuiteRun;
-	readonly finished: ReadonlySet<number>;
-	readonly assembly: ItemAssembly;
-	readonly settled: boolean;
-	items: readonly ItemProgress[];
-}
-
-/** One session's scoring (a run or a battery), shared by the steps of `RunSession.#execute`. */
-interface Scoring {
-	readonly parts: readonly ScoringPart[];
-	readonly plan: BatteryPlan<SuiteSentence>;
-	readonly batteryId: string | null;
-	readonly abort: AbortController;
-	readonly startedAt: number;
-	readonly convention: SurprisalConvention;
-	readonly wordBoundaries: boolean;
-	scoringStartedAt: number;
-	saveChain: Promise<void>;
-	saveError: unknown;
-	/** The runs' model, with the backend that really ran once known. */
-	model: RunModelSpec;
-	modelKey: string;
-}
-
-type Outcome = { status: 'done' | 'cancelled' | 'failed'; message?: string };
-
-export class RunSession {
+export class RunSession extends TaskSession<SuiteRun> {
 	readonly #options: RunSessionOptions;
 	readonly #now: () => number;
 
+	/** The step while running ('loading-model', 'scoring'), else how the last session ended. */
 	#status = $state<RunSessionStatus>('idle');
 	#runs = $state.raw<readonly SuiteRun[]>([]);
 	#batteryId = $state<string | null>(null);
 	#batterySuites = $state.raw<readonly BatterySuiteProgress[]>([]);
-	#message = $state<string | null>(null);
 	#items = $state.raw<readonly ItemProgress[]>([]);
-	#sentencesDone = $state(0);
-	#sentencesTotal = $state(0);
-	#elapsedMs = $state(0);
 	#tokensPerSecond = $state(0);
 	#firstResultMs = $state<number | null>(null);
-	#interrupted = $state.raw<readonly SuiteRun[]>([]);
 	#interruptedBatteries = $state.raw<readonly InterruptedBattery[]>([]);
-	#abort: AbortController | null = null;
 
 	constructor(options: RunSessionOptions) {
+		super({ noun: 'items', resumePoint: 'the last stored item' });
 		this.#options = options;
 		this.#now = options.now ?? (() => performance.now());
 	}
 
 	get status(): RunSessionStatus {
-		return this.#status;
+		return this.running && this.cancelling ? 'cancelling' : this.#status;
 	}
 
 	get active(): boolean {
-		return (
-			this.#status === 'loading-model' ||
-			this.#status === 'scoring' ||
-			this.#status === 'cancelling'
-		);
+		return this.running;
 	}
 
 	/** The session's run; a battery's first suite run. */
@@ -216,8 +118,11 @@ export class RunSession {
 		return this.#runs[0] ?? null;
 	}
 
-	/** Every run of the session (one, or a battery's runs in suite order). */
-	get runs(): readonly SuiteRun[] {
+	/**
+	 * Every run of the session (one, or a battery's runs in suite order). Not the stored runs of
+	 * `TaskSession`: of those, the session offers only the interrupted ones.
+	 */
+	override get runs(): readonly SuiteRun[] {
 		return this.#runs;
 	}
 
@@ -231,11 +136,6 @@ export class RunSession {
 		return this.#batterySuites;
 	}
 
-	/** What went wrong, or what happened (cancelled), for the user. */
-	get message(): string | null {
-		return this.#message;
-	}
-
 	/**
 	 * Every item of `run` with its scored conditions (finished items of earlier sessions full);
 	 * of a battery, its first suite's items (`batterySuites` has every suite).
@@ -247,7 +147,7 @@ export class RunSession {
 	/** Items scored, over every suite of the session. */
 	get itemsDone(): number {
 		if (this.#batteryId !== null) return sum(this.#batterySuites.map((s) => s.itemsDone));
-		return this.#items.filter((item) => item.done === item.total).length;
+		return itemsFinished(this.#items);
 	}
 
 	/** Items, over every suite of the session. */
@@ -258,12 +158,13 @@ export class RunSession {
 
 	/** Share of this session's sentences scored, in [0, 1]. */
 	get share(): number {
-		return shareDone(this.#sentencesDone, this.#sentencesTotal);
+		return shareDone(this.progress.done, this.progress.total);
 	}
 
 	/** Time left in ms at this session's pace; null until the first sentences are scored. */
 	get remainingMs(): number | null {
-		return estimateRemainingMs(this.#sentencesDone, this.#sentencesTotal, this.#elapsedMs);
+		const { done, total, elapsedMs } = this.progress;
+		return estimateRemainingMs(done, total, elapsedMs);
 	}
 
 	get tokensPerSecond(): number {
@@ -280,7 +181,7 @@ export class RunSession {
 	 * resume. A battery's runs are in `interruptedBatteries` instead.
 	 */
 	get interrupted(): readonly SuiteRun[] {
-		return this.#interrupted;
+		return this.resumable.filter((run) => !run.battery);
 	}
 
 	/** Batteries that were scoring when the tab was closed or reloaded, one entry each. */
@@ -288,24 +189,32 @@ export class RunSession {
 		return this.#interruptedBatteries;
 	}
 
+	/** The stored runs that may be left `running` by an earlier page; none when unreadable. */
+	protected listRuns(): Promise<readonly SuiteRun[]> {
+		return listResumableRuns().catch(() => []);
+	}
+
+	/** Left `running` by an earlier page: the tab closed while it was scored. */
+	protected isResumable(run: SuiteRun): boolean {
+		return run.status === 'running';
+	}
+
 	/** Looks for runs left `running` by an earlier page (call once at start, before any run). */
 	async findInterrupted(): Promise<void> {
+		await this.refreshRuns();
 		try {
-			const runs = await listResumableRuns();
-			const running = runs.filter((run) => run.status === 'running');
-			this.#interrupted = running.filter((run) => !run.battery);
-			this.#interruptedBatteries = running.some((run) => run.battery)
+			this.#interruptedBatteries = this.resumable.some((run) => run.battery)
 				? findInterruptedBatteries(await listRuns())
 				: [];
 		} catch {
-			this.#interrupted = [];
+			this.dropRuns(() => true);
 			this.#interruptedBatteries = [];
 		}
 	}
 
 	/** Marks an interrupted run as cancelled (it stays resumable from the history). */
 	async dismissInterrupted(runId: number): Promise<void> {
-		this.#interrupted = this.#interrupted.filter((run) => run.id !== runId);
+		this.dropRuns((run) => run.id === runId);
 		const run = await updateRun(runId, { status: 'cancelled' }).catch(() => undefined);
 		if (run) this.#options.onRunChanged?.(run);
 	}
@@ -358,7 +267,7 @@ export class RunSession {
 		// Another run may have started while the record was read.
 		if (this.active) return null;
 		this.#reset(null);
-		this.#interrupted = this.#interrupted.filter((run) => run.id !== runId);
+		this.dropRuns((run) => run.id === runId);
 		try {
 			const { run, suite } = await loadRunWithSuite(runId);
 			// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a lookup, not UI state
@@ -370,7 +279,7 @@ export class RunSession {
 			return record ?? null;
 		} catch (error) {
 			this.#status = 'failed';
-			this.#message = `The run could not be resumed: ${describeError(error)}`;
+			this.say(`The run could not be resumed: ${describeError(error)}`);
 			return null;
 		}
 	}
@@ -397,26 +306,17 @@ export class RunSession {
 			return await this.#execute(parts);
 		} catch (error) {
 			this.#status = 'failed';
-			this.#message = `The battery could not be resumed: ${describeError(error)}`;
+			this.say(`The battery could not be resumed: ${describeError(error)}`);
 			return null;
 		}
 	}
 
-	/** Stops the run (every run of a battery) within one batch; finished items stay stored. */
-	cancel(): void {
-		if (!this.#abort || this.#status === 'cancelling') return;
-		this.#status = 'cancelling';
-		this.#abort.abort();
-	}
-
 	#reset(batteryId: string | null): void {
-		this.#message = null;
+		this.say(null);
 		this.#items = [];
 		this.#batteryId = batteryId;
 		this.#batterySuites = [];
-		this.#sentencesDone = 0;
-		this.#sentencesTotal = 0;
-		this.#elapsedMs = 0;
+		this.setProgress(NO_PROGRESS);
 		this.#tokensPerSecond = 0;
 		this.#firstResultMs = null;
 	}
@@ -457,10 +357,11 @@ export class RunSession {
 		} catch (error) {
 			const noun = batteryId ? 'battery' : 'run';
 			this.#status = 'failed';
-			this.#message = `The ${noun} could not be started: ${describeError(error)}`;
+			const message = `The ${noun} could not be started: ${describeError(error)}`;
+			this.say(message);
 			// Runs stored before the failure are not left `running` (offered as interrupted).
 			for (const run of created) {
-				await updateRun(run.id, { status: 'failed', errorMessage: this.#message }).catch(() => {});
+				await updateRun(run.id, { status: 'failed', errorMessage: message }).catch(() => {});
 			}
 			return null;
 		}
@@ -513,315 +414,87 @@ export class RunSession {
 		this.#options.onRunChanged?.(run);
 	}
 
-	/** The scoring of `inputs`: their pending sentences in one plan, each run's assembly. */
-	#prepare(inputs: readonly PartInput[], abort: AbortController): Scoring {
-		const startedAt = this.#now();
-		const plan = planBattery(
-			inputs.map((input) => ({
-				sentences: buildSuiteSentences(input.suite),
-				finished: input.finished,
-			})),
-		);
-		const parts = inputs.map((input, index): ScoringPart => {
-			const { finished } = input;
-			return {
-				run: input.run,
-				finished,
-				settled: input.settled === true,
-				assembly: new ItemAssembly(plan.suites[index]?.pending ?? []),
-				items: input.suite.items.map((item) => ({
-					itemNumber: item.itemNumber,
-					done: finished.has(item.itemNumber) ? item.conditions.length : 0,
-					total: item.conditions.length,
-				})),
-			};
-		});
-		// The model and convention of the runs to score (a battery's runs share them).
-		const lead = parts.find((part) => !part.settled) ?? parts[0];
-		if (!lead) throw new Error('nothing to run');
-		return {
-			parts,
-			plan,
-			batteryId: this.#batteryId,
-			abort,
-			startedAt,
-			convention: lead.run.convention,
-			wordBoundaries: lead.run.wordBoundaries === true,
-			scoringStartedAt: startedAt,
-			saveChain: Promise.resolve(),
-			saveError: null,
-			model: lead.run.model,
-			modelKey: '',
-		};
-	}
-
 	/** Scores the runs' pending sentences, stores each finished item, and records how it ended. */
 	async #execute(inputs: readonly PartInput[]): Promise<SuiteRun[]> {
-		const abort = new AbortController();
-		this.#abort = abort;
-		const scoring = this.#prepare(inputs, abort);
-		this.#sentencesTotal = scoring.plan.pending.length;
-		this.#showProgress(scoring);
-		let outcome: Outcome;
-		let scoringMs: number;
-		try {
-			const client = await this.#openModel(scoring);
-			this.#status = 'scoring';
-			scoring.scoringStartedAt = this.#now();
-			await this.#scorePending(scoring, client);
-			scoringMs = this.#now() - scoring.scoringStartedAt;
-			await scoring.saveChain;
-			outcome = scoring.saveError
-				? { status: 'failed', message: describeError(scoring.saveError) }
-				: { status: 'done' };
-		} catch (error) {
-			scoringMs =
-				this.#status === 'scoring' || this.#status === 'cancelling'
-					? this.#now() - scoring.scoringStartedAt
-					: 0;
-			await scoring.saveChain;
-			if (scoring.saveError)
-				outcome = { status: 'failed', message: describeError(scoring.saveError) };
-			else if (abort.signal.aborted) outcome = { status: 'cancelled' };
-			else outcome = { status: 'failed', message: describeError(error) };
-		} finally {
-			this.#abort = null;
-		}
-		return this.#finish(scoring, outcome, scoringMs);
+		const scoring = this.#scoring(inputs);
+		await this.guardedRun(
+			async (signal) => {
+				scoring.follow(signal);
+				await this.#score(scoring);
+				return 'done';
+			},
+			undefined,
+			(end) => this.#finish(scoring, end),
+		);
+		return scoring.parts.map((part) => part.run);
 	}
 
-	/** Loads the runs' model (or opens its endpoint); the client that scores it. */
-	async #openModel(scoring: Scoring): Promise<InferenceClientApi> {
-		const { abort } = scoring;
-		this.#status = 'loading-model';
-		const requested = scoring.model;
-		let client = this.#options.client;
-		if (requested.source === 'openai') {
-			// An endpoint run is scored by its own client (EndpointInferenceClient): the key typed
-			// for this base URL goes only there.
-			const endpointClient = this.#options.models.clientFor?.(requested);
-			if (!endpointClient) {
-				throw new Error(
-					`This page cannot score through endpoints: run it with the CLI (npm run cli -- run suite.json --model openai/${requested.model} --base-url ${requested.baseUrl}).`,
-				);
-			}
-			client = endpointClient;
-			const info = await untilAborted(endpointClient.open(abort.signal), abort.signal);
-			scoring.modelKey = info.modelKey;
-		} else {
-			const info = await untilAborted(
-				this.#options.models.load(requested, abort.signal),
-				abort.signal,
-			);
-			scoring.modelKey = info.modelKey;
-			if (info.spec.backend !== requested.backend || info.fallbackReason) {
-				await this.#recordBackend(scoring, {
-					backend: info.spec.backend,
-					revision: info.spec.revision,
-					reason: info.fallbackReason,
-				});
-			}
-		}
-		if (abort.signal.aborted) throw new DOMException('cancelled', 'AbortError');
-		return client;
-	}
-
-	/**
-	 * Scores the first item alone, then the rest (every suite's pending sentences in one pooled
-	 * request): the first result is stored and shown while the rest is scored.
-	 */
-	async #scorePending(scoring: Scoring, client: InferenceClientApi): Promise<void> {
-		const { abort, plan } = scoring;
-		let scoredTokens = 0;
-		let scoredMs = 0;
-		for (const [from, to] of plan.requests) {
-			const call = client.call(
-				'scoreTexts',
-				{
-					modelKey: scoring.modelKey,
-					texts: plan.pending.slice(from, to).map((sentence) => sentence.text),
-					convention: scoring.convention,
-					...(scoring.wordBoundaries ? { wordBoundaries: true } : {}),
-				},
-				{
-					signal: abort.signal,
-					onScoreProgress: (progress) => {
-						if (abort.signal.aborted) return;
-						this.#tokensPerSecond = progress.tokensPerSecond;
-						this.#noteFallback(scoring, progress.fallback);
-						for (const scored of progress.texts)
-							this.#accept(scoring, { ...scored, index: scored.index + from });
-						this.#publish(scoring);
-					},
-				},
-			);
-			// The worker stops within a batch when it can; the run does not wait for it.
-			call.catch(() => {});
-			const result = await untilAborted(call, abort.signal);
-			this.#noteFallback(scoring, result.fallback);
-			for (const scored of result.texts)
-				this.#accept(scoring, { ...scored, index: scored.index + from });
-			this.#publish(scoring);
-			scoredTokens += result.tokenCount;
-			scoredMs += result.elapsedMs;
-			if (scoredMs > 0) this.#tokensPerSecond = (scoredTokens * 1000) / scoredMs;
-		}
-	}
-
-	/** Shows the counts after a batch of sentences (one update per batch, not per sentence). */
-	#publish(scoring: Scoring): void {
-		this.#sentencesDone = sum(scoring.parts.map((part) => part.assembly.scoredCount));
-		this.#elapsedMs = this.#now() - scoring.scoringStartedAt;
-		for (const part of scoring.parts) {
-			const { assembly, finished } = part;
-			part.items = part.items.map((item) =>
-				finished.has(item.itemNumber)
-					? item
-					: { ...item, done: assembly.scoredOf(item.itemNumber) },
-			);
-		}
-		this.#showProgress(scoring);
-	}
-
-	/** Per-item progress of the first run, per-suite progress of a battery. */
-	#showProgress(scoring: Scoring): void {
-		this.#items = scoring.parts[0]?.items ?? [];
-		this.#batterySuites =
-			scoring.batteryId === null
-				? []
-				: scoring.parts.map((part) => ({
-						runId: part.run.id,
-						suiteName: part.run.suiteName,
-						itemsDone: part.items.filter((item) => item.done === item.total).length,
-						itemsTotal: part.items.length,
-					}));
-	}
-
-	/** Takes a scored sentence; an item whose last condition it was is stored (in order), into
-	 * its own run. */
-	#accept(scoring: Scoring, scored: ScoredText): void {
-		const { abort } = scoring;
-		if (abort.signal.aborted) return;
-		const at = locateInBattery(scoring.plan, scored.index);
-		const part = at ? scoring.parts[at.suiteIndex] : undefined;
-		if (!at || !part) return;
-		const result = part.assembly.accept(at.index, scored.tokens);
-		if (!result) return;
-		const runId = part.run.id;
-		scoring.saveChain = scoring.saveChain.then(async () => {
-			if (scoring.saveError) return;
-			try {
-				await saveItemResult(runId, result);
+	/** The scoring of `inputs`, its steps shown by the session. */
+	#scoring(inputs: readonly PartInput[]): SuiteScoring {
+		const scoring: SuiteScoring = new SuiteScoring(inputs, {
+			client: this.#options.client,
+			models: this.#options.models,
+			now: this.#now,
+			onProgress: () => this.#showProgress(scoring, this.#now() - scoring.scoringStartedAt),
+			onTokensPerSecond: (tokensPerSecond) => {
+				this.#tokensPerSecond = tokensPerSecond;
+			},
+			onItemSaved: (runId, item) => {
 				if (this.#firstResultMs === null) {
 					this.#firstResultMs = this.#now() - scoring.startedAt;
 					performance.mark?.('benchtop:first-result');
 				}
-				this.#options.onItemSaved?.(runId, result);
-			} catch (error) {
-				scoring.saveError = error;
-				abort.abort();
-			}
+				this.#options.onItemSaved?.(runId, item);
+			},
+			onRunChanged: (run) => this.#noteRun(run),
+		});
+		this.#showProgress(scoring, 0);
+		return scoring;
+	}
+
+	/** Loads the model and scores, noting the time spent scoring. A failed store is thrown before
+	 * any other error (it ended the scoring). */
+	async #score(scoring: SuiteScoring): Promise<void> {
+		try {
+			this.#status = 'loading-model';
+			const client = await scoring.openModel();
+			this.#status = 'scoring';
+			scoring.scoringStartedAt = this.#now();
+			await scoring.scorePending(client);
+			scoring.scoringMs = this.#now() - scoring.scoringStartedAt;
+		} catch (error) {
+			// A cancel while the model loads counts its time too, as it always has.
+			const scored = this.#status === 'scoring' || this.cancelling;
+			scoring.scoringMs = scored ? this.#now() - scoring.scoringStartedAt : 0;
+			await scoring.stored();
+			throw error;
+		}
+		await scoring.stored();
+	}
+
+	/** Per-item progress of the first run, per-suite progress of a battery, sentence counts. */
+	#showProgress(scoring: SuiteScoring, elapsedMs: number): void {
+		const { parts } = scoring;
+		this.#items = parts[0]?.items ?? [];
+		this.#batterySuites =
+			this.#batteryId === null ? [] : parts.map((part) => suiteProgress(part.run, part.items));
+		this.setProgress({
+			done: scoring.sentencesDone,
+			total: scoring.plan.pending.length,
+			tokens: scoring.tokenCount,
+			elapsedMs,
 		});
 	}
 
-	/** Records the backend that really ran (and why), when it differs from the request, in every
-	 * run being scored. The spec in memory changes at once; the returned promise is the stored
-	 * update. */
-	#recordBackend(
-		scoring: Scoring,
-		change: {
-			backend: ModelSpec['backend'];
-			revision?: string | undefined;
-			reason?: string | undefined;
-		},
-	): Promise<void> {
-		const model = scoring.model;
-		// An endpoint has no backend of ours: nothing to record.
-		if (model.source === 'openai') return Promise.resolve();
-		const changed = {
-			...model,
-			backend: change.backend,
-			...(change.revision ? { revision: change.revision } : {}),
-		};
-		scoring.model = changed;
-		const updates = scoring.parts
-			.filter((part) => !part.settled)
-			.map((part) =>
-				updateRun(part.run.id, {
-					model: changed,
-					...(change.reason ? { fallbackReason: change.reason } : {}),
-				}).then((updated) => {
-					if (!updated) return;
-					part.run = updated;
-					this.#noteRun(updated);
-				}),
-			);
-		return Promise.all(updates).then(() => undefined);
+	/** Writes how each run ended; the session then says it (`cancelledMessage`, or the failure). */
+	async #finish(scoring: SuiteScoring, end: TaskEnd): Promise<void> {
+		this.#runs = await scoring.finish(end.status, end.errorMessage);
+		this.#showProgress(scoring, scoring.scoringMs);
+		this.#status = end.status;
 	}
 
-	/** The engine says the model runs on a fallback backend (e.g. WebGPU lost mid-run → WASM): the
-	 * runs record it, once. */
-	#noteFallback(scoring: Scoring, fallback: BackendFallback | undefined): void {
-		const model = scoring.model;
-		if (!fallback || model.source === 'openai' || fallback.backend === model.backend) return;
-		this.#options.models.noteFallback?.(scoring.modelKey, fallback);
-		const stored = this.#recordBackend(scoring, fallback).catch(() => undefined);
-		scoring.saveChain = scoring.saveChain.then(() => stored);
+	/** How far a cancelled run (or battery) got, as stored. */
+	protected override cancelledMessage(): string {
+		return suiteRunCancelledMessage(this.#batteryId, this.#runs);
 	}
-
-	/** Writes how each run ended (time and tokens added to earlier sessions') and says it. */
-	async #finish(scoring: Scoring, outcome: Outcome, scoringMs: number): Promise<SuiteRun[]> {
-		const scored = scoring.parts.filter((part) => !part.settled);
-		// The battery's time is shared by its runs in proportion to their tokens.
-		const shares = splitByWeight(
-			scoringMs,
-			scored.map((part) => part.assembly.tokenCount),
-		);
-		for (const [index, part] of scored.entries()) {
-			await this.#finishRun(part, outcome, shares[index] ?? 0);
-		}
-		const records = scoring.parts.map((part) => part.run);
-		this.#showProgress(scoring);
-		this.#status = outcome.status;
-		this.#elapsedMs = scoringMs;
-		this.#message = endMessage(scoring.batteryId, records, outcome);
-		return records;
-	}
-
-	/** Writes one run's end: `done` once its every item is stored, else the session's outcome. */
-	async #finishRun(part: ScoringPart, outcome: Outcome, scoringMs: number): Promise<void> {
-		const { run } = part;
-		const latest = await getRun(run.id).catch(() => undefined);
-		const complete = (latest?.itemsDone ?? run.itemsDone) >= run.itemCount;
-		const status = complete ? 'done' : outcome.status;
-		const final = await updateRun(run.id, {
-			status,
-			scoringMs: (latest?.scoringMs ?? run.scoringMs) + scoringMs,
-			tokenCount: (latest?.tokenCount ?? run.tokenCount) + part.assembly.tokenCount,
-			...(status === 'failed' && outcome.message ? { errorMessage: outcome.message } : {}),
-		}).catch(() => undefined);
-		part.run = final ?? latest ?? run;
-		this.#noteRun(part.run);
-	}
-}
-
-/** What the session says when it ends cancelled or failed (null when done). */
-function endMessage(
-	batteryId: string | null,
-	records: readonly SuiteRun[],
-	outcome: Outcome,
-): string | null {
-	if (outcome.status === 'failed') {
-		return runStoppedMessage(outcome.message ?? 'unknown error', 'items');
-	}
-	if (outcome.status !== 'cancelled') return null;
-	const done = sum(records.map((run) => run.itemsDone));
-	const total = sum(records.map((run) => run.itemCount));
-	return batteryId === null
-		? `Run cancelled after ${done} of ${total} items; they are kept and the run can be resumed.`
-		: `Battery cancelled after ${done} of ${total} items in ${records.length} suites; they are kept and the battery can be resumed.`;
-}
-
-function sum(values: readonly number[]): number {
-	return values.reduce((a, b) => a + b, 0);
 }

@@ -38,12 +38,14 @@ export function runStoppedMessage(errorMessage: string, noun: string): string {
 	return `The run stopped: ${asSentence(errorMessage)} Finished ${noun} are kept; fix the cause and resume.`;
 }
 
-const NO_PROGRESS: TaskProgress = { done: 0, total: 0, tokens: 0, elapsedMs: 0 };
+/** The progress of a run not started yet. */
+export const NO_PROGRESS: TaskProgress = { done: 0, total: 0, tokens: 0, elapsedMs: 0 };
 
 /** The shared state of a page's run session; `Run` is the page's stored run record. */
 export abstract class TaskSession<Run> {
 	readonly #wording: TaskWording;
 	#running = $state(false);
+	#cancelling = $state(false);
 	#message = $state<string | null>(null);
 	#progress = $state.raw<TaskProgress>(NO_PROGRESS);
 	#runs = $state.raw<readonly Run[]>([]);
@@ -55,6 +57,10 @@ export abstract class TaskSession<Run> {
 
 	get running(): boolean {
 		return this.#running;
+	}
+	/** A cancel was asked for and the run has not ended yet. */
+	protected get cancelling(): boolean {
+		return this.#cancelling;
 	}
 	/** What went wrong, or what happened (cancelled, reproduced), for the user. */
 	get message(): string | null {
@@ -86,10 +92,16 @@ export abstract class TaskSession<Run> {
 	protected setProgress(progress: TaskProgress): void {
 		this.#progress = progress;
 	}
+	/** Takes stored runs out of the list (e.g. one the user dismissed) until the next refresh. */
+	protected dropRuns(drop: (run: Run) => boolean): void {
+		this.#runs = this.#runs.filter((run) => !drop(run));
+	}
 
-	/** Stops the run going on (the page's work sees its signal abort). */
+	/** Stops the run going on (the page's work sees its signal abort); once per run. */
 	cancel(): void {
-		this.#abort?.abort();
+		if (!this.#abort || this.#cancelling) return;
+		this.#cancelling = true;
+		this.#abort.abort();
 	}
 
 	async refreshRuns(): Promise<void> {
@@ -123,7 +135,8 @@ export abstract class TaskSession<Run> {
 		return null;
 	}
 
-	/** The message of a cancelled run: how far it got when that is known. */
+	/** The message of a cancelled run: how far it got when that is known. A page with words of
+	 * its own for a cancel (the suite run's) overrides it. */
 	protected cancelledMessage(done?: number, total?: number): string {
 		const { noun, resumePoint } = this.#wording;
 		return done === undefined || total === undefined
@@ -134,29 +147,44 @@ export abstract class TaskSession<Run> {
 	/**
 	 * Runs `work` as the one run of the session: running while it goes, cancel aborts its signal.
 	 * `work` says 'done' or 'cancelled' (its message set); a throw after cancel (or one `isCancel`
-	 * knows) is a cancel, any other a failure with its described error as the message.
+	 * knows) is a cancel, any other a failure with its described error as the message. `settle`,
+	 * when given, runs once the end is known and before it is said (e.g. to store how it ended);
+	 * the session stays running until it is through.
 	 */
 	protected async guardedRun(
 		work: (signal: AbortSignal) => Promise<'done' | 'cancelled'>,
 		isCancel: (error: unknown) => boolean = () => false,
+		settle?: (end: TaskEnd) => Promise<void>,
 	): Promise<TaskEnd> {
 		const abort = new AbortController();
 		this.#abort = abort;
 		this.#running = true;
+		this.#cancelling = false;
 		this.#message = null;
+		let end: TaskEnd;
+		let thrown = false;
 		try {
-			return { status: await work(abort.signal) };
+			end = { status: await work(abort.signal) };
 		} catch (error) {
-			if (abort.signal.aborted || isCancel(error)) {
-				this.#message = this.cancelledMessage();
-				return { status: 'cancelled' };
-			}
-			const errorMessage = describeError(error);
-			this.#message = runStoppedMessage(errorMessage, this.#wording.noun);
-			return { status: 'failed', errorMessage };
+			thrown = true;
+			end =
+				abort.signal.aborted || isCancel(error)
+					? { status: 'cancelled' }
+					: { status: 'failed', errorMessage: describeError(error) };
+		}
+		try {
+			if (settle) await settle(end);
 		} finally {
+			// A cancel or failure `work` threw is said here; a cancel it returned, it said itself.
+			if (end.status === 'failed') {
+				this.#message = runStoppedMessage(end.errorMessage ?? 'unknown error', this.#wording.noun);
+			} else if (end.status === 'cancelled' && thrown) {
+				this.#message = this.cancelledMessage();
+			}
 			this.#running = false;
+			this.#cancelling = false;
 			this.#abort = null;
 		}
+		return end;
 	}
 }

@@ -145,13 +145,19 @@ describe('RunSession', () => {
 		const running = session.start(runInput(), SPEC, 'reference');
 		while (session.itemsDone < 1) await new Promise((resolve) => setTimeout(resolve, 5));
 		session.cancel();
+		expect(session.status).toBe('cancelling');
+		expect(session.active).toBe(true);
 		const cancelled = await running;
 		expect(cancelled?.status).toBe('cancelled');
+		expect(session.status).toBe('cancelled');
+		expect(session.active).toBe(false);
 		const runId = cancelled?.id ?? 0;
 		const finished = await listFinishedItemNumbers(runId);
 		expect(finished.length).toBeGreaterThanOrEqual(1);
 		expect(finished.length).toBeLessThan(ITEM_COUNT);
-		expect(session.message).toMatch(/can be resumed/);
+		expect(session.message).toBe(
+			`Run cancelled after ${finished.length} of ${ITEM_COUNT} items; they are kept and the run can be resumed.`,
+		);
 
 		saved.length = 0;
 		const resumed = await session.resume(runId);

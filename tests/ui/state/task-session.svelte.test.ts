@@ -1,7 +1,11 @@
 // The shared run session (TaskSession): cancel and failure wording with the page's noun, the
 // resumable runs, the ETA, and the storage paths (a run not stored, a run no longer stored).
 import { describe, expect, it } from 'vitest';
-import { TaskSession, runStoppedMessage } from '../../../src/ui/state/task-session.svelte';
+import {
+	TaskSession,
+	runStoppedMessage,
+	type TaskEnd,
+} from '../../../src/ui/state/task-session.svelte';
 
 interface FakeRun {
 	readonly id: number;
@@ -19,8 +23,14 @@ class FakeSession extends TaskSession<FakeRun> {
 	protected isResumable(run: FakeRun): boolean {
 		return run.status !== 'done';
 	}
-	run(work: (signal: AbortSignal) => Promise<'done' | 'cancelled'>) {
-		return this.guardedRun(work);
+	run(
+		work: (signal: AbortSignal) => Promise<'done' | 'cancelled'>,
+		settle?: (end: TaskEnd) => Promise<void>,
+	) {
+		return this.guardedRun(work, undefined, settle);
+	}
+	get stopping(): boolean {
+		return this.cancelling;
 	}
 	counts(done: number, total: number, elapsedMs: number): void {
 		this.setProgress({ done, total, tokens: 0, elapsedMs });
@@ -82,5 +92,55 @@ describe('TaskSession', () => {
 		expect(session.message).toBe('The run could not be stored: quota exceeded');
 		expect(await session.find(9)).toBeNull();
 		expect(session.message).toBe('That run is no longer stored.');
+	});
+
+	it('hears a cancel once, and settles the end (still running) before saying it', async () => {
+		const session = new FakeSession();
+		let aborts = 0;
+		const seen: { running: boolean; message: string | null; stopping: boolean }[] = [];
+		const end = session.run(
+			(signal) =>
+				new Promise((_, reject) => {
+					signal.addEventListener('abort', () => {
+						aborts += 1;
+						reject(new Error('aborted'));
+					});
+				}),
+			(settled) => {
+				expect(settled).toEqual({ status: 'cancelled' });
+				seen.push({
+					running: session.running,
+					message: session.message,
+					stopping: session.stopping,
+				});
+				return Promise.resolve();
+			},
+		);
+		session.cancel();
+		session.cancel();
+		expect(session.stopping).toBe(true);
+		expect(await end).toEqual({ status: 'cancelled' });
+		expect(aborts).toBe(1);
+		expect(seen).toEqual([{ running: true, message: null, stopping: true }]);
+		expect(session.stopping).toBe(false);
+		expect(session.message).toBe('Cancelled; Resume goes on from the last reply.');
+	});
+
+	it('says a failure once its settling is through, even when settling fails', async () => {
+		const session = new FakeSession();
+		const end = session.run(
+			() => Promise.reject(new Error('disk full')),
+			() => Promise.reject(new Error('the record could not be written')),
+		);
+		await expect(end).rejects.toThrow('the record could not be written');
+		expect(session.running).toBe(false);
+		expect(session.message).toBe(runStoppedMessage('disk full', 'tests'));
+	});
+
+	it('does nothing on a cancel when no run goes on', () => {
+		const session = new FakeSession();
+		session.cancel();
+		expect(session.stopping).toBe(false);
+		expect(session.message).toBeNull();
 	});
 });
