@@ -1,53 +1,11 @@
 // axe-core 4.x on every view of the built app (run, results, item drill-down, history, compare,
 // editor, share, glossary), light and dark theme: 0 violations. Also the keyboard details axe
 // cannot see: a picked suite card keeps the focus, token labels contain the visible numbers.
-import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
-
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
-
-interface AxeViolation {
-	id: string;
-	impact: string | null;
-	help: string;
-	nodes: { target: string[]; failureSummary?: string | undefined }[];
-}
-
-/** Runs axe on the whole page (WCAG 2.x A/AA and best practices) and returns its violations. */
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-	if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-	return page.evaluate(async () => {
-		const axe = (
-			window as unknown as {
-				axe: {
-					run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }>;
-				};
-			}
-		).axe;
-		const result = await axe.run(document, { resultTypes: ['violations'] });
-		return result.violations.map((violation) => ({
-			id: violation.id,
-			impact: violation.impact,
-			help: violation.help,
-			nodes: violation.nodes
-				.slice(0, 5)
-				.map((node) => ({ target: node.target, failureSummary: node.failureSummary })),
-		}));
-	});
-}
+import { axeSummary } from './axe';
 
 async function expectNoViolations(page: Page, view: string): Promise<void> {
-	// A hover tooltip left under the pointer by the last click is not part of the view.
-	await page.mouse.move(0, 0);
-	const violations = await axeViolations(page);
-	const summary = violations.map(
-		(violation) =>
-			`${view}: ${violation.id} (${violation.impact}) ${violation.help}: ${violation.nodes
-				.map((node) => `${node.target.join(' ')} — ${node.failureSummary ?? ''}`)
-				.join(' | ')}`,
-	);
-	expect.soft(summary).toEqual([]);
+	expect.soft(await axeSummary(page, view)).toEqual([]);
 }
 
 // The app's CSP forbids inline scripts, which is how Playwright injects axe: bypass it here only.

@@ -3,11 +3,9 @@
 // two suite rows; each cell's accuracy is what the run's results page shows and links there; the
 // CSV is the long form; the McNemar comparison shows; axe finds nothing at 1280 and 390 px.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
+import { axeSummary } from './axe';
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const SCREENSHOTS = 'tests/e2e/screenshots';
 const MODELS = ['gpt2-random-tiny', 'gpt2-en-small'] as const;
 const SUITES = [
@@ -34,35 +32,6 @@ function suiteFacts(file: string): SuiteFacts {
 		items: json.items.length,
 		csvLines: predictions > 1 ? predictions + 1 : predictions,
 	};
-}
-
-interface AxeViolation {
-	id: string;
-	help: string;
-	nodes: { target: string[] }[];
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-	await page.mouse.move(0, 0);
-	if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-	const violations = await page.evaluate(async () => {
-		const axe = (
-			window as unknown as {
-				axe: {
-					run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }>;
-				};
-			}
-		).axe;
-		const result = await axe.run(document, { resultTypes: ['violations'] });
-		return result.violations.map((v) => ({
-			id: v.id,
-			help: v.help,
-			nodes: v.nodes.slice(0, 5).map((node) => ({ target: node.target })),
-		}));
-	});
-	return violations.map(
-		(v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`,
-	);
 }
 
 // The app's CSP forbids inline scripts, which is how Playwright injects axe: bypass it here only.
@@ -167,9 +136,9 @@ test('runs picked in History open as a model × suite matrix', async ({ page }) 
 		/\d(\.\d+)?(e-\d+)?\s+(differs beyond noise|within noise)/,
 	);
 
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'picked matrix, 1280 px')).toEqual([]);
 	await page.setViewportSize({ width: 390, height: 844 });
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'picked matrix, 390 px')).toEqual([]);
 	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 	await page.screenshot({ path: `${SCREENSHOTS}/matrix-view-390.png`, fullPage: true });
 
@@ -192,7 +161,7 @@ test('the matrix without a stored battery says so and links to the battery page'
 	);
 	await page.goto('/#/matrix?runs=41,42');
 	await expect(page.getByText(/None of the picked runs \(41, 42\) is stored/)).toBeVisible();
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'matrix, none stored')).toEqual([]);
 });
 
 /** Runs the bundled suites as one battery with `modelId`; returns the battery's matrix link. */
@@ -230,7 +199,7 @@ test('a battery and every battery of the same suites form the matrix', async ({ 
 			'and 1 other battery of the same suites: 2 suites',
 		);
 	}
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'battery matrix')).toEqual([]);
 
 	// History: a battery member's "Matrix" opens its battery's matrix.
 	await page.getByRole('link', { name: 'History' }).click();

@@ -4,10 +4,10 @@
 // reload, resume it to the end; add a folder, dropped files and a zip, a broken file listed and
 // not picked; axe on the page at 1280 and 390 px before and after a run.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { zipSync } from 'fflate';
+import { axeSummary } from './axe';
 
 const MODEL_ID = 'gpt2-random-tiny';
 /** The cancel test's model: the tiny model can finish before a cancel click lands. */
@@ -317,37 +317,6 @@ test("a zip's suites are listed by their path inside it, and picked", async ({ p
 	);
 });
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
-
-/** axe (WCAG 2.x A/AA and best practices) on the whole page: its violations, in words. */
-async function axeViolations(page: Page, label: string): Promise<string[]> {
-	await page.mouse.move(0, 0);
-	if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-	return page.evaluate(async (where) => {
-		const axe = (
-			window as unknown as {
-				axe: {
-					run: (
-						context: Document,
-						options: object,
-					) => Promise<{
-						violations: { id: string; help: string; nodes: { target: string[] }[] }[];
-					}>;
-				};
-			}
-		).axe;
-		const result = await axe.run(document, { resultTypes: ['violations'] });
-		return result.violations.map(
-			(violation) =>
-				`${where}: ${violation.id} ${violation.help}: ${violation.nodes
-					.slice(0, 5)
-					.map((node) => node.target.join(' '))
-					.join(' | ')}`,
-		);
-	}, label);
-}
-
 test.describe('accessibility', () => {
 	// The app's CSP forbids inline scripts, which is how axe is injected: bypassed here only.
 	test.use({ bypassCSP: true });
@@ -358,15 +327,15 @@ test.describe('accessibility', () => {
 		const violations: string[] = [];
 		await page.setViewportSize({ width: 1280, height: 900 });
 		await openBatteryPage(page);
-		violations.push(...(await axeViolations(page, '1280 px, empty')));
+		violations.push(...(await axeSummary(page, '1280 px, empty')));
 		await page.setViewportSize({ width: 390, height: 844 });
-		violations.push(...(await axeViolations(page, '390 px, empty')));
+		violations.push(...(await axeSummary(page, '390 px, empty')));
 		// The words of the page are explained in place.
 		await page.getByRole('button', { name: 'What is the SG score?' }).click();
 		await expect(
 			page.getByRole('note').filter({ hasText: 'averaged over the suites' }),
 		).toBeVisible();
-		violations.push(...(await axeViolations(page, '390 px, SG score tip open')));
+		violations.push(...(await axeSummary(page, '390 px, SG score tip open')));
 		expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
 			390,
 		);
@@ -381,15 +350,15 @@ test.describe('accessibility', () => {
 		await page.keyboard.press('Enter');
 		const done = page.getByRole('heading', { name: 'Battery done' });
 		await expect(done).toBeFocused({ timeout: 120_000 });
-		violations.push(...(await axeViolations(page, '390 px, after a run')));
+		violations.push(...(await axeSummary(page, '390 px, after a run')));
 		expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
 			390,
 		);
 		await page.screenshot({ path: `${SCREENSHOTS}/battery-390px.png`, fullPage: true });
 		await page.setViewportSize({ width: 1280, height: 900 });
-		violations.push(...(await axeViolations(page, '1280 px, after a run')));
+		violations.push(...(await axeSummary(page, '1280 px, after a run')));
 		await page.emulateMedia({ colorScheme: 'dark' });
-		violations.push(...(await axeViolations(page, '1280 px, dark, after a run')));
+		violations.push(...(await axeSummary(page, '1280 px, dark, after a run')));
 		expect(violations).toEqual([]);
 	});
 });

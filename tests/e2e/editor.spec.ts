@@ -2,9 +2,9 @@
 // pasting, a prediction from the builder, export; the exported JSON validates (parseSuite) and
 // the suite runs on the real engine with the bundled gpt2-random-tiny.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
+import { axeSummaryInBothThemes } from './axe';
 
 /** Pastes `text` into the focused element as a spreadsheet would (a paste event with text). */
 async function pasteInto(page: Page, label: string, text: string): Promise<void> {
@@ -216,31 +216,6 @@ test('a truncated paste opens in the editor with its error, is fixed there and r
 	expect(await storedWordBoundaries(page, runId)).toBeUndefined();
 });
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** axe-core's violations on the page (ids and first targets), light and dark theme. */
-async function axeViolations(page: Page): Promise<string[]> {
-	const found: string[] = [];
-	for (const theme of ['light', 'dark'] as const) {
-		await page.emulateMedia({ colorScheme: theme });
-		if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-		const ids = await page.evaluate(async () => {
-			const { axe } = window as unknown as {
-				axe: {
-					run: (
-						context: Document,
-						options: object,
-					) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-				};
-			};
-			const result = await axe.run(document, { resultTypes: ['violations'] });
-			return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ') ?? ''}`);
-		});
-		found.push(...ids.map((id) => `${theme} ${id}`));
-	}
-	return found;
-}
-
 test.describe('a broken suite in the editor, checked by axe', () => {
 	// The app's CSP forbids inline scripts, which is how Playwright injects axe.
 	test.use({ bypassCSP: true });
@@ -276,7 +251,7 @@ test.describe('a broken suite in the editor, checked by axe', () => {
 		await expect(page.getByRole('region', { name: 'Suite problems' })).toContainText('error');
 		const open = page.getByRole('button', { name: 'Open in the editor' });
 		await expect(open).toBeVisible();
-		expect(await axeViolations(page)).toEqual([]);
+		expect(await axeSummaryInBothThemes(page, 'problems listed')).toEqual([]);
 
 		await open.click();
 		await expect(page.getByLabel('Item 1, bad, region 2 (verb)')).toHaveValue('are');
@@ -288,7 +263,7 @@ test.describe('a broken suite in the editor, checked by axe', () => {
 		);
 		const goTo = page.getByRole('button', { name: 'Go to Item 2, bad, region 2 (verb)' });
 		await expect(goTo).toBeVisible();
-		expect(await axeViolations(page)).toEqual([]);
+		expect(await axeSummaryInBothThemes(page, 'editor grid')).toEqual([]);
 		await goTo.click();
 		await expect(cell).toBeFocused();
 		await cell.fill('are');
@@ -309,6 +284,6 @@ test.describe('a broken suite in the editor, checked by axe', () => {
 		await page.getByRole('button', { name: 'Open in the editor' }).click();
 		await expect(page.getByLabel('Suite JSON text')).toBeVisible();
 		await expect(page.getByRole('button', { name: /^Go to line 4/ })).toBeVisible();
-		expect(await axeViolations(page)).toEqual([]);
+		expect(await axeSummaryInBothThemes(page, 'editor JSON text')).toEqual([]);
 	});
 });

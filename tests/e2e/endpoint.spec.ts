@@ -3,11 +3,9 @@
 // stream arrive in pieces), started by this test on a free port and stopped after. Endpoint model →
 // Test connection → Try it streams a completion from the server; a bundled suite runs through
 // the endpoint (echo prompt logprobs) and shows its results.
-import { createRequire } from 'node:module';
 import { expect, test } from '@playwright/test';
 import { startServeProcess, type ServeProcess, APP_ORIGIN } from './serve-process';
-
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+import { axeSummary } from './axe';
 
 const MODEL_ID = 'gpt2-en-small';
 
@@ -151,25 +149,8 @@ test.describe('the endpoint form and Try it', () => {
 		await expect
 			.poll(() => page.evaluate(() => document.documentElement.scrollWidth))
 			.toBeLessThanOrEqual(360);
-		await page.addScriptTag({ path: AXE_PATH });
-		const violations = await page.evaluate(async () => {
-			const axe = (
-				window as unknown as {
-					axe: {
-						run: (
-							context: Element,
-							options: object,
-						) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-					};
-				}
-			).axe;
-			const picker = document.querySelector('.model-picker') ?? document.body;
-			const result = await axe.run(picker, { resultTypes: ['violations'] });
-			return result.violations.map(
-				(v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-			);
-		});
-		expect(violations).toEqual([]);
+		const picker = page.locator('.model-picker').first();
+		expect(await axeSummary(page, 'endpoint form, 360 px', { include: picker })).toEqual([]);
 	});
 });
 

@@ -4,41 +4,16 @@
 // located), a model-graded eval graded by a replay file, reload mid-run and resume, no axe
 // violations, and no sideways scrolling on a phone.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { startServeProcess, type ServeProcess } from './serve-process';
 import { strToU8, zipSync } from 'fflate';
 import { readOaievalLog } from '../../src/core/evals';
+import { axeSummary } from './axe';
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const FIXTURES = 'tests/fixtures/evals-ui';
 
 // The app's CSP forbids inline scripts, which is how Playwright injects axe: bypass it here only.
 test.use({ bypassCSP: true });
-
-async function axeViolations(page: Page): Promise<string[]> {
-	if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-	return page.evaluate(async () => {
-		const axe = (
-			window as unknown as {
-				axe: {
-					run: (
-						context: Document,
-						options: object,
-					) => Promise<{
-						violations: { id: string; help: string; nodes: { target: string[] }[] }[];
-					}>;
-				};
-			}
-		).axe;
-		const result = await axe.run(document, { resultTypes: ['violations'] });
-		return result.violations.map(
-			(violation) =>
-				`${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
-		);
-	});
-}
 
 async function openEvals(page: Page): Promise<void> {
 	await page.goto('/#/evals');
@@ -84,7 +59,7 @@ test('runs a bundled Match eval on the local tiny model: metrics, transcript, lo
 	await expect(transcript).toContainText('Prompt as sent');
 	await expect(transcript.locator('pre.output')).toContainText('⎵');
 
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'Match eval results')).toEqual([]);
 
 	// The exported log reads back with one match event per sample and the shown accuracy.
 	const shownAccuracy = await metrics(page)
@@ -193,7 +168,7 @@ test('drops a registry as a zip, and locates a broken YAML problem', async ({ pa
 	const problems = page.getByRole('alert');
 	await expect(problems).toContainText('evals/broken.yaml:');
 	await expect(problems).toContainText('evals.elsuite.riddles:Riddles');
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'broken YAML located')).toEqual([]);
 });
 
 test('grades a bundled model-graded eval with a replay grader: choices, invalid rate, deciding line', async ({
@@ -233,7 +208,7 @@ test('grades a bundled model-graded eval with a replay grader: choices, invalid 
 	const deciding = page.getByTestId('grader-output').locator('mark.deciding');
 	await expect(deciding).toHaveText('N');
 	await expect(page.locator('.transcript')).toContainText('line 2 decided');
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'model-graded eval results')).toEqual([]);
 });
 
 test('a run interrupted by a reload resumes from the stored samples', async ({ page }) => {

@@ -2,24 +2,10 @@
 // and words, a second model to compare, the link follows the choices, and axe finds nothing.
 // Also minimal pairs dropped on the page open as a suite and run, and the drill-down's Words
 // toggle on that run.
-import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
+import { axeSummary } from './axe';
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const TINY = 'gpt2-random-tiny';
-
-async function axeViolationIds(page: Page): Promise<string[]> {
-	await page.addScriptTag({ path: AXE_PATH });
-	return page.evaluate(async () => {
-		const axe = (
-			window as unknown as {
-				axe: { run: (context: Document) => Promise<{ violations: { id: string }[] }> };
-			}
-		).axe;
-		return (await axe.run(document)).violations.map((violation) => violation.id);
-	});
-}
 
 // axe is injected as an inline script, which the app's CSP forbids.
 test.use({ bypassCSP: true });
@@ -57,7 +43,7 @@ test('a link scores its text; tokens, words, chart, and a link that follows the 
 	// Still words: BOS and the five words.
 	await expect(series(page).locator('[data-token]')).toHaveCount(6, { timeout: 60_000 });
 	await expect(series(page).locator('[data-token]').nth(5)).toHaveAccessibleName(/^furiously\. /);
-	expect(await axeViolationIds(page)).toEqual([]);
+	expect(await axeSummary(page, 'explorer, words')).toEqual([]);
 });
 
 test('compare two models on the same text', async ({ page }) => {

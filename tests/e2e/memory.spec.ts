@@ -4,40 +4,15 @@
 // violations, keyboard access to the run, and no sideways scrolling on a 360 px phone; an agent
 // behind our own `serve` (gpt2-random-tiny, started by the test on a free port).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
 import { startServeProcess, type ServeProcess } from './serve-process';
 import { strToU8, unzipSync, zipSync } from 'fflate';
+import { axeSummary } from './axe';
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const REPLAY = 'tests/fixtures/memory-ui/classroom-agent.replay.jsonl';
 
 // The app's CSP forbids inline scripts, which is how Playwright injects axe: bypass it here only.
 test.use({ bypassCSP: true });
-
-async function axeViolations(page: Page): Promise<string[]> {
-	if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-	return page.evaluate(async () => {
-		const axe = (
-			window as unknown as {
-				axe: {
-					run: (
-						context: Document,
-						options: object,
-					) => Promise<{
-						violations: { id: string; help: string; nodes: { target: string[] }[] }[];
-					}>;
-				};
-			}
-		).axe;
-		const result = await axe.run(document, { resultTypes: ['violations'] });
-		return result.violations.map(
-			(violation) =>
-				`${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
-		);
-	});
-}
 
 async function openMemory(page: Page): Promise<void> {
 	await page.goto('/#/memory');
@@ -108,7 +83,7 @@ test('runs the bundled example on a replay agent: per-test and overall scores, e
 	};
 	expect(fruitResult).toMatchObject({ score: 1, max_score: 1 });
 
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'replay run results')).toEqual([]);
 	await page.setViewportSize({ width: 360, height: 800 });
 	expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
 	await page.setViewportSize({ width: 1280, height: 800 });
@@ -131,7 +106,7 @@ test('runs the bundled example on a replay agent: per-test and overall scores, e
 	await expect(compare.getByRole('row', { name: /^Favourite Fruit/ })).toHaveText(
 		/Favourite Fruit\s*0\.00\s*1\.00/,
 	);
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'two runs compared')).toEqual([]);
 	await page.setViewportSize({ width: 390, height: 800 });
 	// The chart is resized on the next frames (a ResizeObserver): wait for it, then measure.
 	await expect.poll(() => sidewaysScroll(page)).toBeLessThanOrEqual(0);
@@ -165,7 +140,7 @@ test('shares a run by link: another browser sees the scores, re-runs it and is t
 		'Reproduced: all 5 scores match',
 		{ timeout: 60_000 },
 	);
-	expect(await axeViolations(other)).toEqual([]);
+	expect(await axeSummary(other, 'shared run reproduced')).toEqual([]);
 
 	// A cut link says what to do.
 	await other.goto(link.slice(0, -7));
@@ -250,7 +225,7 @@ test('a run on the bundled tiny model interrupted by a reload resumes and finish
 	);
 	// The resumed conversation kept what came before the reload (the introduction first).
 	await expect(conversation.locator('.message').first()).toBeVisible();
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'resumed run done')).toEqual([]);
 });
 
 test.describe('through serve', () => {

@@ -4,40 +4,16 @@
 // the results heading when a run ends, each eval listed once, a definitions folder picked while
 // the bundled examples load, the count wording, the endpoint model offered in the explorer, and
 // folders dragged onto the drop zones (a real drag, through the DevTools protocol).
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startServeProcess, type ServeProcess } from './serve-process';
 import { strToU8, zipSync } from 'fflate';
+import { axeSummary } from './axe';
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const MEMORY_REPLAY = 'tests/fixtures/memory-ui/classroom-agent.replay.jsonl';
 
 // The app's CSP forbids inline scripts, which is how Playwright injects axe: bypass it here only.
 test.use({ bypassCSP: true });
-
-async function axeViolations(page: Page): Promise<string[]> {
-	await page.mouse.move(0, 0);
-	if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-	return page.evaluate(async () => {
-		const axe = (
-			window as unknown as {
-				axe: {
-					run: (
-						context: Document,
-						options: object,
-					) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-				};
-			}
-		).axe;
-		const result = await axe.run(document, { resultTypes: ['violations'] });
-		return result.violations.map(
-			(violation) =>
-				`${violation.id} at ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
-		);
-	});
-}
 
 /** A registry of `count` samples under an alias and its id, as a zip. */
 function longRegistryZip(count: number): Buffer {
@@ -145,9 +121,9 @@ test('Evals: tips, each eval once, focus after a run, long completions shortened
 		.click();
 	await expect(compare.getByRole('button', { name: /^shorten/ })).toHaveCount(11);
 
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'Evals comparison, 1280 px')).toEqual([]);
 	await page.setViewportSize({ width: 390, height: 844 });
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'Evals comparison, 390 px')).toEqual([]);
 });
 
 test('Memory: tips, what a bundled GPT-2 can do, a folder picked while the examples load, focus', async ({
@@ -189,9 +165,9 @@ test('Memory: tips, what a bundled GPT-2 can do, a folder picked while the examp
 	await expect(page.getByTestId('memory-progress')).toContainText('done', { timeout: 60_000 });
 	await expect(page.getByRole('heading', { name: /Classroom basics/, level: 3 })).toBeFocused();
 	await expect(page.getByRole('button', { name: 'What is ltm score?' })).toBeVisible();
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'Memory results, 1280 px')).toEqual([]);
 	await page.setViewportSize({ width: 390, height: 844 });
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'Memory results, 390 px')).toEqual([]);
 });
 
 test('Explore: tips, a heat strip named for its model, focus on the results', async ({ page }) => {
@@ -209,7 +185,7 @@ test('Explore: tips, a heat strip named for its model, focus on the results', as
 	await expect(strip).toBeVisible();
 	await expect(strip).not.toContainText('1: text');
 	await expect(page.getByRole('group', { name: /condition/ })).toHaveCount(0);
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'Explore results')).toEqual([]);
 });
 
 /** Drags the folder at `path` from outside the page and drops it on `target` (a real drag). */
@@ -267,7 +243,7 @@ test('the glossary explains the Evals and Memory words', async ({ page }) => {
 	]) {
 		await expect(page.getByRole('term').filter({ hasText: term })).toHaveCount(1);
 	}
-	expect(await axeViolations(page)).toEqual([]);
+	expect(await axeSummary(page, 'glossary')).toEqual([]);
 });
 
 test.describe('the explorer through an endpoint', () => {

@@ -3,8 +3,8 @@
 // offers the battery as ONE interrupted entry (axe-clean), and Resume continues every suite on
 // the Battery page.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { axeSummary } from './axe';
 
 /** Slow enough (with a long suite) that the battery is still running when the test acts. */
 const MODEL_ID = 'gpt2-en-small';
@@ -58,37 +58,6 @@ async function storedItemCount(page: Page): Promise<number> {
 	);
 }
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
-
-/** axe (WCAG 2.x A/AA and best practices) on one region of the page: its violations, in words. */
-async function axeViolations(page: Page, region: Locator, label: string): Promise<string[]> {
-	await page.mouse.move(0, 0);
-	if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-	const handle = await region.elementHandle();
-	return page.evaluate(
-		async ([element, where]) => {
-			const axe = (
-				window as unknown as {
-					axe: {
-						run: (
-							context: Element,
-							options: object,
-						) => Promise<{
-							violations: { id: string; help: string; nodes: { target: string[] }[] }[];
-						}>;
-					};
-				}
-			).axe;
-			const result = await axe.run(element as Element, { resultTypes: ['violations'] });
-			return result.violations.map(
-				(v) => `${where}: ${v.id} ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-			);
-		},
-		[handle, label] as const,
-	);
-}
-
 // The app's CSP forbids inline scripts, which is how axe is injected: bypassed here only.
 test.use({ bypassCSP: true });
 
@@ -124,7 +93,7 @@ test('a battery shows per-suite progress app-wide and resumes as one entry after
 			new RegExp(`^\\d+ of ${totals[index]} items$`),
 		);
 	}
-	const violations = await axeViolations(page, panel, 'battery progress');
+	const violations = await axeSummary(page, 'battery progress', { include: panel });
 	await expect(panel.getByRole('button', { name: 'Cancel battery' })).toBeEnabled();
 	await panel.getByRole('button', { name: 'Show battery' }).focus();
 	await page.keyboard.press('Enter');
@@ -140,7 +109,7 @@ test('a battery shows per-suite progress app-wide and resumes as one entry after
 	await expect(notice.getByRole('listitem')).toHaveText(
 		new RegExp(`Battery of 3 suites with ${MODEL_ID}: ${kept}\\s+of ${total} items done`),
 	);
-	violations.push(...(await axeViolations(page, notice, 'interrupted battery')));
+	violations.push(...(await axeSummary(page, 'interrupted battery', { include: notice })));
 	expect(violations).toEqual([]);
 
 	await page.goto('/#/history');

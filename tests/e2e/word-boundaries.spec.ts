@@ -3,15 +3,13 @@
 // `sumSurprisalsToWords` with the boundary values of the tokens the run stored (read back from
 // IndexedDB here); the corrected word TSV has the same values; axe on the drill-down with the
 // checkbox; the explorer's link with bow=1 scores and shows corrected words.
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { formatPythonFloat } from '../../src/core/python/python-float';
 import type { ScoredToken } from '../../src/core/syntaxgym/scoring/types';
 import { sumSurprisalsToWords } from '../../src/core/syntaxgym/surprisal/word-surprisal';
+import { axeSummary } from './axe';
 
-const require = createRequire(import.meta.url);
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const TINY = 'gpt2-random-tiny';
 const SUITE_FILE = 'subject-verb-agreement-pp.json';
 const SUITE_NAME = 'Subject-verb agreement across a prepositional phrase';
@@ -19,19 +17,6 @@ const ITEM_COUNT = 16;
 
 // axe is injected as an inline script, which the app's CSP forbids.
 test.use({ bypassCSP: true });
-
-async function axeViolationIds(page: Page): Promise<string[]> {
-	await page.mouse.move(0, 0);
-	await page.addScriptTag({ path: AXE_PATH });
-	return page.evaluate(async () => {
-		const axe = (
-			window as unknown as {
-				axe: { run: (context: Document) => Promise<{ violations: { id: string }[] }> };
-			}
-		).axe;
-		return (await axe.run(document)).violations.map((violation) => violation.id);
-	});
-}
 
 async function dropFile(page: Page, name: string, content: string): Promise<void> {
 	const dataTransfer = await page.evaluateHandle(
@@ -164,7 +149,7 @@ test('a run with word boundaries: corrected words in the drill-down and the TSV 
 	const plain = sumSurprisalsToWords(sentence?.text ?? '', sentence?.tokens ?? []);
 	expect(corrected.map((w) => w.surprisalBits)).not.toEqual(plain.map((w) => w.surprisalBits));
 
-	expect(await axeViolationIds(page)).toEqual([]);
+	expect(await axeSummary(page, 'drill-down, corrected words')).toEqual([]);
 
 	// The corrected word TSV: same words and values for item 1's first condition.
 	const [download] = await Promise.all([
@@ -243,5 +228,5 @@ test('the explorer link with bow=1 scores with word boundaries and shows correct
 	await page.getByTestId('explore-bow').uncheck();
 	await expect(page.getByRole('heading', { name: 'Surprisal per word' })).toBeVisible();
 	await expect(page.getByTestId('explore-link')).not.toHaveAttribute('href', /bow=1/);
-	expect(await axeViolationIds(page)).toEqual([]);
+	expect(await axeSummary(page, 'explorer, bow unchecked')).toEqual([]);
 });
