@@ -312,6 +312,8 @@ export class RunSession extends TaskSession<SuiteRun> {
 	}
 
 	#reset(batteryId: string | null): void {
+		// The last run's end (its "done" and matrix link) is not shown for the new one.
+		this.#status = 'idle';
 		this.say(null);
 		this.#items = [];
 		this.#batteryId = batteryId;

@@ -262,6 +262,20 @@ describe('RunSession batteries', () => {
 		expect(session.active).toBe(false);
 	});
 
+	it('does not show the last battery as done while the next one is being stored', async () => {
+		const { session } = createSession();
+		await session.startBattery(battery(), SPEC, 'reference');
+		expect(session.status).toBe('done');
+		const seen: { status: string; batteryId: string | null }[] = [];
+		const next = session.startBattery(battery(), SPEC, 'reference');
+		// Saving the suites and storing the runs takes a few turns of the event loop.
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		seen.push({ status: session.status, batteryId: session.batteryId });
+		await next;
+		expect(seen[0]?.status).not.toBe('done');
+		expect(session.status).toBe('done');
+	});
+
 	it('refuses a battery of no suites', async () => {
 		const { session, batteries } = createSession();
 		expect(await session.startBattery([], SPEC, 'reference')).toBeNull();
