@@ -5,48 +5,19 @@
  * reload (finished samples are stored as they finish and answered again from them), the results
  * shown (a run of this browser or an imported oaieval log), exports and the list of past runs.
  */
-/* eslint-disable svelte/prefer-svelte-reactivity -- lookups, file maps and timestamps here are not UI state (the $state fields hold them as raw values) */
-import { entryText, unzipBounded } from '../../core/formats/zip-archive';
 import { describeError } from '../../core/messages/describe-error';
-import { formatNameList } from '../../core/text/format-count';
 import {
 	DEFAULT_EVAL_SEED,
 	dedupeProblems,
 	evalCards,
 	evalChoices,
 	type EvalChoice,
-	type EvalRunResult,
-	type RunEvalOptions,
-	inspectLogOfStored,
-	isRegistryFileName,
-	isRegistryZipEntry,
-	listEvalNames,
-	newRunId,
-	readOaievalLog,
-	readRegistry,
 	registryFiles,
 	resolveEval,
-	runEval,
-	writeOaievalLog,
 	decodeEvalsShare,
-	encodeEvalsShare,
 	pastedRegistryEntries,
-	problemOf,
-	registryPathOf,
-	reproducedVerdicts,
-	rowFromResult,
-	buildEvalsRunBundle,
-	looksLikeRunBundle,
-	readEvalsRunBundle,
-	serializeEvalsRunBundle,
-	shownRunOfBundle,
-	shownRunOfLog,
-	shownRunOfStored,
-	storedAnswers,
 	upstreamParams,
-	verdictsBySample,
 	withOverride,
-	withParamOverrides,
 	type EvalsCard,
 	type EvalsProblem,
 	type EvalsShownRun,
@@ -54,63 +25,71 @@ import {
 	type RegistryFiles,
 } from '../../core/evals';
 import {
+	evalsRunProblem,
+	newEvalsRun,
+	registryHashes,
+	reproducedMessage,
+	rerunOf,
+	sharedRunOpenedMessage,
+} from '../../core/evals/evals-runs';
+import {
+	NO_REGISTRY_FILES_MESSAGE,
+	REGISTRY_TOO_BIG_MESSAGE,
+	loadRegistry,
+	registryReadPlace,
+	unlistedProblem,
+	workerRegistryProblems,
+} from '../../core/evals/registry-load';
+import {
 	addRegistryFiles,
 	addToRegistry,
 	registryProblemOf,
 } from '../../core/evals/registry-input';
-import type {
-	EvalEvent,
-	FinalReport,
-	ResolvedEval,
-	SampleResult,
-	TemplateKind,
-} from '../../core/evals/types';
-import { sha256Hex } from '../../core/hash/sha256';
-import type { GenerationParams, TextModel } from '../../core/model/generation';
-import { describeModelSpec, type TextModelSpec } from '../../core/model/model-spec';
 import {
-	createMemoryResponseCache,
-	withResponseCache,
-	type ResponseCacheStore,
-} from '../../providers/response-cache';
-import { responseCacheKey } from '../../core/model/cache-key';
+	importedRunOf,
+	oaievalLogTextOf,
+	unreadableLog,
+	type ImportedRun,
+} from '../../core/evals/shown-run-files';
+import type { FinalReport, ResolvedEval, TemplateKind } from '../../core/evals/types';
+import type { GenerationParams } from '../../core/model/generation';
+import { createMemoryResponseCache, type ResponseCacheStore } from '../../providers/response-cache';
 import {
 	createEvalsRun,
 	deleteEvalsRun,
 	getEvalsRun,
 	listEvalsRuns,
 	listEvalsSamples,
-	saveEvalsSample,
 	updateEvalsRun,
-	writeEvalsRunUpdate,
 	type EvalsRunRecord,
 	type EvalsSampleRecord,
 } from '../../storage/evals-runs-repository';
 import { responseCacheStore } from '../../storage/response-cache-repository';
 import type { InferenceClientApi } from '../../worker/protocol';
-import { LocalWorkerModel } from '../local-worker-model';
 import {
-	PARSE_IN_WORKER_BYTES,
-	checkInputSize,
-	parseInputsClient,
-	type ParseProgress,
-} from '../parse-inputs-client';
+	bundledRegistryEntries,
+	droppedNames,
+	readDroppedEntries,
+	readRegistryInWorker,
+	resolveEvalInWorker,
+} from '../evals-registry-files';
+import { runEvalsSamples } from '../evals-run-samples';
+import { chooseSharedModel } from '../evals-share-models';
+import {
+	loadShownRun,
+	storedRunBundleText,
+	storedRunInspectLogText,
+	storedRunShareFragment,
+} from '../evals-stored-runs';
+import { PARSE_IN_WORKER_BYTES, checkInputSize, type ParseProgress } from '../parse-inputs-client';
 import type { ReadRegistryResult } from '../parse-inputs-protocol';
 import { EndpointSettings } from './endpoint-settings.svelte';
-import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
-import { TaskSession, type TaskStatus } from './task-session.svelte';
+import { EvalsModelChoice, specOfChoice } from './evals-models.svelte';
+import { TaskSession, type TaskProgress, type TaskStatus } from './task-session.svelte';
 
 export type { EvalsCard, EvalsProblem, EvalsShownRun };
 
 export type RegistrySource = 'bundled' | 'files' | 'paste' | 'share' | 'none';
-
-/** Bundled example registry (suites/evals: evals/, data/, modelgraded/), loaded on demand. */
-const BUNDLED_FILES = import.meta.glob<string>(
-	['/suites/evals/**/*.yaml', '/suites/evals/**/*.yml', '/suites/evals/**/*.jsonl'],
-	{ query: '?raw', import: 'default' },
-);
-
-const MAX_REGISTRY_BYTES = 50 * 1024 * 1024;
 
 export interface EvalsSessionOptions {
 	readonly client: InferenceClientApi;
@@ -139,7 +118,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 
 	#source = $state<RegistrySource>('none');
 	#sourceName = $state('');
-	#files = $state.raw<RegistryFiles>(new Map());
+	#files = $state.raw<RegistryFiles>(registryFiles([]));
 	#registry = $state.raw<Registry | null>(null);
 	#problems = $state.raw<readonly EvalsProblem[]>([]);
 	#evalNames = $state.raw<readonly string[]>([]);
@@ -225,31 +204,21 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 
 	/** Why Run cannot start, or null. */
 	get runProblem(): string | null {
-		if (this.running) return 'A run is going on.';
-		if (!this.#resolved)
-			return this.#selected ? 'This eval has a problem (see above).' : 'Pick an eval.';
-		const policy = this.policy.problem(this.endpoint);
-		if (policy) return `Model under test: ${policy}`;
-		if (this.needsGrader) {
-			const grader = this.grader.problem(this.endpoint);
-			if (grader) return `Grader: ${grader}`;
-		}
-		if (this.maxSamples !== null && (!Number.isInteger(this.maxSamples) || this.maxSamples < 1)) {
-			return 'Max samples must be a whole number of 1 or more (or empty for all).';
-		}
-		return null;
+		return evalsRunProblem({
+			running: this.running,
+			selected: this.#selected,
+			resolved: this.#resolved,
+			policyProblem: () => this.policy.problem(this.endpoint),
+			graderProblem: this.needsGrader ? () => this.grader.problem(this.endpoint) : null,
+			maxSamples: this.maxSamples,
+		});
 	}
 
 	// ---- registry ----
 
 	/** The bundled example evals (cards); selects nothing. */
 	async loadBundled(): Promise<void> {
-		const entries = await Promise.all(
-			Object.entries(BUNDLED_FILES).map(
-				async ([path, load]) => [path.replace('/suites/evals/', ''), await load()] as const,
-			),
-		);
-		this.#setRegistry(registryFiles(entries), 'bundled', 'bundled examples');
+		this.#setRegistry(registryFiles(await bundledRegistryEntries()), 'bundled', 'bundled examples');
 		const registry = this.#registry;
 		if (!registry) return;
 		this.#cards = evalCards(registry, this.#evalNames);
@@ -257,56 +226,32 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 
 	/** Reads dropped or picked files (YAML, JSONL, or a zip of a registry) as a registry. */
 	async loadFiles(files: readonly File[]): Promise<void> {
-		const entries: [string, string][] = [];
-		let bytes = 0;
+		let entries: [string, string][];
 		try {
 			for (const file of files) checkInputSize(file);
-			const previous = this.#source === 'files' ? [...this.#files.values()] : [];
-			const given = files.reduce((sum, file) => sum + file.size, 0);
-			if (given + previous.reduce((sum, text) => sum + text.length, 0) > PARSE_IN_WORKER_BYTES) {
-				if (given > MAX_REGISTRY_BYTES) {
-					throw new Error('These files are over 50 MB: drop a smaller registry.');
-				}
+			const loaded = this.#source === 'files' ? [...this.#files.values()] : [];
+			const place = registryReadPlace(
+				files.reduce((sum, file) => sum + file.size, 0),
+				loaded.reduce((sum, text) => sum + text.length, 0),
+				PARSE_IN_WORKER_BYTES,
+			);
+			if (place === 'too-big') throw new Error(REGISTRY_TOO_BIG_MESSAGE);
+			if (place === 'worker') {
 				await this.#loadFilesInWorker(files);
 				return;
 			}
-			for (const file of files) {
-				bytes += file.size;
-				if (bytes > MAX_REGISTRY_BYTES) {
-					throw new Error('These files are over 50 MB: drop a smaller registry.');
-				}
-				const path = file.webkitRelativePath || file.name;
-				if (/\.zip$/iu.test(file.name)) {
-					const unzipped = unzipBounded(
-						file.name,
-						new Uint8Array(await file.arrayBuffer()),
-						isRegistryZipEntry,
-					);
-					for (const [inner, data] of Object.entries(unzipped)) {
-						const text = entryText(data);
-						entries.push([registryPathOf(inner, text), text]);
-					}
-				} else if (isRegistryFileName(file.name)) {
-					const text = await file.text();
-					entries.push([registryPathOf(path, text), text]);
-				}
-			}
+			entries = await readDroppedEntries(files);
 		} catch (error) {
 			this.#problems = [{ message: describeError(error) }];
 			return;
 		}
 		if (entries.length === 0) {
-			this.#problems = [
-				{
-					message:
-						'No registry files found: drop eval YAML files (evals/*.yaml), samples JSONL and modelgraded YAML, a folder holding them, or a zip.',
-				},
-			];
+			this.#problems = [{ message: NO_REGISTRY_FILES_MESSAGE }];
 			return;
 		}
 		// Files dropped one after another build up one registry (same path: the new file); a file
 		// that cannot be read is reported, located, and the evals loaded before stay.
-		const loaded = this.#source === 'files' ? this.#files : new Map<string, string>();
+		const loaded = this.#source === 'files' ? this.#files : registryFiles([]);
 		if (this.#source === 'files' && this.#registry) {
 			const added = addToRegistry(loaded, entries);
 			if (!added.ok) {
@@ -314,25 +259,20 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 				return;
 			}
 		}
-		const names = formatNameList(files.map((file) => file.webkitRelativePath || file.name));
-		this.#setRegistry(addRegistryFiles(loaded, entries), 'files', names);
-		if (this.#evalNames.length === 1 && this.#evalNames[0]) this.select(this.#evalNames[0]);
+		this.#setRegistry(addRegistryFiles(loaded, entries), 'files', droppedNames(files));
+		this.#selectOnlyEval();
 	}
 
 	/** `loadFiles` for a big registry: read, parsed, checked and hashed in the parse worker. */
 	async #loadFilesInWorker(files: readonly File[]): Promise<void> {
-		const names = formatNameList(files.map((file) => file.webkitRelativePath || file.name));
+		const names = droppedNames(files);
 		this.#reading = { name: names, progress: null };
 		let read: ReadRegistryResult;
 		try {
-			read = await parseInputsClient().call(
-				'readRegistry',
-				{
-					inputs: files.map((file) => ({ path: file.webkitRelativePath || file.name, file })),
-					previous: this.#source === 'files' ? [...this.#files] : [],
-				},
-				{ onProgress: (progress) => (this.#reading = { name: names, progress }) },
-			);
+			const loaded = this.#source === 'files' ? this.#files : registryFiles([]);
+			read = await readRegistryInWorker(files, loaded, (progress) => {
+				this.#reading = { name: names, progress };
+			});
 		} catch (error) {
 			this.#problems = [{ message: describeError(error) }];
 			return;
@@ -340,25 +280,19 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 			this.#reading = null;
 		}
 		if (!read.foundFiles) {
-			this.#problems = [
-				{
-					message:
-						'No registry files found: drop eval YAML files (evals/*.yaml), samples JSONL and modelgraded YAML, a folder holding them, or a zip.',
-				},
-			];
+			this.#problems = [{ message: NO_REGISTRY_FILES_MESSAGE }];
 			return;
 		}
-		this.#setRegistry(new Map(), 'files', names);
+		this.#setRegistry(registryFiles([]), 'files', names);
 		this.#files = registryFiles(read.files);
 		this.#workerRead = read;
 		this.#evalNames = read.evalNames;
-		this.#problems =
-			read.evalNames.length === 0
-				? [
-						...read.problems,
-						{ message: 'No eval in these files: an eval is an entry of a YAML file under evals/.' },
-					]
-				: read.problems;
+		this.#problems = workerRegistryProblems(read.evalNames, read.problems);
+		this.#selectOnlyEval();
+	}
+
+	/** A registry of one eval: that eval is picked. */
+	#selectOnlyEval(): void {
 		if (this.#evalNames.length === 1 && this.#evalNames[0]) this.select(this.#evalNames[0]);
 	}
 
@@ -366,15 +300,14 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	async #selectInWorker(name: string): Promise<void> {
 		this.#reading = { name, progress: null };
 		try {
-			const result = await parseInputsClient().call('resolveEval', {
-				files: [...this.#files],
-				name,
-			});
+			const result = await resolveEvalInWorker(this.#files, name);
 			if (this.#selected !== name) return;
-			if (result.ok) this.#resolved = result.resolved;
-			else if (!this.#problems.some((known) => known.message === result.problem.message)) {
-				this.#selectProblem = result.problem;
+			if (result.ok) {
+				this.#resolved = result.resolved;
+				return;
 			}
+			const problem = unlistedProblem(this.#problems, result.problem);
+			if (problem) this.#selectProblem = problem;
 		} catch (error) {
 			if (this.#selected === name) this.#selectProblem = { message: describeError(error) };
 		} finally {
@@ -393,7 +326,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	}
 
 	clearRegistry(): void {
-		this.#setRegistry(new Map(), 'none', '');
+		this.#setRegistry(registryFiles([]), 'none', '');
 	}
 
 	#setRegistry(files: RegistryFiles, source: RegistrySource, name: string): void {
@@ -405,37 +338,12 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 		this.#resolved = null;
 		this.#selectProblem = null;
 		this.#cards = [];
-		this.#evalNames = [];
-		this.#registry = null;
 		this.#workerRead = null;
-		if (files.size === 0) {
-			this.#problems = [];
-			return;
-		}
-		try {
-			const registry = readRegistry(files);
-			this.#registry = registry;
-			this.#evalNames = listEvalNames(registry);
-			const problems: EvalsProblem[] = [];
-			if (this.#evalNames.length === 0) {
-				problems.push({
-					message: 'No eval in these files: an eval is an entry of a YAML file under evals/.',
-				});
-			}
-			// Every eval checked now, so all problems show at once (small registries only).
-			if (source !== 'bundled' && this.#evalNames.length <= 50) {
-				for (const evalName of this.#evalNames) {
-					try {
-						resolveEval(registry, evalName);
-					} catch (error) {
-						problems.push(registryProblemOf(error));
-					}
-				}
-			}
-			this.#problems = dedupeProblems(problems);
-		} catch (error) {
-			this.#problems = [registryProblemOf(error)];
-		}
+		// Bundled examples are not all checked now: each one's problem shows on selection.
+		const loaded = loadRegistry(files, source !== 'bundled');
+		this.#registry = loaded.registry;
+		this.#evalNames = loaded.evalNames;
+		this.#problems = loaded.problems;
 	}
 
 	/** Picks an eval by name (alias or spec); a problem is shown located. */
@@ -453,10 +361,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 		try {
 			this.#resolved = resolveEval(registry, name);
 		} catch (error) {
-			const problem = registryProblemOf(error);
-			if (!this.#problems.some((known) => known.message === problem.message)) {
-				this.#selectProblem = problem;
-			}
+			this.#selectProblem = unlistedProblem(this.#problems, registryProblemOf(error));
 		}
 	}
 
@@ -483,36 +388,26 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 		if (!resolved || this.runProblem !== null) return;
 		const policy = specOfChoice(this.policy, this.endpoint);
 		const grader = this.needsGrader ? specOfChoice(this.grader, this.endpoint) : null;
-		const replayTexts: Record<string, string> = {};
-		for (const choice of [policy, grader]) {
-			if (choice?.replayText !== undefined && choice.spec.source === 'replay') {
-				replayTexts[choice.spec.sha256] = choice.replayText;
-			}
-		}
-		const registryHashes: Record<string, string> = {};
-		const known = this.#workerRead?.hashes;
-		for (const [path, text] of this.#files) registryHashes[path] = known?.[path] ?? sha256Hex(text);
+		const hashes = registryHashes(this.#files, this.#workerRead?.hashes);
 		const createdAt = this.#now();
-		const total =
-			this.maxSamples === null
-				? resolved.samples.length
-				: Math.min(this.maxSamples, resolved.samples.length);
+		const overrides = {
+			policy: $state.snapshot(this.policyOverrides),
+			grader: $state.snapshot(this.graderOverrides),
+		};
 		const record = await this.storeRun(() =>
-			createEvalsRun({
-				evalName: this.#selected ?? resolved.name,
-				spec: { registryFiles: registryHashes, eval: resolved },
-				models: { policy: [policy.spec], ...(grader ? { grader: grader.spec } : {}) },
-				overrides: {
-					policy: $state.snapshot(this.policyOverrides),
-					grader: $state.snapshot(this.graderOverrides),
-				},
-				replayTexts,
-				seed: this.seed,
-				...(this.maxSamples === null ? {} : { maxSamples: this.maxSamples }),
-				runId: newRunId(new Date(createdAt)),
-				createdAt,
-				total,
-			}),
+			createEvalsRun(
+				newEvalsRun({
+					evalName: this.#selected ?? resolved.name,
+					resolved,
+					registryHashes: hashes,
+					policy,
+					grader,
+					overrides,
+					seed: this.seed,
+					maxSamples: this.maxSamples,
+					createdAt,
+				}),
+			),
 		);
 		if (!record) return;
 		// A shared run is reproduced by asking the models, not by answering from the cache.
@@ -541,79 +436,33 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 		const old = await this.storedRun(() => getEvalsRun(id));
 		if (!old) return;
 		const createdAt = this.#now();
-		const record = await this.storeRun(() =>
-			createEvalsRun({
-				evalName: old.evalName,
-				spec: old.spec,
-				models: old.models,
-				overrides: old.overrides,
-				replayTexts: old.replayTexts,
-				seed: old.seed,
-				...(old.maxSamples === undefined ? {} : { maxSamples: old.maxSamples }),
-				runId: newRunId(new Date(createdAt)),
-				createdAt,
-				total: old.progress.total,
-			}),
-		);
+		const record = await this.storeRun(() => createEvalsRun(rerunOf(old, createdAt)));
 		if (!record) return;
 		await this.#execute(record, [], createMemoryResponseCache());
 		if (this.#shown?.runRecordId === record.id) await this.compareWith(id);
 	}
 
 	/** The share link (fragment) of a stored run: eval, model specs, parameters, verdicts. */
-	async shareFragment(id: number): Promise<string | null> {
-		const record = await getEvalsRun(id);
-		if (!record) return null;
-		const samples = await listEvalsSamples(id);
-		const verdicts = verdictsBySample(
-			samples.map((sample) => rowFromResult(sample.result, sample.position)),
-		);
-		return `#/evals/share/${encodeEvalsShare({
-			v: 1,
-			evalName: record.evalName,
-			eval: record.spec.eval,
-			models: record.models,
-			overrides: record.overrides,
-			replayTexts: record.replayTexts,
-			seed: record.seed,
-			...(record.maxSamples === undefined ? {} : { maxSamples: record.maxSamples }),
-			verdicts,
-		})}`;
+	shareFragment(id: number): Promise<string | null> {
+		return storedRunShareFragment(id);
 	}
 
 	/** Opens a share link: the eval and the run's settings are set; Run re-runs it. */
 	openShare(text: string): void {
 		try {
 			const payload = decodeEvalsShare(text);
-			this.#setRegistry(new Map(), 'share', `shared run of ${payload.evalName}`);
+			this.#setRegistry(registryFiles([]), 'share', `shared run of ${payload.evalName}`);
 			this.#selected = payload.evalName;
 			this.#resolved = payload.eval;
 			this.policyOverrides = { ...payload.overrides.policy };
 			this.graderOverrides = { ...payload.overrides.grader };
 			this.seed = payload.seed;
 			this.maxSamples = payload.maxSamples ?? null;
-			const choose = (choice: EvalsModelChoice, spec: TextModelSpec | undefined): void => {
-				if (!spec) return;
-				if (spec.source === 'openai') {
-					// A proposal: a link never writes the user's endpoint settings.
-					choice.proposeEndpoint(spec, this.endpoint);
-				} else if (spec.source === 'replay') {
-					choice.kind = 'replay';
-					const replayText = payload.replayTexts[spec.sha256];
-					choice.replay = replayText === undefined ? null : { name: spec.file, text: replayText };
-				} else {
-					choice.kind = 'local';
-					choice.localId = spec.id;
-					// A hub model re-runs at the dtype the link's run used.
-					choice.hubDtype = spec.dtype;
-				}
-			};
-			choose(this.policy, payload.models.policy[0]);
-			choose(this.grader, payload.models.grader);
+			const { models, replayTexts } = payload;
+			chooseSharedModel(this.policy, models.policy[0], replayTexts, this.endpoint);
+			chooseSharedModel(this.grader, models.grader, replayTexts, this.endpoint);
 			this.#sharedVerdicts = payload.verdicts;
-			this.say(
-				`Opened a shared run of ${payload.evalName} (${Object.keys(payload.verdicts).length} verdicts). Run it to see whether it reproduces.`,
-			);
+			this.say(sharedRunOpenedMessage(payload));
 		} catch (error) {
 			this.#problems = [{ message: describeError(error) }];
 		}
@@ -623,15 +472,22 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	async #execute(
 		record: EvalsRunRecord,
 		stored: readonly EvalsSampleRecord[],
-		cacheStore: ResponseCacheStore = this.#cache,
+		cache: ResponseCacheStore = this.#cache,
 	): Promise<void> {
 		const total = record.progress.total;
 		const started = this.#now() - record.progress.elapsedMs;
+		const hooks = {
+			client: this.#client,
+			endpoint: this.endpoint,
+			now: this.#now,
+			setProgress: (progress: TaskProgress) => this.setProgress(progress),
+			progress: () => this.progress,
+		};
 		const ended: { report?: FinalReport } = {};
 		const end = await this.guardedRun(async (signal) => {
 			this.setProgress({ done: 0, total, tokens: 0, elapsedMs: record.progress.elapsedMs });
 			await updateEvalsRun(record.id, { status: 'running', errorMessage: undefined });
-			const result = await this.#runSamples(record, stored, cacheStore, started, signal);
+			const result = await runEvalsSamples({ record, stored, cache, signal }, started, hooks);
 			if (result.cancelled) {
 				this.say(this.cancelledMessage(result.samples.length, total));
 				return 'cancelled';
@@ -654,144 +510,14 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	#sayReproduced(status: TaskStatus): void {
 		const shared = this.#sharedVerdicts;
 		const rows = this.#shown?.rows;
-		if (shared && rows && status === 'done') {
-			const { identical, shared: count } = reproducedVerdicts(shared, rows);
-			this.say(`Reproduced: ${identical}/${count} verdicts identical to the shared run.`);
-		}
-	}
-
-	/** The eval run itself: models built, samples stored as they finish (all writes awaited). */
-	async #runSamples(
-		record: EvalsRunRecord,
-		stored: readonly EvalsSampleRecord[],
-		cache: ResponseCacheStore,
-		started: number,
-		signal: AbortSignal,
-	): Promise<EvalRunResult> {
-		const recorder = this.#sampleRecorder(record, started);
-		try {
-			const policySpec = record.models.policy[0];
-			if (!policySpec) throw new Error('This run names no model under test.');
-			const models = { record, stored, cache, signal };
-			const policy = await this.#buildModel(models, policySpec, 'policy');
-			const grader = record.models.grader
-				? await this.#buildModel(models, record.models.grader, 'grader')
-				: undefined;
-			const result = await runEval(record.spec.eval, {
-				policy: [policy],
-				...(grader ? { grader } : {}),
-				seed: record.seed,
-				...(record.maxSamples === undefined ? {} : { maxSamples: record.maxSamples }),
-				runId: record.runId,
-				createdBy: 'benchtop',
-				concurrency: 1,
-				signal,
-				onSample: recorder.onSample,
-				onEvent: recorder.onEvent,
-			});
-			await Promise.all(recorder.pending);
-			return result;
-		} catch (error) {
-			await Promise.allSettled(recorder.pending);
-			throw error;
-		}
-	}
-
-	/** A model of the run (policy or grader): loaded, its stored answers put in the cache. */
-	async #buildModel(
-		run: {
-			record: EvalsRunRecord;
-			stored: readonly EvalsSampleRecord[];
-			cache: ResponseCacheStore;
-			signal: AbortSignal;
-		},
-		spec: TextModelSpec,
-		role: 'policy' | 'grader',
-	): Promise<TextModel> {
-		const { record, cache } = run;
-		const context = {
-			client: this.#client,
-			endpoint: this.endpoint,
-			replayTexts: record.replayTexts,
-		};
-		const overrides = role === 'policy' ? record.overrides.policy : record.overrides.grader;
-		const model = modelFromSpec(spec, context);
-		if (model instanceof LocalWorkerModel) await model.load(run.signal);
-		await this.#prefill(run.stored, cache, spec, overrides, role);
-		return withParamOverrides(withResponseCache(model, cache, { spec }), overrides);
-	}
-
-	/** Puts the stored samples' answers of `role` in the cache, so a resume answers from them. */
-	async #prefill(
-		stored: readonly EvalsSampleRecord[],
-		cache: ResponseCacheStore,
-		spec: TextModelSpec,
-		overrides: GenerationParams,
-		role: 'policy' | 'grader',
-	): Promise<void> {
-		for (const sample of stored) {
-			for (const answer of storedAnswers(sample, role, overrides)) {
-				await cache.put({
-					key: responseCacheKey(
-						spec,
-						answer.request,
-						{ sampleId: sample.sampleId, role, callIndex: answer.callIndex },
-						answer.seed,
-					),
-					model: describeModelSpec(spec),
-					request: answer.request,
-					completion: answer.completion,
-					finishReason: 'stop',
-					...(answer.usage ? { usage: answer.usage } : {}),
-					createdAt: new Date(this.#now()).toISOString(),
-				});
-			}
-		}
-	}
-
-	/** Keeps each sample's events and stores the sample (and the progress) when it finishes. */
-	#sampleRecorder(
-		record: EvalsRunRecord,
-		started: number,
-	): Required<Pick<RunEvalOptions, 'onSample' | 'onEvent'>> & { pending: Promise<void>[] } {
-		const total = record.progress.total;
-		const pending: Promise<void>[] = [];
-		const sampleEvents = new Map<string, EvalEvent[]>();
-		let tokens = 0;
-		const store = async (sample: SampleResult, done: number): Promise<void> => {
-			// Events of this sample: the recorder's, picked by sample id.
-			const events = sampleEvents.get(sample.sampleId) ?? [];
-			for (const event of events) {
-				const usage = event.data.usage as { total_tokens?: number } | undefined;
-				if (typeof usage?.total_tokens === 'number') tokens += usage.total_tokens;
-			}
-			this.setProgress({ done, total, tokens, elapsedMs: this.#now() - started });
-			await saveEvalsSample(record.id, {
-				sampleId: sample.sampleId,
-				position: done - 1,
-				result: sample,
-				events,
-			});
-			await writeEvalsRunUpdate(record.id, { progress: this.progress });
-		};
-		return {
-			pending,
-			onSample: (sample, done) => {
-				pending.push(store(sample, done));
-			},
-			onEvent: (event) => {
-				const list = sampleEvents.get(event.sample_id) ?? [];
-				list.push(event);
-				sampleEvents.set(event.sample_id, list);
-			},
-		};
+		if (shared && rows && status === 'done') this.say(reproducedMessage(shared, rows));
 	}
 
 	// ---- results ----
 
 	/** Shows a stored run (finished or not). */
 	async show(id: number): Promise<void> {
-		const shown = await this.storedRun(() => this.#loadRun(id));
+		const shown = await this.storedRun(() => loadShownRun(id));
 		if (!shown) return;
 		this.#shown = shown;
 		this.#comparison = null;
@@ -800,7 +526,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	/** Shows the shown run and another stored run side by side, sample by sample. */
 	async compareWith(id: number): Promise<void> {
 		const a = this.#shown;
-		const b = await this.#loadRun(id);
+		const b = await loadShownRun(id);
 		if (!a || !b) {
 			this.say('Show a run first, then pick the run to compare it with.');
 			return;
@@ -812,37 +538,22 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 		this.#comparison = null;
 	}
 
-	async #loadRun(id: number): Promise<EvalsShownRun | undefined> {
-		const record = await getEvalsRun(id);
-		if (!record) return undefined;
-		const samples = await listEvalsSamples(id);
-		return shownRunOfStored(record, samples);
-	}
-
 	/** Shows a past run from an oaieval log (upstream's or ours) or an Evals run bundle. */
 	async importLog(file: File): Promise<void> {
+		let imported: ImportedRun;
 		try {
-			const text = await file.text();
-			if (looksLikeRunBundle(text)) {
-				const read = readEvalsRunBundle(text);
-				if (!read.ok) {
-					this.say(
-						`That run bundle could not be read: ${file.name}, at ${read.pointer || '(top)'}: ${read.message}.`,
-					);
-					return;
-				}
-				this.#shown = shownRunOfBundle(read.bundle, file.name);
-				this.#comparison = null;
-				this.say(null);
-				return;
-			}
-			const log = readOaievalLog(text, file.name);
-			this.#shown = shownRunOfLog(log, file.name);
-			this.say(null);
+			imported = importedRunOf(await file.text(), file.name);
 		} catch (error) {
-			const problem = problemOf(error);
-			this.say(`That log could not be read: ${problem.message}`);
+			imported = unreadableLog(error);
 		}
+		if (!imported.ok) {
+			this.say(imported.message);
+			return;
+		}
+		this.#shown = imported.shown;
+		// A bundle closes the comparison; a log leaves it open, as the page always did.
+		if (imported.fromBundle) this.#comparison = null;
+		this.say(null);
 	}
 
 	closeShown(): void {
@@ -859,30 +570,17 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	/** The run bundle (benchtop-evals-run/1) of the shown stored run; null for an imported run. */
 	async bundleText(): Promise<string | null> {
 		const id = this.#shown?.runRecordId;
-		if (id === undefined) return null;
-		const record = await getEvalsRun(id);
-		if (!record) return null;
-		return serializeEvalsRunBundle(buildEvalsRunBundle(record, await listEvalsSamples(id)));
+		return id === undefined ? null : storedRunBundleText(id);
 	}
 
 	/** The shown stored run as an Inspect JSON log (`inspect view` opens it); null for an imported run. */
 	async inspectLogText(): Promise<string | null> {
 		const id = this.#shown?.runRecordId;
-		if (id === undefined) return null;
-		const record = await getEvalsRun(id);
-		if (!record) return null;
-		const log = inspectLogOfStored(record, await listEvalsSamples(id), new Date(record.updatedAt));
-		return `${JSON.stringify(log, null, 2)}\n`;
+		return id === undefined ? null : storedRunInspectLogText(id);
 	}
 
 	/** The shown run as an oaieval JSONL log. */
 	logText(): string | null {
-		const shown = this.#shown;
-		if (!shown) return null;
-		return writeOaievalLog({
-			spec: shown.spec,
-			events: shown.events,
-			...(shown.report ? { finalReport: shown.report } : {}),
-		});
+		return this.#shown ? oaievalLogTextOf(this.#shown) : null;
 	}
 }
