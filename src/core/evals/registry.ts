@@ -63,10 +63,28 @@ function lineAt(counter: LineCounter, offset: number | undefined): number {
 const PYYAML_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/u;
 const PYYAML_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/u;
 
+/**
+ * PyYAML's floats (its resolver's regex): a mantissa with a dot, an exponent only with a sign, and
+ * no bare exponent: `1e3` and `e1` are strings there (the yaml library's YAML 1.1 reads them as
+ * 1000 and NaN, so an eval named `e1` was listed as "NaN").
+ */
+const PYYAML_FLOAT =
+	/^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/u;
+
 function pyyamlTags<T extends { tag: string; test?: RegExp }>(tags: T[]): T[] {
 	return tags.map((tag) => {
-		if (tag.tag !== 'tag:yaml.org,2002:bool' || !tag.test) return tag;
-		return { ...tag, test: tag.test.test('yes') ? PYYAML_TRUE : PYYAML_FALSE };
+		if (!tag.test) return tag;
+		if (tag.tag === 'tag:yaml.org,2002:bool') {
+			return { ...tag, test: tag.test.test('yes') ? PYYAML_TRUE : PYYAML_FALSE };
+		}
+		if (tag.tag === 'tag:yaml.org,2002:float') {
+			// The library's own test still picks which of its float forms reads the text.
+			return {
+				...tag,
+				test: new RegExp(`(?=${PYYAML_FLOAT.source})(?:${tag.test.source})`, tag.test.flags),
+			};
+		}
+		return tag;
 	});
 }
 

@@ -3,7 +3,12 @@
 // loop, unknown class) with their locations.
 import { describe, expect, it } from 'vitest';
 import { EvalsError } from '../../../src/core/evals/errors';
-import { readRegistry, registryFiles, resolveEval } from '../../../src/core/evals/registry';
+import {
+	listEvalNames,
+	readRegistry,
+	registryFiles,
+	resolveEval,
+} from '../../../src/core/evals/registry';
 import { parseSamplesJsonl } from '../../../src/core/evals/samples-jsonl';
 
 const MATCH_YAML = `arith:
@@ -85,6 +90,20 @@ describe('resolveEval', () => {
 		expect(resolveEval(registry(files), 'a').name).toBe('b.dev.v1');
 		const c = resolveEval(registry(files), 'c.dev.v1');
 		expect(c.ignoreCase).toBe(true);
+	});
+
+	it('reads numbers as PyYAML does: `e1` and `1e3` are names, `1.5e+3` a float', () => {
+		// PyYAML's float needs a dot (and a signed exponent); YAML 1.1 in the yaml library
+		// read `e1` as NaN and `1e3` as 1000, so these evals were listed as "NaN" and "1000".
+		const spec = (id: string) =>
+			`  id: ${id}\n${id}:\n  class: evals.elsuite.basic.match:Match\n  args:\n    samples_jsonl: s.jsonl\n`;
+		const yaml = `e1:\n${spec('e1.dev.v0')}1e3:\n${spec('n.dev.v0')}f.dev.v0:\n  class: evals.elsuite.basic.match:Match\n  args:\n    samples_jsonl: s.jsonl\n    max_tokens: 1.5e+3\n`;
+		const read = registry({ 'evals/x.yaml': yaml, 'data/s.jsonl': SAMPLES });
+		expect(listEvalNames(read)).toEqual(expect.arrayContaining(['e1', '1e3']));
+		expect(listEvalNames(read)).not.toContain('NaN');
+		expect(resolveEval(read, 'e1').name).toBe('e1.dev.v0');
+		expect(resolveEval(read, '1e3').name).toBe('n.dev.v0');
+		expect(resolveEval(read, 'f.dev.v0').maxTokens).toBe(1500);
 	});
 
 	it('a folder of JSONL files is their concatenation, in name order', () => {
