@@ -7,9 +7,7 @@ import {
 	dedupeProblems,
 	evalChoices,
 	isRegistryFileName,
-	isRegistryZipEntry,
 	listEvalNames,
-	problemOf,
 	readRegistry,
 	registryFiles,
 	registryPathOf,
@@ -18,7 +16,8 @@ import {
 	type EvalsProblem,
 } from '../core/evals';
 import { EvalsError } from '../core/evals/errors';
-import { entryText, unzipBounded } from '../core/formats/zip-archive';
+import { registryProblemOf } from '../core/evals/registry-input';
+import { CHECK_ALL_EVALS_UP_TO, zipRegistryEntries } from '../core/evals/registry-load';
 import { sha256Hex } from '../core/hash/sha256';
 import { describeError } from '../core/messages/describe-error';
 import { ReplayFileError, parseReplayFile } from '../core/model/replay-file';
@@ -61,9 +60,6 @@ const CHUNKED_PATHS: { readonly [K in ParseCallKind]: readonly (readonly string[
 
 /** Items per piece: a few milliseconds of structured clone each on the receiving side. */
 export const CHUNK_ITEMS = 5000;
-
-/** Every eval of a registry this small is resolved on reading, so all problems show at once. */
-const CHECK_ALL_EVALS_UP_TO = 50;
 
 /** Thrown between steps of a cancelled call. */
 class ParseCancelledError extends Error {
@@ -133,11 +129,7 @@ async function registryEntries(
 			const bytes = new Uint8Array(await input.file.arrayBuffer());
 			read.done += bytes.byteLength;
 			context.onProgress({ phase: 'reading', done: read.done, total: read.total });
-			const unzipped = unzipBounded(name, bytes, isRegistryZipEntry);
-			for (const [inner, data] of Object.entries(unzipped)) {
-				const text = entryText(data);
-				entries.push([registryPathOf(inner, text), text]);
-			}
+			entries.push(...zipRegistryEntries(name, bytes));
 		} else if (isRegistryFileName(name)) {
 			const text = await readText(input.file, context, read);
 			entries.push([registryPathOf(input.path, text), text]);
@@ -171,12 +163,12 @@ async function readRegistryCall(
 				try {
 					resolveEval(registry, name);
 				} catch (error) {
-					problems.push(problemOf(error));
+					problems.push(registryProblemOf(error));
 				}
 			}
 		}
 	} catch (error) {
-		problems.push(problemOf(error));
+		problems.push(registryProblemOf(error));
 	}
 	context.onProgress({ phase: 'hashing', done: 0, total: 1 });
 	const hashes: Record<string, string> = {};
@@ -196,7 +188,7 @@ function resolveEvalCall(params: ParseCalls['resolveEval']['params']): ResolveEv
 		const registry = readRegistry(registryFiles(params.files));
 		return { ok: true, resolved: resolveEval(registry, params.name) };
 	} catch (error) {
-		return { ok: false, problem: problemOf(error) };
+		return { ok: false, problem: registryProblemOf(error) };
 	}
 }
 

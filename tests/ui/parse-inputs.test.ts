@@ -169,6 +169,8 @@ describe('createParseHandler', () => {
 		expect(problems).toHaveLength(1);
 		expect(problems[0]?.message).toMatch(/greetings\/samples\.jsonl' not found/u);
 		expect(problems[0]?.location).toMatchObject({ file: 'evals/greetings.yaml', line: 8 });
+		// Worded as a registry read in the page: the place is in `location`, not again in the text.
+		expect(problems[0]?.message).not.toMatch(/^evals\/greetings\.yaml/u);
 	});
 
 	it('resolves an eval as the main thread does', async () => {
