@@ -5,13 +5,11 @@
  * worker, the endpoint, or a replay file); memory span and isolation; a run with the live
  * conversation (the agent's tokens as they stream), cancel, and resume after a reload (the
  * scheduler state is stored after every step); the report of the shown run and its exports.
+ * State only: the logic is in core/ltm, the reading of sources and models in ui/memory-*.ts.
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- file maps here are not UI state (the $state fields hold them as raw values) */
-import { zipTexts } from '../../core/formats/zip-archive';
-import { goodaiTestResultText } from '../../core/ltm/goodai-files';
 import { formatAppRoute } from '../../core/routing/app-route';
 import { describeError } from '../../core/messages/describe-error';
-import { sha256Hex, sha256HexOfBytes } from '../../core/hash/sha256';
 import {
 	LtmCancelledError,
 	buildLtmReport,
@@ -19,12 +17,8 @@ import {
 	buildLtmRunBundle,
 	readLtmRunBundle,
 	serializeLtmRunBundle,
-	compareLtmScores,
 	decodeLtmShare,
 	encodeLtmShare,
-	ltmScoresFingerprint,
-	ltmScoresOf,
-	loadLtmSuite,
 	runLtm,
 	testsNeedingJudge,
 	type LoadResult,
@@ -36,17 +30,33 @@ import {
 	type LtmSharePayload,
 	type LtmRunState,
 } from '../../core/ltm';
-import type {
-	CancelSignal,
-	GenerateRequest,
-	GenerationEvent,
-	GenerationParams,
-	ModelCall,
-	TextModel,
-} from '../../core/model/generation';
-import { describeModelSpec, type TextModelSpec } from '../../core/model/model-spec';
-import { BUNDLED_MAX_POSITIONS, bundledModelMisfit } from '../../core/ltm/prompt-fit';
-import { withResponseCache, type ResponseCacheStore } from '../../providers/response-cache';
+import { appendLiveReply, startLiveReply, type LiveReply } from '../../core/ltm/live-reply';
+import { localAgentLimits, type LocalAgentLimits } from '../../core/ltm/local-agent-limits';
+import {
+	buildLtmRunDraft,
+	definitionsFileHashes,
+	ltmRunDraftOfShare,
+} from '../../core/ltm/ltm-run-draft';
+import {
+	isProgressDue,
+	ltmRunOptionsOf,
+	ltmStepProgress,
+	type LtmRunProgress,
+} from '../../core/ltm/ltm-run-execution';
+import {
+	IMPORTED_LTM_RUN_ID,
+	describeLtmRunModels,
+	importedLtmRun,
+	ltmReproductionOf,
+	ltmResultsZip,
+	ltmSharePayloadOf,
+	ltmSummaryText,
+} from '../../core/ltm/ltm-shown-run';
+import type { MemoryCard } from '../../core/ltm/memory-cards';
+import { ltmRunProblem } from '../../core/ltm/run-problem';
+import type { TextModelSpec } from '../../core/model/model-spec';
+import { replayTextsOf } from '../../core/run/replay-texts';
+import type { ResponseCacheStore } from '../../providers/response-cache';
 import {
 	createLtmRun,
 	deleteLtmRun,
@@ -60,141 +70,24 @@ import {
 import { responseCacheStore } from '../../storage/response-cache-repository';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { LocalWorkerModel } from '../local-worker-model';
+import type { MemoryDefinitions } from '../memory-definitions';
+import { buildLtmModels } from '../memory-run-models';
 import {
-	definitionsSize,
-	loadGivenDefinitions,
-	loadMemoryDefinitions,
-	type MemoryDefinitions,
-} from '../memory-definitions';
-import {
-	PARSE_IN_WORKER_BYTES,
-	checkInputSize,
-	parseInputsClient,
-	type ParseProgress,
-} from '../parse-inputs-client';
+	bundledMemoryCards,
+	bundledMemorySuite,
+	loadCl100kCounter,
+	loadDefinitionsInThreadOrWorker,
+	readDefinitionsDrop,
+	type DefinitionsReading,
+} from '../memory-sources';
 import { EndpointSettings } from './endpoint-settings.svelte';
-import { EvalsModelChoice, modelFromSpec, specOfChoice } from './evals-models.svelte';
-import { formatNameList } from '../../core/text/format-count';
+import { EvalsModelChoice, specOfChoice } from './evals-models.svelte';
 import { TaskSession } from './task-session.svelte';
-
-/** The id of a shown run imported from a bundle (stored ids start at 1). */
-const IMPORTED_RUN_ID = -1;
-
-/** How often a running run's progress is written to its record (also when a test finishes). */
-const PROGRESS_EVERY_MS = 1000;
-
-/** A bundled example suite, shown as a card. */
-export interface MemoryCard {
-	readonly path: string;
-	readonly name: string;
-	readonly testCount: number;
-	readonly datasets: readonly string[];
-	readonly memorySpan: number;
-	/** Present when its prompts cannot fit the bundled models: why (see bundledModelMisfit). */
-	readonly largerModel?: string;
-}
 
 export type DefinitionsSource = 'bundled' | 'files' | 'none';
 
-export { loadGivenDefinitions, loadMemoryDefinitions, type MemoryDefinitions };
-
-/** The agent's reply being generated now. */
-export interface LiveReply {
-	readonly testId: string;
-	readonly text: string;
-}
-
-/** Limits a bundled model's small context needs (the CLI README's settings for 512 positions). */
-export const LOCAL_AGENT_LIMITS = {
-	maxNewTokens: 32,
-	maxContextTokens: 380,
-	maxMessageTokens: 150,
-} as const;
-
-/**
- * What a bundled model with `maxPositions` positions can take: new tokens (at most an eighth of
- * them, or the user's number if smaller), the history kept (what is left less 16 for the chat
- * rendering) and the largest filler message (half of the history).
- */
-export function localAgentLimits(
-	maxPositions: number,
-	maxNewTokens: number | null,
-): { maxNewTokens: number; maxContextTokens: number; maxMessageTokens: number } {
-	const newTokens = Math.max(
-		1,
-		Math.min(maxNewTokens ?? LOCAL_AGENT_LIMITS.maxNewTokens, Math.floor(maxPositions / 8)),
-	);
-	const context = Math.min(
-		LOCAL_AGENT_LIMITS.maxContextTokens,
-		Math.max(16, maxPositions - newTokens - 16),
-	);
-	return {
-		maxNewTokens: newTokens,
-		maxContextTokens: context,
-		maxMessageTokens: Math.min(LOCAL_AGENT_LIMITS.maxMessageTokens, Math.floor(context / 2)),
-	};
-}
-
-/** A bundled example's mark when the bundled models cannot run it (issue 21 item 10). */
-async function misfitNote(
-	benchmark: LtmBenchmark,
-	countTokens: (text: string) => number,
-): Promise<{ largerModel?: string }> {
-	const limits = localAgentLimits(BUNDLED_MAX_POSITIONS, null);
-	const note = await bundledModelMisfit(benchmark, countTokens, limits);
-	return note === null ? {} : { largerModel: note };
-}
-
-const BUNDLED_SUITES = import.meta.glob<string>('/suites/memory/*.ltm-suite.json', {
-	query: '?raw',
-	import: 'default',
-});
-
-const MAX_DEFINITIONS_BYTES = 50 * 1024 * 1024;
-
-/** Token counter for scheduling and gaps: cl100k_base, as upstream reports them (loaded on demand). */
-async function loadCounter(): Promise<(text: string) => number> {
-	const module = await import('../../providers/token-count');
-	return module.countCl100kTokens;
-}
-
-/** Whether a file belongs to definitions (upstream layout or our suite format). */
-function isDefinitionsPath(path: string): boolean {
-	return /\.(def\.json|json|ya?ml)$/iu.test(path);
-}
-
-/** A dropped file's path inside the definitions: from its dataset folder's parent on. */
-export function definitionsPathOf(path: string): string {
-	const parts = path.replace(/\\/gu, '/').replace(/^\.\//u, '').split('/');
-	if (/\.def\.json$/iu.test(path) && parts.length >= 2) return parts.slice(-2).join('/');
-	return parts[parts.length - 1] ?? path;
-}
-
-/** `model` whose streamed tokens are reported to `onToken` (the live conversation). */
-export function streamingModel(
-	model: TextModel,
-	onStart: (call: ModelCall) => void,
-	onToken: (text: string) => void,
-): TextModel {
-	return {
-		label: model.label,
-		get abilities() {
-			return model.abilities;
-		},
-		countTokens: (text) => model.countTokens(text),
-		async *generate(
-			request: GenerateRequest,
-			call: ModelCall,
-			signal?: CancelSignal,
-		): AsyncGenerator<GenerationEvent> {
-			onStart(call);
-			for await (const event of model.generate(request, call, signal)) {
-				if (event.type === 'token') onToken(event.text);
-				yield event;
-			}
-		},
-	};
-}
+/** Types of the session's API, defined in core and ui/memory-definitions.ts. */
+export type { LiveReply, MemoryCard, MemoryDefinitions };
 
 export interface MemorySessionOptions {
 	readonly client: InferenceClientApi;
@@ -204,6 +97,12 @@ export interface MemorySessionOptions {
 	readonly now?: () => number;
 	/** cl100k counter by default. */
 	readonly countTokens?: () => Promise<(text: string) => number>;
+}
+
+/** The progress of the last saved step of a run, and its final state. */
+interface RunEnd {
+	latest: LtmRunProgress;
+	state: LtmRunState | undefined;
 }
 
 export class MemorySession extends TaskSession<LtmRunRecord> {
@@ -230,7 +129,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	#cards = $state.raw<readonly MemoryCard[]>([]);
 	#selectedCard = $state<string | null>(null);
 	#diagnostics = $state.raw<readonly LtmDiagnostic[]>([]);
-	#reading = $state.raw<{ name: string; progress: ParseProgress | null } | null>(null);
+	#reading = $state.raw<DefinitionsReading | null>(null);
 	#benchmark = $state.raw<LtmBenchmark | null>(null);
 
 	#live = $state.raw<LiveReply | null>(null);
@@ -250,7 +149,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 		this.endpoint = options.endpoint ?? new EndpointSettings({ storage: null });
 		this.#cache = options.cache ?? responseCacheStore;
 		this.#now = options.now ?? (() => Date.now());
-		this.#counter = options.countTokens ?? loadCounter;
+		this.#counter = options.countTokens ?? loadCl100kCounter;
 		this.judge.kind = 'replay';
 	}
 
@@ -267,7 +166,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 		return this.#selectedCard;
 	}
 	/** Big definitions being loaded in the parse worker, or null. */
-	get reading(): { name: string; progress: ParseProgress | null } | null {
+	get reading(): DefinitionsReading | null {
 		return this.#reading;
 	}
 	get diagnostics(): readonly LtmDiagnostic[] {
@@ -303,15 +202,16 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	}
 	/** Whether the shown run was imported from a run bundle (not stored in this browser). */
 	get shownIsImported(): boolean {
-		return this.#shownRun?.id === IMPORTED_RUN_ID;
+		return this.#shownRun?.id === IMPORTED_LTM_RUN_ID;
 	}
 	/** Whether the shown run, a finished re-run of the shared one, reproduced the sharer's scores. */
 	get reproduction(): LtmReproduction | null {
-		const shared = this.#shared;
-		const state = this.#state;
-		if (!shared || !state || this.#sharedRunId === null) return null;
-		if (this.#shownRun?.id !== this.#sharedRunId || this.#shownRun.status !== 'done') return null;
-		return compareLtmScores(shared.scores, ltmScoresOf(state));
+		return ltmReproductionOf({
+			shared: this.#shared,
+			rerunId: this.#sharedRunId,
+			run: this.#shownRun,
+			state: this.#state,
+		});
 	}
 
 	/**
@@ -326,56 +226,25 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 
 	/** Why Run cannot start, or null. */
 	get runProblem(): string | null {
-		if (this.running) return 'A run is going on.';
-		if (!this.#benchmark) {
-			return this.#diagnostics.length > 0
-				? 'These definitions have errors (see above).'
-				: 'Pick an example or drop definitions.';
-		}
-		const agent = this.agent.problem(this.endpoint);
-		if (agent) return `Agent: ${agent}`;
-		if (this.useJudge) {
-			const judge = this.judge.problem(this.endpoint);
-			if (judge) return `Judge: ${judge}`;
-		}
-		if (this.memorySpan !== null && (!Number.isInteger(this.memorySpan) || this.memorySpan < 1)) {
-			return 'The memory span must be a whole number of tokens, 1 or more (or empty for the definitions’ own).';
-		}
-		if (
-			this.contextTokens !== null &&
-			(!Number.isInteger(this.contextTokens) || this.contextTokens < 16)
-		) {
-			return 'The agent context must be a whole number of 16 tokens or more (or empty for all).';
-		}
-		if (
-			this.maxNewTokens !== null &&
-			(!Number.isInteger(this.maxNewTokens) || this.maxNewTokens < 1)
-		) {
-			return 'Max new tokens must be a whole number of 1 or more (or empty).';
-		}
-		return null;
+		return ltmRunProblem({
+			running: this.running,
+			loaded: this.#benchmark !== null,
+			hasDiagnostics: this.#diagnostics.length > 0,
+			agentProblem: () => this.agent.problem(this.endpoint),
+			judgeProblem: this.useJudge ? () => this.judge.problem(this.endpoint) : null,
+			settings: {
+				memorySpan: this.memorySpan,
+				contextTokens: this.contextTokens,
+				maxNewTokens: this.maxNewTokens,
+			},
+		});
 	}
 
 	// ---- definitions ----
 
 	/** The bundled example suites as cards; picks none. */
 	async loadBundled(): Promise<void> {
-		const counter = await this.#counter();
-		const cards: MemoryCard[] = [];
-		for (const [path, load] of Object.entries(BUNDLED_SUITES)) {
-			const name = path.replace('/suites/memory/', '');
-			const result = loadLtmSuite(name, await load(), { countTokens: counter });
-			if (!result.ok) continue;
-			cards.push({
-				path: name,
-				name: result.benchmark.config.runName,
-				testCount: result.benchmark.tests.length,
-				datasets: [...new Set(result.benchmark.tests.map((test) => test.datasetName))],
-				memorySpan: result.benchmark.config.memorySpan,
-				...(await misfitNote(result.benchmark, counter)),
-			});
-		}
-		this.#cards = cards;
+		this.#cards = await bundledMemoryCards(await this.#counter());
 		// NOTE: definitions picked while the bundled examples were read keep their name.
 		if (this.#source !== 'none') return;
 		this.#source = 'bundled';
@@ -384,7 +253,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 
 	/** Picks a bundled example by its file name. */
 	async selectCard(path: string): Promise<void> {
-		const load = BUNDLED_SUITES[`/suites/memory/${path}`];
+		const load = bundledMemorySuite(path);
 		if (!load) return;
 		this.#selectedCard = path;
 		await this.#setDefinitions(
@@ -399,90 +268,26 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	 * core's `loadLtmZip`), or an ltm-suite.json.
 	 */
 	async loadFiles(files: readonly File[]): Promise<void> {
-		const entries = new Map<string, string>();
-		let bytes = 0;
-		const zips = files.filter((file) => /\.zip$/iu.test(file.name));
-		try {
-			if (zips.length > 0 && files.length > 1) {
-				throw new Error(
-					`${zips.map((file) => file.name).join(', ')}: drop a zip on its own (one zip, no other files).`,
-				);
-			}
-			for (const file of files) {
-				checkInputSize(file);
-				bytes += file.size;
-				if (bytes > MAX_DEFINITIONS_BYTES) {
-					throw new Error('These files are over 50 MB: drop fewer definitions.');
-				}
-			}
-			const zip = zips[0];
-			if (zip) {
-				this.#selectedCard = null;
-				await this.#setDefinitions(
-					{ kind: 'zip', name: zip.name, bytes: new Uint8Array(await zip.arrayBuffer()) },
-					'files',
-					zip.name,
-				);
-				return;
-			}
-			for (const file of files) {
-				const path = file.webkitRelativePath || file.name;
-				if (isDefinitionsPath(path)) entries.set(definitionsPathOf(path), await file.text());
-			}
-		} catch (error) {
-			this.#diagnostics = [
-				{ severity: 'error', path: '(files)', pointer: '', message: describeError(error) },
-			];
-			this.#benchmark = null;
-			return;
-		}
-		if (entries.size === 0) {
-			this.#diagnostics = [
-				{
-					severity: 'error',
-					path: files.map((file) => file.name).join(', '),
-					pointer: '',
-					message:
-						'no definitions found: drop <Dataset Name>/<id>.def.json files with config.yml (a folder or a zip), or an ltm-suite.json',
-				},
-			];
+		const drop = await readDefinitionsDrop(files);
+		if (!drop.ok) {
+			this.#diagnostics = drop.diagnostics;
 			this.#benchmark = null;
 			return;
 		}
 		this.#selectedCard = null;
-		await this.#setDefinitions(
-			{ kind: 'texts', files: entries },
-			'files',
-			formatNameList(files.map((file) => file.webkitRelativePath || file.name)),
-		);
+		await this.#setDefinitions(drop.definitions, 'files', drop.name);
 	}
 
 	/** Loads definitions in this thread, or in the parse worker (with progress) over 1 MiB. */
-	async #loadDefinitions(
+	#loadDefinitions(
 		definitions: MemoryDefinitions,
 		options: { readonly isolated?: boolean; readonly memorySpan?: number },
 		name: string,
 	): Promise<LoadResult> {
-		if (definitionsSize(definitions) <= PARSE_IN_WORKER_BYTES) {
-			return loadGivenDefinitions(definitions, { ...options, countTokens: await this.#counter() });
-		}
-		this.#reading = { name, progress: null };
-		try {
-			const input =
-				definitions.kind === 'zip'
-					? definitions
-					: { kind: 'texts' as const, files: [...definitions.files] };
-			return await parseInputsClient().call(
-				'ltmDefinitions',
-				{ definitions: input, ...options },
-				{ onProgress: (progress) => (this.#reading = { name, progress }) },
-			);
-		} catch (error) {
-			const message = describeError(error);
-			return { ok: false, diagnostics: [{ severity: 'error', path: name, pointer: '', message }] };
-		} finally {
-			this.#reading = null;
-		}
+		return loadDefinitionsInThreadOrWorker(definitions, options, name, {
+			countTokens: this.#counter,
+			onReading: (reading) => (this.#reading = reading),
+		});
 	}
 
 	async #setDefinitions(
@@ -523,58 +328,40 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 		}
 		const agent = specOfChoice(this.agent, this.endpoint);
 		const judge = this.useJudge ? specOfChoice(this.judge, this.endpoint) : null;
-		const replayTexts: Record<string, string> = {};
-		for (const choice of [agent, judge]) {
-			if (choice?.replayText !== undefined && choice.spec.source === 'replay') {
-				replayTexts[choice.spec.sha256] = choice.replayText;
-			}
-		}
-		const agentSpec = agent.spec;
-		const local = agentSpec.source === 'bundled';
-		let limits: ReturnType<typeof localAgentLimits> | null = null;
-		if (agentSpec.source === 'bundled') {
-			try {
-				const info = await new LocalWorkerModel({ client: this.#client, spec: agentSpec }).load();
-				limits = localAgentLimits(info.maxPositions, this.maxNewTokens);
-			} catch (error) {
-				this.say(`The agent model could not be loaded: ${describeError(error)}`);
-				return;
-			}
-		}
-		const maxNewTokens = limits ? limits.maxNewTokens : this.maxNewTokens;
-		const agentParams: GenerationParams = {
-			...(local ? { temperature: 0 } : {}),
-			...(maxNewTokens !== null ? { max_tokens: maxNewTokens } : {}),
-		};
-		const files: Record<string, string> = {};
-		const given = this.#definitions;
-		if (given.kind === 'zip') files[given.name] = sha256HexOfBytes(given.bytes);
-		else for (const [path, text] of given.files) files[path] = sha256Hex(text);
+		const localLimits = await this.#localLimits(agent.spec);
+		if (localLimits === undefined) return;
 		const record = await this.storeRun(() =>
-			createLtmRun({
-				runName: loaded.benchmark.config.runName,
-				definitions: { files, benchmark: loaded.benchmark },
-				models: { agent: agent.spec, ...(judge ? { judge: judge.spec } : {}) },
-				agentParams,
-				...(limits
-					? {
-							maxContextTokens: limits.maxContextTokens,
-							maxMessageTokens: limits.maxMessageTokens,
-						}
-					: this.contextTokens !== null
-						? {
-								maxContextTokens: this.contextTokens,
-								maxMessageTokens: Math.floor(this.contextTokens / 2),
-							}
-						: {}),
-				replayTexts,
-				memorySpan: loaded.benchmark.config.memorySpan,
-				isolated: loaded.benchmark.config.isolated,
-				createdAt: this.#now(),
-			}),
+			createLtmRun(
+				buildLtmRunDraft({
+					benchmark: loaded.benchmark,
+					files: definitionsFileHashes(this.#definitions),
+					agent: agent.spec,
+					judge: judge?.spec ?? null,
+					replayTexts: replayTextsOf([agent, judge]),
+					localLimits,
+					maxNewTokens: this.maxNewTokens,
+					contextTokens: this.contextTokens,
+					createdAt: this.#now(),
+				}),
+			),
 		);
 		if (!record) return;
 		await this.#execute(record, undefined);
+	}
+
+	/**
+	 * A bundled agent's limits (its model loaded to learn its positions); null for another agent;
+	 * undefined when the model could not be loaded (said in the message).
+	 */
+	async #localLimits(spec: TextModelSpec): Promise<LocalAgentLimits | null | undefined> {
+		if (spec.source !== 'bundled') return null;
+		try {
+			const info = await new LocalWorkerModel({ client: this.#client, spec }).load();
+			return localAgentLimits(info.maxPositions, this.maxNewTokens);
+		} catch (error) {
+			this.say(`The agent model could not be loaded: ${describeError(error)}`);
+			return undefined;
+		}
 	}
 
 	/** Resumes a stored run from its last saved state. */
@@ -591,11 +378,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 		this.#state = resumeFrom ?? null;
 		this.#live = null;
 		const started = this.#now() - record.progress.elapsedMs;
-		/** The progress of the last saved step, and the final state. */
-		const ended: { latest: LtmRunRecord['progress']; state: LtmRunState | undefined } = {
-			latest: record.progress,
-			state: resumeFrom,
-		};
+		const ended: RunEnd = { latest: record.progress, state: resumeFrom };
 		const end = await this.guardedRun(
 			async (signal) => {
 				try {
@@ -621,53 +404,22 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 		await this.refreshRuns();
 	}
 
-	/** The run's agent (its tokens streamed to `live`, not cached) and judge (cached), loaded. */
-	async #buildModels(
-		record: LtmRunRecord,
-		signal: AbortSignal,
-	): Promise<{ agent: TextModel; judge?: TextModel }> {
-		const context = {
-			client: this.#client,
-			endpoint: this.endpoint,
-			replayTexts: record.replayTexts,
-		};
-		const build = async (spec: TextModelSpec): Promise<TextModel> => {
-			const model = modelFromSpec(spec, context);
-			if (model instanceof LocalWorkerModel) await model.load(signal);
-			return model;
-		};
-		// The agent is not cached (its state is stored after every reply, and a cached reply
-		// would make the speed figure meaningless); the judge's calls are, by test and call
-		// index, so a judge interrupted mid-test is not asked again after a reload.
-		const agent = streamingModel(
-			await build(record.models.agent),
-			(call) => (this.#live = { testId: call.sampleId, text: '' }),
-			(text) => {
-				const live = this.#live;
-				if (live) this.#live = { testId: live.testId, text: live.text + text };
-			},
-		);
-		const judgeSpec = record.models.judge;
-		if (!judgeSpec) return { agent };
-		return {
-			agent,
-			judge: withResponseCache(await build(judgeSpec), this.#cache, { spec: judgeSpec }),
-		};
-	}
-
 	/** The LTM run itself; every step's state is stored and kept in `ended`. */
 	async #runTests(
 		record: LtmRunRecord,
 		resumeFrom: LtmRunState | undefined,
-		step: {
-			started: number;
-			ended: { latest: LtmRunRecord['progress']; state: LtmRunState | undefined };
-			signal: AbortSignal;
-		},
+		step: { started: number; ended: RunEnd; signal: AbortSignal },
 	): Promise<LtmRunState> {
 		const { started, ended, signal } = step;
 		const counter = await this.#counter();
-		const { agent, judge } = await this.#buildModels(record, signal);
+		const { agent, judge } = await buildLtmModels(record, {
+			client: this.#client,
+			endpoint: this.endpoint,
+			cache: this.#cache,
+			signal,
+			onStart: (call) => (this.#live = startLiveReply(call)),
+			onToken: (text) => (this.#live = appendLiveReply(this.#live, text)),
+		});
 		/** The progress last written to the run record. */
 		let recorded = record.progress;
 		return runLtm(record.definitions.benchmark, {
@@ -675,32 +427,15 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 			...(judge ? { judge } : {}),
 			countTokens: counter,
 			environment: { countTokens: counter },
-			agentParams: record.agentParams,
-			...(record.maxContextTokens !== undefined
-				? { maxContextTokens: record.maxContextTokens }
-				: {}),
-			...(record.maxMessageTokens !== undefined
-				? { maxMessageTokens: record.maxMessageTokens }
-				: {}),
-			startTime: new Date(record.createdAt).toISOString(),
-			runId: record.runName,
+			...ltmRunOptionsOf(record),
 			signal,
 			...(resumeFrom ? { resumeFrom } : {}),
 			onEvent: async ({ state: current, logFrom }) => {
 				this.#live = null;
 				this.#state = current;
 				ended.state = current;
-				const progress = {
-					testsDone: Object.keys(current.outcomes).length,
-					testsTotal: current.tests.length,
-					tokens: current.totalTokens,
-					elapsedMs: this.#now() - started,
-				};
-				// The run record (definitions inside) is rewritten when a test finishes or a
-				// second has passed; the state and the new log entries are saved every step.
-				const due =
-					progress.testsDone !== recorded.testsDone ||
-					progress.elapsedMs - recorded.elapsedMs >= PROGRESS_EVERY_MS;
+				const progress = ltmStepProgress(current, this.#now() - started);
+				const due = isProgressDue(progress, recorded);
 				await saveLtmState(record.id, current, logFrom, due ? progress : undefined);
 				if (due) recorded = progress;
 				ended.latest = progress;
@@ -716,27 +451,8 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	 */
 	shareHash(): string | null {
 		const run = this.#shownRun;
-		const state = this.#state;
-		if (!run || !state || run.status !== 'done') return null;
-		const scores = ltmScoresOf(state);
-		const payload: LtmSharePayload = {
-			v: 1,
-			runName: run.runName,
-			benchmark: run.definitions.benchmark,
-			models: {
-				agent: run.models.agent,
-				...(run.models.judge ? { judge: run.models.judge } : {}),
-			},
-			agentParams: run.agentParams,
-			...(run.maxContextTokens !== undefined ? { maxContextTokens: run.maxContextTokens } : {}),
-			...(run.maxMessageTokens !== undefined ? { maxMessageTokens: run.maxMessageTokens } : {}),
-			replayTexts: run.replayTexts,
-			memorySpan: run.memorySpan,
-			isolated: run.isolated,
-			scores,
-			fingerprint: ltmScoresFingerprint(scores),
-		};
-		return formatAppRoute({ view: 'memory', share: encodeLtmShare(payload) });
+		const payload = run ? ltmSharePayloadOf(run, this.#state) : null;
+		return payload ? formatAppRoute({ view: 'memory', share: encodeLtmShare(payload) }) : null;
 	}
 
 	/** Opens a share link's payload (the part after `#/memory/share/`); a bad link is said why. */
@@ -760,24 +476,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	async runShared(): Promise<void> {
 		const shared = this.#shared;
 		if (!shared || this.running) return;
-		const record = await this.storeRun(() =>
-			createLtmRun({
-				runName: shared.runName,
-				definitions: { files: {}, benchmark: shared.benchmark },
-				models: shared.models,
-				agentParams: shared.agentParams,
-				...(shared.maxContextTokens !== undefined
-					? { maxContextTokens: shared.maxContextTokens }
-					: {}),
-				...(shared.maxMessageTokens !== undefined
-					? { maxMessageTokens: shared.maxMessageTokens }
-					: {}),
-				replayTexts: shared.replayTexts,
-				memorySpan: shared.memorySpan,
-				isolated: shared.isolated,
-				createdAt: this.#now(),
-			}),
-		);
+		const record = await this.storeRun(() => createLtmRun(ltmRunDraftOfShare(shared, this.#now())));
 		if (!record) return;
 		this.#sharedRunId = record.id;
 		await this.#execute(record, undefined);
@@ -822,20 +521,13 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 
 	/** Label of a stored run's agent (and judge). */
 	static modelsOf(run: LtmRunRecord): string {
-		return (
-			describeModelSpec(run.models.agent) +
-			(run.models.judge ? ` · judge ${describeModelSpec(run.models.judge)}` : '')
-		);
+		return describeLtmRunModels(run);
 	}
 
 	/** Upstream's result files (`<Dataset Name>/<example_id>_0.json`) and summary.json, zipped. */
 	resultsZip(): Uint8Array | null {
 		const report = this.#report;
-		if (!report) return null;
-		const entries: Record<string, string> = {};
-		for (const test of report.tests) entries[test.path] = goodaiTestResultText(test.result);
-		entries['summary.json'] = JSON.stringify(report.summary, null, 2);
-		return zipTexts(entries);
+		return report ? ltmResultsZip(report) : null;
 	}
 
 	/** The run bundle (benchtop-ltm-run/1) of the shown run: record, state, results, summary. */
@@ -854,15 +546,8 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 			);
 			return;
 		}
-		const { run, state } = read.bundle;
-		this.#shownRun = {
-			...run,
-			kind: 'ltm',
-			title: run.runName,
-			id: IMPORTED_RUN_ID,
-			replayTexts: {},
-		};
-		this.#state = state;
+		this.#shownRun = importedLtmRun(read.bundle.run);
+		this.#state = read.bundle.state;
 		this.#comparison = null;
 		this.say(null);
 	}
@@ -870,6 +555,6 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	/** The summary JSON of the shown run. */
 	summaryText(): string | null {
 		const report = this.#report;
-		return report ? JSON.stringify(report.summary, null, 2) : null;
+		return report ? ltmSummaryText(report) : null;
 	}
 }

@@ -7,11 +7,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getLtmRun, getLtmState, listLtmRuns } from '../../../src/storage/ltm-runs-repository';
 import { EndpointSettings } from '../../../src/ui/state/endpoint-settings.svelte';
-import {
-	definitionsPathOf,
-	localAgentLimits,
-	MemorySession,
-} from '../../../src/ui/state/memory-session.svelte';
+import { MemorySession } from '../../../src/ui/state/memory-session.svelte';
 import { FakeEngine } from '../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../src/worker/inference-client';
 import { clearDatabase } from '../../storage/clear-database';
@@ -36,34 +32,6 @@ function replayAgent(memory: MemorySession): void {
 		text: readFileSync(REPLAY_PATH, 'utf8'),
 	};
 }
-
-describe('definitionsPathOf', () => {
-	it.each([
-		['defs/Colours/0.def.json', 'Colours/0.def.json'],
-		['a/b/Shopping/3.def.json', 'Shopping/3.def.json'],
-		['defs/config.yml', 'config.yml'],
-		['my.ltm-suite.json', 'my.ltm-suite.json'],
-	])('%s → %s', (path, expected) => {
-		expect(definitionsPathOf(path)).toBe(expected);
-	});
-});
-
-describe('localAgentLimits', () => {
-	it.each([
-		// positions, user's max new tokens → new tokens, history kept, largest filler message
-		[1024, null, 32, 380, 150],
-		[512, null, 32, 380, 150],
-		[128, null, 16, 96, 48],
-		[128, 8, 8, 104, 52],
-		[1024, 200, 128, 380, 150],
-	])('%i positions, max new %s', (positions, user, newTokens, context, message) => {
-		expect(localAgentLimits(positions, user)).toEqual({
-			maxNewTokens: newTokens,
-			maxContextTokens: context,
-			maxMessageTokens: message,
-		});
-	});
-});
 
 describe('MemorySession definitions', () => {
 	it('lists the bundled examples as cards and loads one', async () => {
