@@ -7,6 +7,7 @@
  */
 import { testsInRunOrder, type LtmRunState, type LtmSummaryJson } from '../core/ltm';
 import { LTM_STATE_KEY, type LtmRunRecord } from '../core/kinds/run-record';
+import type { LtmRunDraft } from '../core/ltm/ltm-run-draft';
 import type { RunStatus } from '../core/run/run-types';
 import { db, type LtmRunRow } from './db';
 import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';
@@ -15,11 +16,8 @@ import { guardQuota } from './storage-errors';
 /** A stored LTM run, with its id. */
 export type { LtmRunRecord };
 
-/** What a new run needs; status, progress, times and title are set here. */
-export type LtmRunDraft = Omit<
-	LtmRunRecord,
-	'id' | 'kind' | 'title' | 'status' | 'progress' | 'updatedAt' | 'summary' | 'errorMessage'
->;
+/** What a new run needs (core's draft); status, progress, times and title are set here. */
+export type { LtmRunDraft };
 
 /** Fields that change while a run goes on. `errorMessage: undefined` clears it. */
 export interface LtmRunUpdate {

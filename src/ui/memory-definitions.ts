@@ -9,11 +9,10 @@ import {
 	type LoadDefinitionsOptions,
 	type LoadResult,
 } from '../core/ltm';
+import type { GivenLtmDefinitions } from '../core/ltm/ltm-run-draft';
 
 /** Loaded definitions as given: texts by path, or a zip (read by the core's `loadLtmZip`). */
-export type MemoryDefinitions =
-	| { readonly kind: 'texts'; readonly files: ReadonlyMap<string, string> }
-	| { readonly kind: 'zip'; readonly name: string; readonly bytes: Uint8Array };
+export type MemoryDefinitions = GivenLtmDefinitions;
 
 /**
  * Loads definitions from `{path → text}`: one `*.ltm-suite.json` (or a lone JSON that is not a

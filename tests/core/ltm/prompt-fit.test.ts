@@ -15,7 +15,7 @@ import { menuText } from '../../../src/core/ltm/restaurant-menu';
 import { countCl100kTokens } from '../../../src/providers/token-count';
 
 const SUITES = new URL('../../../suites/memory/', import.meta.url).pathname;
-/** The app's limits for a local 512-position agent (memory-session `localAgentLimits(512)`). */
+/** The app's limits for a local 512-position agent (core/ltm/local-agent-limits `localAgentLimits(512)`). */
 const APP_LIMITS = { maxContextTokens: 380, maxMessageTokens: 150, maxNewTokens: 32 };
 
 function suite(name: string): LtmBenchmark {
