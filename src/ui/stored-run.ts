@@ -2,6 +2,7 @@
  * A stored run read back (results view, resume, share links): its record, exact suite text,
  * parsed suite, and its item results scored by the core pipeline. Reads storage only.
  */
+import type { ReproducedRun } from '../core/syntaxgym/share/compare-fingerprint';
 import {
 	EMPTY_RUN_SCORES,
 	addScoredItems,
@@ -62,4 +63,15 @@ export async function loadStoredRun(runId: number): Promise<StoredRun> {
 	const loaded = await loadRunWithSuite(runId);
 	const items = await listItemResults(runId);
 	return { ...loaded, results: scoreStoredItems(loaded.suite, items) };
+}
+
+/** A stored run as a link's reproduction is compared with it: its scores and settings. */
+export async function loadReproducedRun(runId: number): Promise<ReproducedRun> {
+	const stored = await loadStoredRun(runId);
+	return {
+		...stored.results,
+		model: stored.run.model,
+		convention: stored.run.convention,
+		appVersion: stored.run.appVersion,
+	};
 }

@@ -23,7 +23,7 @@ import type { Suite } from '../../core/syntaxgym/suite/types';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { listBatteryRuns } from '../../storage/runs-repository';
 import { shareOutcomeOfError, type ShareBoxOutcome } from '../share-box';
-import { loadStoredRun } from '../stored-run';
+import { loadReproducedRun, loadStoredRun } from '../stored-run';
 import { listBundledSuites, loadBundledSuiteText } from '../suite-sources';
 import { RunSession, type ModelLoader, type RunInput } from './run-session.svelte';
 import { browserSpecOf } from './share-reproduction.svelte';
@@ -180,15 +180,9 @@ export class BatteryShareReproduction {
 			}
 			const ordered = [...runs].sort((a, b) => (a.battery?.index ?? 0) - (b.battery?.index ?? 0));
 			this.#comparisons = await Promise.all(
-				ordered.map(async (run, index) => {
-					const stored = await loadStoredRun(run.id);
-					return compareBatterySuite(payload, index, {
-						...stored.results,
-						model: stored.run.model,
-						convention: stored.run.convention,
-						appVersion: stored.run.appVersion,
-					});
-				}),
+				ordered.map(async (run, index) =>
+					compareBatterySuite(payload, index, await loadReproducedRun(run.id)),
+				),
 			);
 			this.#status = 'compared';
 		} catch (error) {

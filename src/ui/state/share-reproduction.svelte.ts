@@ -15,7 +15,7 @@ import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
 import type { Suite } from '../../core/syntaxgym/suite/types';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { fetchSuiteText } from '../suite-sources';
-import { loadStoredRun } from '../stored-run';
+import { loadReproducedRun } from '../stored-run';
 import type { ModelLoader } from './run-session.svelte';
 import { RunSession } from './run-session.svelte';
 
@@ -129,13 +129,7 @@ export class ShareReproduction {
 				return;
 			}
 			this.#runId = run.id;
-			const stored = await loadStoredRun(run.id);
-			this.#comparison = compareFingerprint(payload, {
-				...stored.results,
-				model: stored.run.model,
-				convention: stored.run.convention,
-				appVersion: stored.run.appVersion,
-			});
+			this.#comparison = compareFingerprint(payload, await loadReproducedRun(run.id));
 			this.#status = 'compared';
 		} catch (error) {
 			this.#status = 'failed';
