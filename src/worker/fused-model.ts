@@ -1,10 +1,12 @@
 /**
  * A causal LM whose ONNX session scores: while transformers.js creates the model, the session
  * factory it shares with us appends the log-prob tail to the graph's bytes (log-softmax on
- * WASM/CPU, a decomposed one on WebGPU), so only one log-prob per token leaves the runtime.
+ * WASM/CPU, a decomposed one on WebGPU), so only one log-prob per token leaves the runtime; on
+ * WASM/CPU the tanh GELUs also become FastGelu nodes (core/onnx/fuse-gelu.ts).
  */
 import type { InferenceBackend, ModelSpec } from '../core/model/model-spec';
 import { appendLogProbTail, type LogProbTailVariant } from '../core/onnx/append-log-prob-tail';
+import { fuseTanhGelu } from '../core/onnx/fuse-gelu';
 import { UnsupportedModelError } from './engine-errors';
 import type { OrtModelSource, OrtRuntime, OrtSession } from './ort-runtime';
 import { loadCausalLM, type PreTrainedModel } from './transformers-library';
@@ -44,7 +46,9 @@ export async function createFusedModel(
 			throw new UnsupportedModelError(`The model '${spec.id}' cannot be scored: ${fused.reason}.`);
 		}
 		const { preferredOutputLocation: _dropped, ...rest } = options ?? {};
-		const session = await originalCreate.call(sessionClass, fused.bytes, {
+		// FastGelu is a contrib op of onnxruntime's CPU/WASM builds (WebGPU keeps the exported GELU).
+		const scoringBytes = variant === 'log-softmax' ? fuseTanhGelu(fused.bytes).bytes : fused.bytes;
+		const session = await originalCreate.call(sessionClass, scoringBytes, {
 			...rest,
 			...runtime.sessionOptions(backend),
 		});
