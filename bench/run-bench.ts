@@ -330,8 +330,9 @@ async function suites34Files(): Promise<string[]> {
 /**
  * The 34 suites as one battery on the app's own path: a fresh profile opens the Battery page, adds
  * the 34 files, keeps the default model (gpt2-en-small, WASM) and its convention, waits until the
- * model is loaded (warm), then times Run battery → "Battery done" (one pooled request, every item
- * stored in IndexedDB). Median of REPEATS; every run is logged.
+ * model is loaded (warm) and the first visit's offline install has finished, then times Run
+ * battery → "Battery done" (one pooled request, every item stored in IndexedDB). Median of
+ * REPEATS; every run is logged.
  */
 async function benchAppBattery(browser: Browser, files: readonly string[]): Promise<number[]> {
 	const times: number[] = [];
@@ -346,6 +347,9 @@ async function benchAppBattery(browser: Browser, files: readonly string[]): Prom
 				.filter({ hasText: `${files.length} suites picked` })
 				.waitFor({ timeout: 120_000 });
 			await page.getByText(`Loaded ${HEADLINE_MODEL}`).waitFor({ timeout: 180_000 });
+			// A fresh profile also installs the app for offline use (the service worker caches the
+			// app and the bundled models) once, in the background: the battery is timed after it.
+			await page.getByText('Ready to work offline').waitFor({ timeout: 180_000 });
 			const what = (await page.locator('#battery-blocker').textContent())?.trim() ?? '';
 			const started = performance.now();
 			await page.getByRole('button', { name: 'Run battery' }).click();

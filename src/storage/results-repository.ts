@@ -39,6 +39,45 @@ export async function saveItemResult(
 	);
 }
 
+/** One finished item of a run, to be saved. */
+export interface RunItemToSave {
+	readonly runId: number;
+	readonly result: ItemResult;
+}
+
+/**
+ * Saves (or replaces) several items, of one run or several, and updates each run's `itemsDone`,
+ * in one transaction: while the last save is being written the next finished items wait and go
+ * together, so a battery of hundreds of items is not hundreds of transactions.
+ */
+export async function saveItemResults(
+	items: readonly RunItemToSave[],
+	now = Date.now(),
+): Promise<void> {
+	if (items.length === 0) return;
+	const rows: SuiteItemRecord[] = items.map(({ runId, result }) => ({
+		runId,
+		kind: 'suite-item',
+		key: result.itemNumber,
+		sentences: result.sentences.map(toColumnarSentence),
+		savedAt: now,
+	}));
+	const runIds = [...new Set(items.map((item) => item.runId))];
+	await guardQuota(() =>
+		db.transaction('rw', db.runItems, db.runs, async () => {
+			await db.runItems.bulkPut(rows);
+			for (const runId of runIds) {
+				const itemsDone = await db.runItems.where('runId').equals(runId).count();
+				await db.runs.update(runId, (run) => {
+					if (run.kind !== 'suite') return;
+					run.itemsDone = itemsDone;
+					run.updatedAt = now;
+				});
+			}
+		}),
+	);
+}
+
 /** Every stored item of a run, in item-number order. */
 export async function listItemResults(runId: number): Promise<ItemResult[]> {
 	const rows = await db.runItems

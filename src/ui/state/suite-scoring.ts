@@ -24,7 +24,7 @@ import {
 	type SuiteSentence,
 } from '../../core/syntaxgym/suite/build-sentences';
 import type { Suite } from '../../core/syntaxgym/suite/types';
-import { saveItemResult } from '../../storage/results-repository';
+import { saveItemResults, type RunItemToSave } from '../../storage/results-repository';
 import { getRun, updateRun } from '../../storage/runs-repository';
 import type {
 	BackendFallback,
@@ -115,6 +115,8 @@ export class SuiteScoring {
 	/** Time this session spent scoring, set by the session when scoring ends. */
 	scoringMs = 0;
 	#saveChain: Promise<void> = Promise.resolve();
+	/** Finished items waiting for the save under way to end. */
+	#unsaved: RunItemToSave[] = [];
 	#saveError: unknown = null;
 	/** The runs' model, with the backend that really ran once known. */
 	#model: RunModelSpec;
@@ -263,17 +265,23 @@ export class SuiteScoring {
 		if (!at || !part) return;
 		const result = part.assembly.accept(at.index, scored.tokens);
 		if (!result) return;
-		const runId = part.run.id;
-		this.#saveChain = this.#saveChain.then(async () => {
-			if (this.#saveError) return;
-			try {
-				await saveItemResult(runId, result);
-				this.#hooks.onItemSaved(runId, result);
-			} catch (error) {
-				this.#saveError = error;
-				this.#abort.abort();
-			}
-		});
+		this.#unsaved.push({ runId: part.run.id, result });
+		// One save at a time: items finished while it is written go together in the next.
+		if (this.#unsaved.length === 1) this.#saveChain = this.#saveChain.then(() => this.#save());
+	}
+
+	/** Stores the finished items not stored yet, in one transaction, and tells the session. */
+	async #save(): Promise<void> {
+		const items = this.#unsaved;
+		this.#unsaved = [];
+		if (this.#saveError) return;
+		try {
+			await saveItemResults(items);
+			for (const { runId, result } of items) this.#hooks.onItemSaved(runId, result);
+		} catch (error) {
+			this.#saveError = error;
+			this.#abort.abort();
+		}
 	}
 
 	/** Records the backend that really ran (and why), when it differs from the request, in every
