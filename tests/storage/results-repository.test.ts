@@ -5,6 +5,7 @@ import {
 	listFinishedItemNumbers,
 	listItemResults,
 	saveItemResult,
+	saveItemResults,
 } from '../../src/storage/results-repository';
 import { createRun, getRun } from '../../src/storage/runs-repository';
 import { StorageQuotaError } from '../../src/storage/storage-errors';
@@ -75,5 +76,27 @@ describe('results repository', () => {
 		put.mockRestore();
 		expect(await listFinishedItemNumbers(run.id)).toEqual([]);
 		expect((await getRun(run.id))?.itemsDone).toBe(0);
+	});
+});
+
+describe('saveItemResults', () => {
+	beforeEach(clearDatabase);
+
+	it("stores items of several runs in one go and counts each run's items", async () => {
+		const a = await createRun(runDraft());
+		const b = await createRun(runDraft());
+		await saveItemResult(a.id, itemResult(1));
+		await saveItemResults([
+			{ runId: a.id, result: itemResult(2) },
+			{ runId: b.id, result: itemResult(1) },
+			{ runId: a.id, result: itemResult(3) },
+			// The same item again replaces it.
+			{ runId: a.id, result: itemResult(2) },
+		]);
+		expect((await getRun(a.id))?.itemsDone).toBe(3);
+		expect((await getRun(b.id))?.itemsDone).toBe(1);
+		expect(await listFinishedItemNumbers(a.id)).toEqual([1, 2, 3]);
+		await saveItemResults([]);
+		expect((await getRun(a.id))?.itemsDone).toBe(3);
 	});
 });
