@@ -85,6 +85,9 @@ export interface RunStartOptions {
 	readonly wordBoundaries?: boolean;
 }
 
+/** The most often the progress of a run is redrawn (ms). */
+const PROGRESS_INTERVAL_MS = 200;
+
 export class RunSession extends TaskSession<SuiteRun> {
 	readonly #options: RunSessionOptions;
 	readonly #now: () => number;
@@ -94,6 +97,9 @@ export class RunSession extends TaskSession<SuiteRun> {
 	#runs = $state.raw<readonly SuiteRun[]>([]);
 	#batteryId = $state<string | null>(null);
 	#batterySuites = $state.raw<readonly BatterySuiteProgress[]>([]);
+	/** A progress update waiting for PROGRESS_INTERVAL_MS to pass since the last one shown. */
+	#progressTimer: ReturnType<typeof setTimeout> | null = null;
+	#progressShownAt = Number.NEGATIVE_INFINITY;
 	#items = $state.raw<readonly ItemProgress[]>([]);
 	#tokensPerSecond = $state(0);
 	#firstResultMs = $state<number | null>(null);
@@ -437,7 +443,7 @@ export class RunSession extends TaskSession<SuiteRun> {
 			client: this.#options.client,
 			models: this.#options.models,
 			now: this.#now,
-			onProgress: () => this.#showProgress(scoring, this.#now() - scoring.scoringStartedAt),
+			onProgress: () => this.#progressSoon(scoring),
 			onTokensPerSecond: (tokensPerSecond) => {
 				this.#tokensPerSecond = tokensPerSecond;
 			},
@@ -474,6 +480,22 @@ export class RunSession extends TaskSession<SuiteRun> {
 		await scoring.stored();
 	}
 
+	/**
+	 * Shows the progress after a batch, at most every PROGRESS_INTERVAL_MS: a battery's batches
+	 * come many times a second, and redrawing the page for each takes CPU from the model.
+	 */
+	#progressSoon(scoring: SuiteScoring): void {
+		if (this.#progressTimer !== null) return;
+		const wait = this.#progressShownAt + PROGRESS_INTERVAL_MS - this.#now();
+		const show = (): void => {
+			this.#progressTimer = null;
+			this.#progressShownAt = this.#now();
+			this.#showProgress(scoring, this.#now() - scoring.scoringStartedAt);
+		};
+		if (wait <= 0) show();
+		else this.#progressTimer = setTimeout(show, wait);
+	}
+
 	/** Per-item progress of the first run, per-suite progress of a battery, sentence counts. */
 	#showProgress(scoring: SuiteScoring, elapsedMs: number): void {
 		const { parts } = scoring;
@@ -491,6 +513,8 @@ export class RunSession extends TaskSession<SuiteRun> {
 	/** Writes how each run ended; the session then says it (`cancelledMessage`, or the failure). */
 	async #finish(scoring: SuiteScoring, end: TaskEnd): Promise<void> {
 		this.#runs = await scoring.finish(end.status, end.errorMessage);
+		if (this.#progressTimer !== null) clearTimeout(this.#progressTimer);
+		this.#progressTimer = null;
 		this.#showProgress(scoring, scoring.scoringMs);
 		this.#status = end.status;
 	}

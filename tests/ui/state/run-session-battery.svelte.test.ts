@@ -291,7 +291,8 @@ describe('RunSession batteries', () => {
 		const runningBattery = first.session.startBattery(battery(), SPEC, 'reference');
 		await cancelAfterItems(first.session, 1);
 		const runs = (await runningBattery) ?? [];
-		const single = first.session.start(suiteInput('alone', 4, 'A fox'), SPEC, 'reference');
+		// Long enough not to end before the cancel (progress is shown every 200 ms at most).
+		const single = first.session.start(suiteInput('alone', 40, 'A fox'), SPEC, 'reference');
 		await cancelAfterItems(first.session, 1);
 		const alone = await single;
 		// As after a reload while scoring: the unfinished runs are still `running`.
