@@ -57,26 +57,29 @@ test('a folder dropped on the Battery page adds its suites there, and picks surv
 	page,
 }, testInfo) => {
 	const folder = testInfo.outputPath('battery-suites');
-	const { mkdirSync, copyFileSync } = await import('node:fs');
+	const { mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
 	mkdirSync(folder, { recursive: true });
-	copyFileSync('suites/garden-path-npz.json', `${folder}/a.json`);
-	const edited = JSON.parse(
-		(await import('node:fs')).readFileSync('suites/npi-licensing-ever.json', 'utf8'),
-	) as {
-		meta: { name: string };
-	};
-	edited.meta.name = 'NPI, my copy';
-	(await import('node:fs')).writeFileSync(`${folder}/b.json`, JSON.stringify(edited));
+	// Suites of their own (not copies of bundled ones, which are listed once, as bundled).
+	for (const [file, name, out] of [
+		['garden-path-npz.json', 'Garden path, my copy', 'a.json'],
+		['npi-licensing-ever.json', 'NPI, my copy', 'b.json'],
+	] as const) {
+		const suite = JSON.parse(readFileSync(`suites/${file}`, 'utf8')) as { meta: { name: string } };
+		suite.meta.name = name;
+		writeFileSync(`${folder}/${out}`, JSON.stringify(suite));
+	}
 	await page.goto('/#/battery');
 	await expect(page.getByRole('heading', { name: 'Battery', exact: true })).toBeVisible();
 	await dropFolderOnHeader(page, folder);
 	await expect(page).toHaveURL(/#\/battery$/);
 	const added = page.getByRole('list', { name: 'Added files' });
-	await expect(added.getByRole('checkbox', { name: /^NPI, my copy/ })).toBeChecked();
-	await expect(page.getByTestId('battery-totals')).toHaveText(/^1 suite picked/);
+	for (const name of [/^Garden path, my copy/, /^NPI, my copy/]) {
+		await expect(added.getByRole('checkbox', { name })).toBeChecked();
+	}
+	await expect(page.getByTestId('battery-totals')).toHaveText(/^2 suites picked/);
 
 	await page.getByRole('link', { name: 'History' }).click();
-	await page.getByRole('link', { name: 'Battery' }).click();
+	await page.getByRole('link', { name: 'Battery', exact: true }).click();
 	await expect(added.getByRole('checkbox', { name: /^NPI, my copy/ })).toBeChecked();
-	await expect(page.getByTestId('battery-totals')).toHaveText(/^1 suite picked/);
+	await expect(page.getByTestId('battery-totals')).toHaveText(/^2 suites picked/);
 });
