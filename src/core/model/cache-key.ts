@@ -5,6 +5,7 @@
  * replay model or sampling answers them differently), while a re-run of the same samples hits
  * (sample ids are run-independent). The run id and the API key are never part of it. Pure.
  */
+import { canonicalJson } from '../hash/canonical-json';
 import { sha256Hex } from '../hash/sha256';
 import type { GenerateRequest, GenerationParams, ModelCall } from './generation';
 import type { TextModelSpec } from './model-spec';
@@ -18,16 +19,6 @@ export type CacheCallIdentity = Pick<ModelCall, 'sampleId' | 'role' | 'callIndex
 /** True when a call samples: temperature absent (1, as OpenAI-compatible servers) or > 0. */
 export function isSampled(params: GenerationParams): boolean {
 	return params.temperature !== 0;
-}
-
-/** JSON with object keys sorted at every depth (arrays keep their order), `undefined` dropped. */
-export function canonicalJson(value: unknown): string {
-	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-	if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
-	const entries = Object.entries(value as Record<string, unknown>)
-		.filter(([, v]) => v !== undefined)
-		.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-	return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
 /** The model part of the key: everything that decides which weights answer, nothing secret. */

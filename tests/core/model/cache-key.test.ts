@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-	canonicalJson,
-	responseCacheKey,
-	responseCacheKeyMaterial,
-} from '../../../src/core/model/cache-key';
+import { responseCacheKey, responseCacheKeyMaterial } from '../../../src/core/model/cache-key';
 import type { GenerateRequest, ModelCall } from '../../../src/core/model/generation';
 import type { TextModelSpec } from '../../../src/core/model/model-spec';
 
@@ -18,14 +14,6 @@ const GREEDY: GenerateRequest = {
 	prompt: { kind: 'chat', messages: [{ role: 'user', content: 'Hi' }] },
 	params: { temperature: 0, max_tokens: 16 },
 };
-
-describe('canonicalJson', () => {
-	it('sorts keys at every depth and drops undefined', () => {
-		expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: undefined } })).toBe(
-			'{"a":{"d":[2,{"e":0,"f":1}]},"b":1}',
-		);
-	});
-});
 
 const CALL: Pick<ModelCall, 'sampleId' | 'role' | 'callIndex'> = {
 	sampleId: 'capitals.dev.0',
