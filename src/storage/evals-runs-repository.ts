@@ -6,6 +6,7 @@
  * type leaks out: callers get the core's records.
  */
 import type { EvalEvent, FinalReport, SampleResult } from '../core/evals/types';
+import { EVALS_RESUME } from '../core/evals/evals-run-record';
 import {
 	EVALS_INPUT_KEY,
 	type EvalsInputItemRecord,
@@ -15,7 +16,7 @@ import {
 } from '../core/kinds/run-record';
 import type { RunStatus } from '../core/run/run-types';
 import { db, type EvalsRunRow } from './db';
-import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';
+import { listResumableRowsOfKind, listRowsOfKind, withId } from './run-rows';
 import { guardQuota } from './storage-errors';
 
 /** A stored Evals run, with its id. */
@@ -118,10 +119,9 @@ export async function listEvalsRuns(): Promise<EvalsRunRecord[]> {
 	return withInputs(await listRowsOfKind('evals'));
 }
 
-/** Runs a reload interrupted (`running`) or that stopped early (`cancelled`, `failed`), newest first. */
+/** The runs the one resume rule (core/run/resume-plan) offers to resume, newest first. */
 export async function listResumableEvalsRuns(): Promise<EvalsRunRecord[]> {
-	const rows = await listRowsOfKindWithStatus('evals', ['running', 'cancelled', 'failed']);
-	return withInputs(rows.filter((row) => row.progress.done < row.progress.total));
+	return withInputs(await listResumableRowsOfKind(EVALS_RESUME));
 }
 
 /** Run rows joined with their input items (a row whose input is missing is left out). */

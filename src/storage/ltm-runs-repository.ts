@@ -6,11 +6,12 @@
  * entry (append-only). No Dexie type leaks out.
  */
 import { testsInRunOrder, type LtmRunState, type LtmSummaryJson } from '../core/ltm';
+import { LTM_RESUME } from '../core/ltm/ltm-run-record';
 import { LTM_STATE_KEY, type LtmRunRecord } from '../core/kinds/run-record';
 import type { LtmRunDraft } from '../core/ltm/ltm-run-draft';
 import type { RunStatus } from '../core/run/run-types';
 import { db, type LtmRunRow } from './db';
-import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';
+import { listResumableRowsOfKind, listRowsOfKind, withId } from './run-rows';
 import { guardQuota } from './storage-errors';
 
 /** A stored LTM run, with its id. */
@@ -76,10 +77,9 @@ export async function listLtmRuns(): Promise<LtmRunRecord[]> {
 	return rows.map(withId);
 }
 
-/** Runs a reload interrupted (`running`) or that stopped early (`cancelled`, `failed`), newest first. */
+/** The runs the one resume rule (core/run/resume-plan) offers to resume, newest first. */
 export async function listResumableLtmRuns(): Promise<LtmRunRecord[]> {
-	const rows = await listRowsOfKindWithStatus('ltm', ['running', 'cancelled', 'failed']);
-	return rows.map(withId);
+	return (await listResumableRowsOfKind(LTM_RESUME)).map(withId);
 }
 
 /**

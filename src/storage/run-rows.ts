@@ -2,6 +2,7 @@
  * Queries over the one run store shared by the suite, Evals and LTM repositories: the runs of one
  * kind, newest first, and a stored row as a record with its id.
  */
+import { UNFINISHED_STATUSES, type ResumeRule } from '../core/run/resume-plan';
 import { db, type RunRow } from './db';
 
 /** The rows of one kind, newest first (ties: the later id first), by `[kind+createdAt]`. */
@@ -16,14 +17,17 @@ export async function listRowsOfKind<K extends RunRow['kind']>(
 	return rows.filter((row): row is Extract<RunRow, { kind: K }> => row.kind === kind);
 }
 
-/** The rows of one kind whose status is one of `statuses`, newest first. */
-export async function listRowsOfKindWithStatus<K extends RunRow['kind']>(
-	kind: K,
-	statuses: readonly RunRow['status'][],
+/**
+ * The rows of one kind that its resume rule (core/run/resume-plan) offers to resume, newest
+ * first: read by the unfinished statuses' index, then planned.
+ */
+export async function listResumableRowsOfKind<K extends RunRow['kind']>(
+	rule: ResumeRule<Extract<RunRow, { kind: K }>, K>,
 ): Promise<Extract<RunRow, { kind: K }>[]> {
-	const rows = await db.runs.where('status').anyOf(statuses).toArray();
+	const rows = await db.runs.where('status').anyOf(UNFINISHED_STATUSES).toArray();
 	return rows
-		.filter((row): row is Extract<RunRow, { kind: K }> => row.kind === kind)
+		.filter((row): row is Extract<RunRow, { kind: K }> => row.kind === rule.kind)
+		.filter((row) => rule.resumePlan(row) !== null)
 		.sort((a, b) => b.createdAt - a.createdAt);
 }
 

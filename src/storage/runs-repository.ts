@@ -3,10 +3,11 @@
  * status, history, delete (with their item results), and import of a whole run; and the list of
  * runs of every kind. Returns the core's records; no Dexie type leaks out.
  */
+import { SUITE_RESUME } from '../core/run/resume-plan';
 import type { RunRecord as RunOfAnyKind } from '../core/kinds/run-record';
 import type { ItemResult, RunDraft, SuiteRun, RunStatus } from '../core/run/run-types';
 import { db, type RunRow, type SuiteRunRow } from './db';
-import { listRowsOfKind, listRowsOfKindWithStatus, withId } from './run-rows';
+import { listResumableRowsOfKind, listRowsOfKind, withId } from './run-rows';
 import { saveItemResult } from './results-repository';
 import { guardQuota } from './storage-errors';
 import { saveSuite, type SuiteToSave } from './suites-repository';
@@ -100,12 +101,12 @@ export type RunSummary =
 	| Omit<Extract<RunOfAnyKind, { kind: 'evals' }>, 'spec' | 'replayTexts'>;
 
 /**
- * Runs left with status `running` (the tab was closed or reloaded while scoring) or
- * `cancelled`/`failed` with items missing: the ones the app offers to resume, newest first.
+ * The runs the one resume rule (core/run/resume-plan) offers to resume, newest first: left
+ * `running` (the tab was closed or reloaded while scoring), `cancelled` or `failed`, with items
+ * missing.
  */
 export async function listResumableRuns(): Promise<SuiteRun[]> {
-	const rows = await listRowsOfKindWithStatus('suite', ['running', 'cancelled', 'failed']);
-	return rows.filter((row) => row.itemsDone < row.itemCount).map(toSuiteRun);
+	return (await listResumableRowsOfKind(SUITE_RESUME)).map(toSuiteRun);
 }
 
 /** Deletes a run, its item results, and its suite when that is unlisted and no longer used. */

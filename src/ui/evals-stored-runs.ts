@@ -4,12 +4,11 @@
  */
 import {
 	buildEvalsRunBundle,
-	encodeEvalsShare,
 	inspectLogOfStored,
-	serializeEvalsRunBundle,
 	shownRunOfStored,
 	type EvalsShownRun,
 } from '../core/evals';
+import { EVALS_RUN_KIND } from '../core/kinds/run-kinds';
 import { evalsSharePayloadOf } from '../core/evals/evals-runs';
 import { getEvalsRun, listEvalsSamples } from '../storage/evals-runs-repository';
 
@@ -20,11 +19,11 @@ export async function loadShownRun(id: number): Promise<EvalsShownRun | undefine
 	return shownRunOfStored(record, await listEvalsSamples(id));
 }
 
-/** The run bundle (benchtop-evals-run/1) of a stored run; null when there is no such run. */
+/** The run bundle (`benchtop-run/2`, kind `evals`) of a stored run; null when there is no such run. */
 export async function storedRunBundleText(id: number): Promise<string | null> {
 	const record = await getEvalsRun(id);
 	if (!record) return null;
-	return serializeEvalsRunBundle(buildEvalsRunBundle(record, await listEvalsSamples(id)));
+	return EVALS_RUN_KIND.writeBundle(buildEvalsRunBundle(record, await listEvalsSamples(id)));
 }
 
 /** A stored run as an Inspect JSON log (`inspect view` opens it); null when there is no such run. */
@@ -40,5 +39,5 @@ export async function storedRunShareFragment(id: number): Promise<string | null>
 	const record = await getEvalsRun(id);
 	if (!record) return null;
 	const samples = await listEvalsSamples(id);
-	return `#/evals/share/${encodeEvalsShare(evalsSharePayloadOf(record, samples))}`;
+	return `#${EVALS_RUN_KIND.shareRoute}${EVALS_RUN_KIND.encodeShare(evalsSharePayloadOf(record, samples))}`;
 }

@@ -18,6 +18,7 @@ import {
 	TextModelSpecSchema,
 	portableModelSpec,
 	readRunBundleOfKind,
+	writeRunBundleText,
 	type ReadBundleResult,
 } from '../run/task-run-json';
 import type { RunStatus } from '../run/run-types';
@@ -108,7 +109,8 @@ function metricToJson(value: number): number | string {
 	return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
 }
 
-/** The bundle as JSON text (tabs); non-finite report values are written as strings. */
+/** The bundle as JSON text (tabs), sealed with its results’ SHA-256; non-finite report values are
+ * written as strings. */
 export function serializeEvalsRunBundle(bundle: EvalsRunBundle): string {
 	const { report } = bundle.run;
 	const run =
@@ -120,7 +122,7 @@ export function serializeEvalsRunBundle(bundle: EvalsRunBundle): string {
 						Object.entries(report).map(([key, value]) => [key, metricToJson(value)]),
 					),
 				};
-	return JSON.stringify({ ...bundle, run }, null, '\t');
+	return writeRunBundleText('evals', { ...bundle, run });
 }
 
 const Metric = v.union([

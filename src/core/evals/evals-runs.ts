@@ -4,7 +4,7 @@
  * tokens its samples used, the answers a resume puts in the response cache, and the page's words
  * for a shared run opened and reproduced.
  */
-import type { EvalsRunRecord } from '../kinds/run-record';
+import type { EvalsRunRecord } from './evals-run-record';
 import { responseCacheKey } from '../model/cache-key';
 import type { GenerateRequest, GenerationParams, TokenUsage } from '../model/generation';
 import { describeModelSpec, type TextModelSpec } from '../model/model-spec';

@@ -16,6 +16,7 @@ import {
 	TextModelSpecSchema,
 	portableModelSpec,
 	readRunBundleOfKind,
+	writeRunBundleText,
 	type ReadBundleResult,
 } from '../run/task-run-json';
 import type { GenerationParams } from '../model/generation';
@@ -101,9 +102,9 @@ export function buildLtmRunBundle(record: PortableLtmRun, state: LtmRunState | n
 	};
 }
 
-/** The bundle as JSON text (tabs). */
+/** The bundle as JSON text (tabs), sealed with its results’ SHA-256. */
 export function serializeLtmRunBundle(bundle: LtmRunBundle): string {
-	return JSON.stringify(bundle, null, '\t');
+	return writeRunBundleText('ltm', bundle);
 }
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));

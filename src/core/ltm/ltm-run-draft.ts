@@ -4,7 +4,7 @@
  * span and isolation; for a run set up on the page, or a re-run of a shared run. Pure.
  */
 import { sha256Hex, sha256HexOfBytes } from '../hash/sha256';
-import type { LtmRunRecord } from '../kinds/run-record';
+import type { LtmRunRecord } from './ltm-run-record';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
 import type { LocalAgentLimits } from './local-agent-limits';

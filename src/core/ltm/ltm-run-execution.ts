@@ -2,7 +2,7 @@
  * A stored Memory run as it executes: the driver's options its record fixes, and the progress of
  * each step with when it is due in the run record (the state itself is saved every step). Pure.
  */
-import type { LtmRunRecord } from '../kinds/run-record';
+import type { LtmRunRecord } from './ltm-run-record';
 import type { RunLtmOptions } from './run-ltm';
 import type { LtmRunState } from './scheduler';
 

@@ -4,7 +4,7 @@
  * results zip and the summary text. Pure.
  */
 import { zipTexts } from '../formats/zip-archive';
-import type { LtmRunRecord } from '../kinds/run-record';
+import type { LtmRunRecord } from './ltm-run-record';
 import { describeModelSpec } from '../model/model-spec';
 import { goodaiTestResultText } from './goodai-files';
 import type { PortableLtmRun } from './ltm-run-bundle';

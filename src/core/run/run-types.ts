@@ -94,3 +94,24 @@ export interface ItemResult {
 	/** One per condition, in the suite's condition order for that item. */
 	readonly sentences: readonly ScoredSentence[];
 }
+
+/** The three families of runs: SyntaxGym-style suites, OpenAI Evals, GoodAI LTM. */
+export type RunKind = 'suite' | 'evals' | 'ltm';
+
+export const RUN_KINDS: readonly RunKind[] = ['suite', 'evals', 'ltm'];
+
+/** The fields every run has, whatever its kind. */
+export interface RunRecordBase<K extends RunKind> {
+	/** Local id (autoincremented, shared by every kind): `#/results/<id>` for a suite run. */
+	readonly id: number;
+	readonly kind: K;
+	/** The run's name in lists: the suite's name, the eval's name or the LTM run name. */
+	readonly title: string;
+	readonly status: RunStatus;
+	/** Milliseconds since the Unix epoch. */
+	readonly createdAt: number;
+	/** Milliseconds since the Unix epoch of the last status or progress change. */
+	readonly updatedAt: number;
+	/** Why the run failed, in words for the user (status `failed`). */
+	readonly errorMessage?: string;
+}

@@ -1,10 +1,12 @@
 /**
  * What the run bundles and share links of every kind read alike: the valibot schemas of model
  * specs, generation parameters and run statuses, a model spec stripped to its declared fields, and
- * the `benchtop-run/2` bundle envelope (`format`, `kind`; the 0.1.0 formats read too) with a JSON
- * pointer on every refusal.
+ * the `benchtop-run/2` bundle envelope (`format`, `kind`, `resultsSha256`; the 0.1.0 formats read
+ * too) with a JSON pointer on every refusal.
  */
 import * as v from 'valibot';
+import { canonicalJson } from '../hash/canonical-json';
+import { sha256Hex } from '../hash/sha256';
 import type { TextModelSpec } from '../model/model-spec';
 
 /** Model specs: only the declared fields are kept (anything else, a key included, is dropped). */
@@ -60,7 +62,12 @@ export function pointerOfIssue(issue: v.BaseIssue<unknown>): string {
 }
 
 export type ReadBundleResult<T> =
-	| { readonly ok: true; readonly bundle: T }
+	| {
+			readonly ok: true;
+			readonly bundle: T;
+			/** The bundle's `resultsSha256`, checked against its results; absent in older bundles. */
+			readonly resultsSha256?: string;
+	  }
 	| { readonly ok: false; readonly message: string; readonly pointer: string };
 
 /** Parses untrusted text as JSON; a syntax error is refused at the root pointer. */
@@ -147,14 +154,93 @@ export function readRunBundleEnvelope(json: unknown): RunBundleEnvelope {
 }
 
 /**
- * Checks that parsed JSON is a bundle of `kind` (format 2 or the kind's 0.1.0 format); a
- * bundle of another kind is named, with the page that opens it.
+ * Where each kind keeps its results in a bundle's JSON: what `resultsSha256` covers (a run's
+ * record, models and inputs are said elsewhere in the bundle and checked by its schema).
+ */
+export const RESULTS_PATHS: Readonly<Record<RunBundleKind, readonly (readonly string[])[]>> = {
+	suite: [['items']],
+	evals: [['samples'], ['run', 'report']],
+	ltm: [['state'], ['results'], ['summary']],
+};
+
+/**
+ * The fingerprint of a bundle's results: SHA-256 (hex) of the canonical JSON (keys sorted) of the
+ * values at the kind's RESULTS_PATHS, an absent one as `null`. It depends on values, not on how
+ * the file is spaced or its keys ordered. Throws a RangeError on JSON nested too deeply to walk.
+ */
+export function resultsSha256Of(kind: RunBundleKind, json: unknown): string {
+	const at = (path: readonly string[]): unknown =>
+		path.reduce<unknown>(
+			(value, key) =>
+				typeof value === 'object' && value !== null && !Array.isArray(value)
+					? (value as Record<string, unknown>)[key]
+					: undefined,
+			json,
+		) ?? null;
+	return sha256Hex(canonicalJson(RESULTS_PATHS[kind].map(at)));
+}
+
+/**
+ * A bundle's JSON text (tabs), the one writer of every kind: the envelope first (`format`,
+ * `kind`, and `resultsSha256` over the results as any reader will parse them), then `body`
+ * (whose own envelope fields, if any, are replaced).
+ */
+export function writeRunBundleText(kind: RunBundleKind, body: object): string {
+	const {
+		format: _format,
+		kind: _kind,
+		resultsSha256: _sealed,
+		...rest
+	} = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+	void [_format, _kind, _sealed];
+	const resultsSha256 = resultsSha256Of(kind, rest);
+	return JSON.stringify({ format: RUN_BUNDLE_FORMAT, kind, resultsSha256, ...rest }, null, '\t');
+}
+
+/** A bundle's `resultsSha256` checked against its results (absent: nothing to check). */
+function checkResultsSha256(
+	json: object,
+	kind: RunBundleKind,
+):
+	| { readonly ok: true; readonly resultsSha256?: string }
+	| { readonly ok: false; readonly message: string; readonly pointer: string } {
+	if (!Object.hasOwn(json, 'resultsSha256')) return { ok: true };
+	const sealed = (json as { resultsSha256: unknown }).resultsSha256;
+	const pointer = '/resultsSha256';
+	if (typeof sealed !== 'string' || !/^[0-9a-f]{64}$/.test(sealed)) {
+		return {
+			ok: false,
+			pointer,
+			message: 'expected the results’ SHA-256 (64 lowercase hex digits)',
+		};
+	}
+	let actual: string;
+	try {
+		actual = resultsSha256Of(kind, json);
+	} catch {
+		return { ok: false, pointer: '', message: 'the bundle is nested too deeply to read' };
+	}
+	if (actual !== sealed) {
+		return {
+			ok: false,
+			pointer,
+			message:
+				'the results do not match the resultsSha256 they were written with: the bundle was changed after it was written (edited or damaged); an edited bundle opens once its resultsSha256 is taken out',
+		};
+	}
+	return { ok: true, resultsSha256: sealed };
+}
+
+/**
+ * Checks that parsed JSON is a bundle of `kind` (format 2 or the kind's 0.1.0 format) whose
+ * results match its `resultsSha256` when it has one; a bundle of another kind is named, with the
+ * page that opens it.
  */
 export function checkRunBundleKind(
 	json: unknown,
 	kind: RunBundleKind,
 ):
-	| { readonly ok: true; readonly release: boolean }
+	| { readonly ok: true; readonly release: boolean; readonly resultsSha256?: string }
 	| { readonly ok: false; readonly message: string; readonly pointer: string } {
 	const envelope = readRunBundleEnvelope(json);
 	if (!envelope.ok) {
@@ -173,7 +259,10 @@ export function checkRunBundleKind(
 			message: `${other.what}, not ${BUNDLE_WORDS[kind].what}: open it on the ${other.page} page`,
 		};
 	}
-	return { ok: true, release: envelope.release };
+	const sealed = checkResultsSha256(json as object, kind);
+	if (!sealed.ok) return sealed;
+	const { resultsSha256 } = sealed;
+	return { ok: true, release: envelope.release, ...(resultsSha256 ? { resultsSha256 } : {}) };
 }
 
 /**
@@ -197,5 +286,9 @@ export function readRunBundleOfKind<T>(
 		const issue = result.issues[0];
 		return { ok: false, pointer: pointerOfIssue(issue), message: issue.message };
 	}
-	return { ok: true, bundle: result.output as T };
+	return {
+		ok: true,
+		bundle: result.output as T,
+		...(checked.resultsSha256 === undefined ? {} : { resultsSha256: checked.resultsSha256 }),
+	};
 }

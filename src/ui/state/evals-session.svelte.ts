@@ -5,6 +5,8 @@
  * reload (finished samples are stored as they finish and answered again from them), the results
  * shown (a run of this browser or an imported oaieval log), exports and the list of past runs.
  */
+import { EVALS_RESUME } from '../../core/evals/evals-run-record';
+import { EVALS_RUN_KIND } from '../../core/kinds/run-kinds';
 import { describeError } from '../../core/messages/describe-error';
 import {
 	DEFAULT_EVAL_SEED,
@@ -14,7 +16,6 @@ import {
 	type EvalChoice,
 	registryFiles,
 	resolveEval,
-	decodeEvalsShare,
 	pastedRegistryEntries,
 	upstreamParams,
 	withOverride,
@@ -136,7 +137,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	#comparison = $state.raw<{ a: EvalsShownRun; b: EvalsShownRun } | null>(null);
 
 	constructor(options: EvalsSessionOptions) {
-		super({ noun: 'samples', resumePoint: 'the last finished sample' });
+		super(EVALS_RESUME);
 		this.#client = options.client;
 		// The app passes its one EndpointSettings; without it, one that remembers nothing.
 		this.endpoint = options.endpoint ?? new EndpointSettings({ storage: null });
@@ -377,11 +378,6 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 		return listEvalsRuns();
 	}
 
-	/** A run a reload or a cancel stopped with samples left. */
-	protected isResumable(run: EvalsRunRecord): boolean {
-		return run.status !== 'done' && run.progress.done < run.progress.total;
-	}
-
 	/** Starts a run of the picked eval on the picked models. */
 	async run(): Promise<void> {
 		const resolved = this.#resolved;
@@ -450,7 +446,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	/** Opens a share link: the eval and the run's settings are set; Run re-runs it. */
 	openShare(text: string): void {
 		try {
-			const payload = decodeEvalsShare(text);
+			const payload = EVALS_RUN_KIND.decodeShare(text);
 			this.#setRegistry(registryFiles([]), 'share', `shared run of ${payload.evalName}`);
 			this.#selected = payload.evalName;
 			this.#resolved = payload.eval;

@@ -9,16 +9,14 @@
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- file maps here are not UI state (the $state fields hold them as raw values) */
 import { formatAppRoute } from '../../core/routing/app-route';
+import { LTM_RESUME } from '../../core/ltm/ltm-run-record';
+import { LTM_RUN_KIND } from '../../core/kinds/run-kinds';
 import { describeError } from '../../core/messages/describe-error';
 import {
 	LtmCancelledError,
 	buildLtmReport,
 	buildLtmSummary,
 	buildLtmRunBundle,
-	readLtmRunBundle,
-	serializeLtmRunBundle,
-	decodeLtmShare,
-	encodeLtmShare,
 	runLtm,
 	testsNeedingJudge,
 	type LoadResult,
@@ -143,7 +141,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	#sharedRunId = $state<number | null>(null);
 
 	constructor(options: MemorySessionOptions) {
-		super({ noun: 'tests', resumePoint: 'the last reply' });
+		super(LTM_RESUME);
 		this.#client = options.client;
 		// The app passes its one EndpointSettings; without it, one that remembers nothing.
 		this.endpoint = options.endpoint ?? new EndpointSettings({ storage: null });
@@ -309,11 +307,6 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 		return listLtmRuns();
 	}
 
-	/** A run a reload or a cancel stopped. */
-	protected isResumable(run: LtmRunRecord): boolean {
-		return run.status !== 'done';
-	}
-
 	/** Starts a run of the loaded definitions on the picked agent (and judge). */
 	async run(): Promise<void> {
 		if (this.runProblem !== null) return;
@@ -452,13 +445,15 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	shareHash(): string | null {
 		const run = this.#shownRun;
 		const payload = run ? ltmSharePayloadOf(run, this.#state) : null;
-		return payload ? formatAppRoute({ view: 'memory', share: encodeLtmShare(payload) }) : null;
+		return payload
+			? formatAppRoute({ view: 'memory', share: LTM_RUN_KIND.encodeShare(payload) })
+			: null;
 	}
 
 	/** Opens a share link's payload (the part after `#/memory/share/`); a bad link is said why. */
 	openShare(text: string): void {
 		try {
-			this.#shared = decodeLtmShare(text);
+			this.#shared = LTM_RUN_KIND.decodeShare(text);
 			this.#sharedRunId = null;
 			this.say(null);
 		} catch (error) {
@@ -533,13 +528,13 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	/** The run bundle (benchtop-ltm-run/1) of the shown run: record, state, results, summary. */
 	bundleText(): string | null {
 		const run = this.#shownRun;
-		return run ? serializeLtmRunBundle(buildLtmRunBundle(run, this.#state)) : null;
+		return run ? LTM_RUN_KIND.writeBundle(buildLtmRunBundle(run, this.#state)) : null;
 	}
 
 	/** Shows a past run from a run bundle (not stored: it cannot be resumed or shared). */
 	async importBundle(file: File): Promise<void> {
 		if (this.running) return;
-		const read = readLtmRunBundle(await file.text());
+		const read = LTM_RUN_KIND.readBundle(await file.text());
 		if (!read.ok) {
 			this.say(
 				`That run bundle could not be read: ${file.name}, at ${read.pointer || '(top)'}: ${read.message}.`,

@@ -3,7 +3,7 @@
  * and the persistent-storage request. Storage only through repositories.
  */
 import { describeError } from '../../core/messages/describe-error';
-import { parseRunBundle } from '../../core/syntaxgym/run/run-bundle';
+import { SUITE_RUN_KIND } from '../../core/kinds/run-kinds';
 import type { SuiteRun } from '../../core/run/run-types';
 import { deleteRun, importRun, listRuns } from '../../storage/runs-repository';
 import {
@@ -78,7 +78,7 @@ export class RunHistory {
 	 * is wrong and where.
 	 */
 	async importBundle(text: string, sourceName: string): Promise<SuiteRun | null> {
-		const parsed = parseRunBundle(text);
+		const parsed = SUITE_RUN_KIND.readBundle(text);
 		if (!parsed.ok) {
 			const where = parsed.pointer === '' ? '' : ` at ${parsed.pointer}`;
 			this.#message = `${sourceName} cannot be imported${where}: ${parsed.message}.`;
@@ -91,7 +91,10 @@ export class RunHistory {
 				suite: { text: suiteText, name: run.suiteName, origin: 'import', sourceName },
 				items,
 			});
-			this.#message = `Imported ${sourceName} as run ${record.id}.`;
+			const sealed = parsed.resultsSha256
+				? ' Its results match the SHA-256 it was written with.'
+				: '';
+			this.#message = `Imported ${sourceName} as run ${record.id}.${sealed}`;
 			await this.refresh();
 			return record;
 		} catch (error) {

@@ -6,6 +6,7 @@
  * runs and batteries. Built on `TaskSession` (running, cancel, the stop wording, the runs a reload
  * left to resume); the scoring itself is `SuiteScoring`. No scoring maths here.
  */
+import { SUITE_RESUME } from '../../core/run/resume-plan';
 import { describeError } from '../../core/messages/describe-error';
 import type { SurprisalConvention } from '../../core/model/model-spec';
 import { estimateRemainingMs, shareDone } from '../../core/run/run-progress';
@@ -106,7 +107,7 @@ export class RunSession extends TaskSession<SuiteRun> {
 	#interruptedBatteries = $state.raw<readonly InterruptedBattery[]>([]);
 
 	constructor(options: RunSessionOptions) {
-		super({ noun: 'items', resumePoint: 'the last stored item' });
+		super(SUITE_RESUME);
 		this.#options = options;
 		this.#now = options.now ?? (() => performance.now());
 	}
@@ -186,8 +187,8 @@ export class RunSession extends TaskSession<SuiteRun> {
 	 * Runs of one suite that were scoring when the tab was closed or reloaded: offered for
 	 * resume. A battery's runs are in `interruptedBatteries` instead.
 	 */
-	get interrupted(): readonly SuiteRun[] {
-		return this.resumable.filter((run) => !run.battery);
+	override get interrupted(): readonly SuiteRun[] {
+		return super.interrupted.filter((run) => !run.battery);
 	}
 
 	/** Batteries that were scoring when the tab was closed or reloaded, one entry each. */
@@ -200,16 +201,11 @@ export class RunSession extends TaskSession<SuiteRun> {
 		return listResumableRuns().catch(() => []);
 	}
 
-	/** Left `running` by an earlier page: the tab closed while it was scored. */
-	protected isResumable(run: SuiteRun): boolean {
-		return run.status === 'running';
-	}
-
 	/** Looks for runs left `running` by an earlier page (call once at start, before any run). */
 	async findInterrupted(): Promise<void> {
 		await this.refreshRuns();
 		try {
-			this.#interruptedBatteries = this.resumable.some((run) => run.battery)
+			this.#interruptedBatteries = super.interrupted.some((run) => run.battery)
 				? findInterruptedBatteries(await listRuns())
 				: [];
 		} catch {

@@ -3,6 +3,7 @@
  * progress with its ETA, cancel, the guarded run skeleton, and the stored runs with those to resume.
  */
 import { asSentence, describeError } from '../../core/messages/describe-error';
+import type { ResumePlan, ResumeRule } from '../../core/run/resume-plan';
 import { estimateRemainingMs } from '../../core/run/run-progress';
 
 /** How a run ended. */
@@ -14,14 +15,6 @@ export interface TaskProgress {
 	readonly total: number;
 	readonly tokens: number;
 	readonly elapsedMs: number;
-}
-
-/** The page's words in the shared messages. */
-export interface TaskWording {
-	/** Where a resume goes on from, after "Resume goes on from": e.g. "the last reply". */
-	readonly resumePoint: string;
-	/** What a run counts, plural: "samples", "tests". */
-	readonly noun: string;
 }
 
 /** A run's end: its status, and the error's text when it failed. */
@@ -43,7 +36,7 @@ export const NO_PROGRESS: TaskProgress = { done: 0, total: 0, tokens: 0, elapsed
 
 /** The shared state of a page's run session; `Run` is the page's stored run record. */
 export abstract class TaskSession<Run> {
-	readonly #wording: TaskWording;
+	readonly #rule: ResumeRule<Run>;
 	#running = $state(false);
 	#cancelling = $state(false);
 	#message = $state<string | null>(null);
@@ -51,8 +44,9 @@ export abstract class TaskSession<Run> {
 	#runs = $state.raw<readonly Run[]>([]);
 	#abort: AbortController | null = null;
 
-	protected constructor(wording: TaskWording) {
-		this.#wording = wording;
+	/** `rule`: the run kind's resume rule, which also gives the words of the shared messages. */
+	protected constructor(rule: ResumeRule<Run>) {
+		this.#rule = rule;
 	}
 
 	get running(): boolean {
@@ -80,9 +74,17 @@ export abstract class TaskSession<Run> {
 	get runs(): readonly Run[] {
 		return this.#runs;
 	}
-	/** Stored runs a reload or a cancel stopped, offered for resume. */
+	/** Stored runs a reload, a cancel or an error stopped with work left, offered for resume. */
 	get resumable(): readonly Run[] {
-		return this.#runs.filter((run) => this.isResumable(run));
+		return this.#runs.filter((run) => this.resumePlanOf(run) !== null);
+	}
+	/** Stored runs a reload or a closed tab stopped (left `running`). */
+	get interrupted(): readonly Run[] {
+		return this.#runs.filter((run) => this.resumePlanOf(run)?.interrupted === true);
+	}
+	/** How far a stored run got, and whether it can be resumed (null: it cannot). */
+	resumePlanOf(run: Run): ResumePlan | null {
+		return this.#rule.resumePlan(run);
 	}
 
 	/** Sets the message (null: none). */
@@ -114,8 +116,6 @@ export abstract class TaskSession<Run> {
 
 	/** The page's stored runs. */
 	protected abstract listRuns(): Promise<readonly Run[]>;
-	/** Whether a stored run can be resumed. */
-	protected abstract isResumable(run: Run): boolean;
 
 	/** Stores a new run; null (and the message said) when storage refuses it. */
 	protected async storeRun<T>(create: () => Promise<T>): Promise<T | null> {
@@ -138,7 +138,7 @@ export abstract class TaskSession<Run> {
 	/** The message of a cancelled run: how far it got when that is known. A page with words of
 	 * its own for a cancel (the suite run's) overrides it. */
 	protected cancelledMessage(done?: number, total?: number): string {
-		const { noun, resumePoint } = this.#wording;
+		const { noun, resumePoint } = this.#rule;
 		return done === undefined || total === undefined
 			? `Cancelled; Resume goes on from ${resumePoint}.`
 			: `Cancelled after ${done} of ${total} ${noun}; Resume goes on from there.`;
@@ -177,7 +177,7 @@ export abstract class TaskSession<Run> {
 		} finally {
 			// A cancel or failure `work` threw is said here; a cancel it returned, it said itself.
 			if (end.status === 'failed') {
-				this.#message = runStoppedMessage(end.errorMessage ?? 'unknown error', this.#wording.noun);
+				this.#message = runStoppedMessage(end.errorMessage ?? 'unknown error', this.#rule.noun);
 			} else if (end.status === 'cancelled' && thrown) {
 				this.#message = this.cancelledMessage();
 			}

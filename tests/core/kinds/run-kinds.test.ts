@@ -1,6 +1,8 @@
 // The run kinds: links and bundles of the 0.1.0 release (tests/fixtures/release-links) still open
 // to what that release read from them; today's links and bundles of every kind round-trip, name
-// their kind, and a bundle or link of one kind is refused by another with the page to use.
+// their kind, and a bundle or link of one kind is refused by another with the page to use. A
+// bundle is sealed with its results' SHA-256: a changed result is refused, a re-spaced or
+// re-ordered file is not.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -68,8 +70,15 @@ describe('links and bundles of the 0.1.0 release', () => {
 			const again = decodeAnyShareLink(`#${description.shareRoute}${data}`);
 			expect(again).toEqual(link);
 			const text = write(read.bundle);
-			expect(JSON.parse(text)).toMatchObject({ format: 'benchtop-run/2', kind });
-			expect(readAnyRunBundle(text)).toEqual(read);
+			const fingerprint = (description.fingerprint as (bundle: unknown) => string)(read.bundle);
+			expect(JSON.parse(text)).toMatchObject({
+				format: 'benchtop-run/2',
+				kind,
+				resultsSha256: fingerprint,
+			});
+			// The release bundle had no seal; written again it has one, checked on reading.
+			expect(read.resultsSha256).toBeUndefined();
+			expect(readAnyRunBundle(text)).toEqual({ ...read, resultsSha256: fingerprint });
 		},
 	);
 });
@@ -123,5 +132,68 @@ describe('run kinds', () => {
 	it('refuse a link that is not a share link', () => {
 		const opened = decodeAnyShareLink('https://example.org/#/results/3');
 		expect(!opened.ok && opened.error.message).toBe('This is not a Benchtop share link.');
+	});
+});
+
+/** A release fixture of `kind` written again today (sealed), as JSON to edit. */
+function sealedJson(kind: (typeof KINDS)[number][0], file: string): Record<string, unknown> {
+	const read = readAnyRunBundle(fixture(`${file}.bundle.json`));
+	if (!read.ok || read.kind !== kind) throw new Error('the release fixtures do not open');
+	const write = RUN_KIND_DESCRIPTIONS[kind].writeBundle as (bundle: unknown) => string;
+	return JSON.parse(write(read.bundle)) as Record<string, unknown>;
+}
+
+/** Changes one result of a bundle's JSON, in the part each kind's seal covers. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- edits of any shape
+const EDIT_RESULT: Record<(typeof KINDS)[number][0], (json: any) => void> = {
+	suite: (json) => (json.items[0].sentences[0].surprisalsBits[1] += 0.5),
+	evals: (json) => (json.samples[0].result.picked = 'edited'),
+	ltm: (json) => (json.summary.score += 1),
+};
+
+describe('bundle seal (results SHA-256)', () => {
+	it.each(KINDS)('a %s bundle with a changed result is refused at /resultsSha256', (kind, file) => {
+		const json = sealedJson(kind, file);
+		EDIT_RESULT[kind](json);
+		const read = readAnyRunBundle(JSON.stringify(json));
+		expect(read).toMatchObject({ ok: false, pointer: '/resultsSha256' });
+		expect(!read.ok && read.message).toMatch(/changed after it was written/);
+		// The user who edited it on purpose opens it once the seal is taken out.
+		delete json['resultsSha256'];
+		const opened = readAnyRunBundle(JSON.stringify(json));
+		expect(opened.ok && opened.resultsSha256).toBe(undefined);
+		expect(opened.ok).toBe(true);
+	});
+
+	it.each(KINDS)('a %s bundle re-spaced with its keys re-ordered still opens', (kind, file) => {
+		const json = sealedJson(kind, file);
+		const reorder = (value: unknown): unknown =>
+			Array.isArray(value)
+				? value.map(reorder)
+				: typeof value === 'object' && value !== null
+					? Object.fromEntries(
+							Object.entries(value)
+								.reverse()
+								.map(([k, v]) => [k, reorder(v)]),
+						)
+					: value;
+		const read = readAnyRunBundle(JSON.stringify(reorder(json)));
+		expect(read.ok && read.resultsSha256).toBe(json['resultsSha256']);
+	});
+
+	it('a seal that is not a SHA-256 is refused, pointing at it', () => {
+		const json = { ...sealedJson('ltm', 'memory'), resultsSha256: 'abc' };
+		expect(readAnyRunBundle(JSON.stringify(json))).toMatchObject({
+			ok: false,
+			pointer: '/resultsSha256',
+		});
+	});
+
+	it('a sealed bundle nested too deeply to check is refused, not thrown', () => {
+		const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+		const text = `{"format":"benchtop-run/2","kind":"evals","resultsSha256":"${'0'.repeat(64)}","samples":${deep}}`;
+		const read = readAnyRunBundle(text);
+		expect(read).toMatchObject({ ok: false, pointer: '' });
+		expect(!read.ok && read.message).toMatch(/nested too deeply/);
 	});
 });

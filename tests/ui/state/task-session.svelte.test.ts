@@ -1,6 +1,9 @@
 // The shared run session (TaskSession): cancel and failure wording with the page's noun, the
 // resumable runs, the ETA, and the storage paths (a run not stored, a run no longer stored).
 import { describe, expect, it } from 'vitest';
+import { LTM_RESUME } from '../../../src/core/ltm/ltm-run-record';
+import type { LtmRunRecord } from '../../../src/core/kinds/run-record';
+import type { RunStatus } from '../../../src/core/run/run-types';
 import {
 	TaskSession,
 	runStoppedMessage,
@@ -9,19 +12,23 @@ import {
 
 interface FakeRun {
 	readonly id: number;
-	readonly status: 'done' | 'running';
+	readonly status: RunStatus;
+	readonly progress: LtmRunRecord['progress'];
 }
+
+const fakeRun = (id: number, status: RunStatus): FakeRun => ({
+	id,
+	status,
+	progress: { testsDone: 1, testsTotal: 3, tokens: 0, elapsedMs: 0 },
+});
 
 class FakeSession extends TaskSession<FakeRun> {
 	stored: readonly FakeRun[] = [];
 	constructor() {
-		super({ noun: 'tests', resumePoint: 'the last reply' });
+		super(LTM_RESUME);
 	}
 	protected listRuns(): Promise<readonly FakeRun[]> {
 		return Promise.resolve(this.stored);
-	}
-	protected isResumable(run: FakeRun): boolean {
-		return run.status !== 'done';
 	}
 	run(
 		work: (signal: AbortSignal) => Promise<'done' | 'cancelled'>,
@@ -71,14 +78,22 @@ describe('TaskSession', () => {
 		);
 	});
 
-	it('lists the resumable runs and the ETA at the pace so far', async () => {
+	it('lists the resumable runs by the kind’s rule, the interrupted ones, the ETA at the pace so far', async () => {
 		const session = new FakeSession();
 		session.stored = [
-			{ id: 1, status: 'done' },
-			{ id: 2, status: 'running' },
+			fakeRun(1, 'done'),
+			fakeRun(2, 'running'),
+			fakeRun(3, 'cancelled'),
+			fakeRun(4, 'failed'),
 		];
 		await session.refreshRuns();
-		expect(session.resumable.map((run) => run.id)).toEqual([2]);
+		expect(session.resumable.map((run) => run.id)).toEqual([2, 3, 4]);
+		expect(session.interrupted.map((run) => run.id)).toEqual([2]);
+		expect(session.resumePlanOf(fakeRun(3, 'cancelled'))).toEqual({
+			done: 1,
+			total: 3,
+			interrupted: false,
+		});
 		expect(session.etaSeconds).toBeNull();
 		session.counts(2, 6, 4000);
 		expect(session.etaSeconds).toBe(8);

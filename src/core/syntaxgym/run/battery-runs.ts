@@ -2,6 +2,7 @@
  * Suite runs grouped into batteries (the runs that share a battery id): what the app offers to
  * resume after a reload, one entry per battery. Pure.
  */
+import { SUITE_RESUME } from '../../run/resume-plan';
 import type { SuiteRun } from '../../run/run-types';
 
 /** A battery with runs left `running` (the tab closed or reloaded while it was scored). */
@@ -32,7 +33,7 @@ export function findInterruptedBatteries(runs: readonly SuiteRun[]): Interrupted
 	}
 	const batteries: InterruptedBattery[] = [];
 	for (const [id, group] of groups) {
-		if (!group.some((run) => run.status === 'running' && run.itemsDone < run.itemCount)) continue;
+		if (!group.some((run) => SUITE_RESUME.resumePlan(run)?.interrupted)) continue;
 		const ordered = [...group].sort((a, b) => (a.battery?.index ?? 0) - (b.battery?.index ?? 0));
 		batteries.push({
 			id,

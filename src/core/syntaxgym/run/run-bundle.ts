@@ -22,7 +22,12 @@ import {
 	type RunStatus,
 	type ScoredSentence,
 } from '../../run/run-types';
-import { RUN_BUNDLE_FORMAT, checkRunBundleKind, parseJsonText } from '../../run/task-run-json';
+import {
+	checkRunBundleKind,
+	parseJsonText,
+	writeRunBundleText,
+	type ReadBundleResult,
+} from '../../run/task-run-json';
 
 /** A run without its local id and derived count: what travels between machines. */
 export type PortableRun = Omit<SuiteRun, 'id' | 'itemsDone'>;
@@ -53,9 +58,7 @@ interface SentenceJson {
 	special: number[];
 }
 
-export type ParseRunBundleResult =
-	| { readonly ok: true; readonly bundle: RunBundle }
-	| { readonly ok: false; readonly message: string; readonly pointer: string };
+export type ParseRunBundleResult = ReadBundleResult<RunBundle>;
 
 const MODEL_SOURCES: readonly (ModelSource | 'openai')[] = ['bundled', 'hub', 'local', 'openai'];
 const MODEL_DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q8'];
@@ -64,39 +67,33 @@ const BACKENDS: readonly InferenceBackend[] = ['webgpu', 'wasm', 'node-cpu'];
 /** The bundle as JSON text (pretty-printed with tabs). Lossless: parseRunBundle gives it back. */
 export function serializeRunBundle(bundle: RunBundle): string {
 	const { run } = bundle;
-	return JSON.stringify(
-		{
-			format: RUN_BUNDLE_FORMAT,
-			kind: 'suite',
-			run: {
-				suiteName: run.suiteName,
-				suiteSha256: run.suiteSha256,
-				// An endpoint's spec as its three fields: nothing else (never a key) travels.
-				model:
-					run.model.source === 'openai'
-						? { source: 'openai', model: run.model.model, baseUrl: run.model.baseUrl }
-						: run.model,
-				convention: run.convention,
-				...(run.wordBoundaries === undefined ? {} : { wordBoundaries: run.wordBoundaries }),
-				itemCount: run.itemCount,
-				appVersion: run.appVersion,
-				createdAt: run.createdAt,
-				updatedAt: run.updatedAt,
-				status: run.status,
-				scoringMs: run.scoringMs,
-				tokenCount: run.tokenCount,
-				...(run.errorMessage === undefined ? {} : { errorMessage: run.errorMessage }),
-				...(run.fallbackReason === undefined ? {} : { fallbackReason: run.fallbackReason }),
-			},
-			suite: { text: bundle.suiteText },
-			items: bundle.items.map((item) => ({
-				itemNumber: item.itemNumber,
-				sentences: item.sentences.map(toSentenceJson),
-			})),
+	return writeRunBundleText('suite', {
+		run: {
+			suiteName: run.suiteName,
+			suiteSha256: run.suiteSha256,
+			// An endpoint's spec as its three fields: nothing else (never a key) travels.
+			model:
+				run.model.source === 'openai'
+					? { source: 'openai', model: run.model.model, baseUrl: run.model.baseUrl }
+					: run.model,
+			convention: run.convention,
+			...(run.wordBoundaries === undefined ? {} : { wordBoundaries: run.wordBoundaries }),
+			itemCount: run.itemCount,
+			appVersion: run.appVersion,
+			createdAt: run.createdAt,
+			updatedAt: run.updatedAt,
+			status: run.status,
+			scoringMs: run.scoringMs,
+			tokenCount: run.tokenCount,
+			...(run.errorMessage === undefined ? {} : { errorMessage: run.errorMessage }),
+			...(run.fallbackReason === undefined ? {} : { fallbackReason: run.fallbackReason }),
 		},
-		null,
-		'\t',
-	);
+		suite: { text: bundle.suiteText },
+		items: bundle.items.map((item) => ({
+			itemNumber: item.itemNumber,
+			sentences: item.sentences.map(toSentenceJson),
+		})),
+	});
 }
 
 function toJsonBits(bits: number): JsonBits {
@@ -336,7 +333,12 @@ export function parseRunBundle(text: string): ParseRunBundleResult {
 		if (items.length > run.itemCount) {
 			fail('/items', `${items.length} items, more than /run/itemCount (${run.itemCount})`);
 		}
-		return { ok: true, bundle: { run, suiteText, items } };
+		const sealed = envelope.resultsSha256;
+		return {
+			ok: true,
+			bundle: { run, suiteText, items },
+			...(sealed === undefined ? {} : { resultsSha256: sealed }),
+		};
 	} catch (error) {
 		if (error instanceof BundleFormatError) {
 			return { ok: false, pointer: error.pointer, message: error.message };

@@ -89,11 +89,16 @@ function boundaryBundle(): RunBundle {
 	};
 }
 
+/** A written bundle's results SHA-256 (checked on reading, so a read gives it back). */
+const SEALED = expect.stringMatching(/^[0-9a-f]{64}$/) as unknown as string;
+
 function withRoot(
 	mutate: (root: Record<string, unknown>) => void,
 	original: RunBundle = bundle(),
 ): string {
 	const root = JSON.parse(serializeRunBundle(original)) as Record<string, unknown>;
+	// Edited, so without its results' SHA-256 (or the refusal would be the seal's, not the parser's).
+	delete root['resultsSha256'];
 	mutate(root);
 	return JSON.stringify(root);
 }
@@ -107,7 +112,7 @@ function firstSentence(root: Record<string, unknown>): Record<string, unknown> {
 describe('run bundle', () => {
 	it('round-trips exactly, including non-finite surprisals and float bits', () => {
 		const result = parseRunBundle(serializeRunBundle(bundle()));
-		expect(result).toEqual({ ok: true, bundle: bundle() });
+		expect(result).toEqual({ ok: true, resultsSha256: SEALED, bundle: bundle() });
 	});
 
 	it('round-trips an endpoint run: model id and base URL, nothing else', () => {
@@ -126,7 +131,7 @@ describe('run bundle', () => {
 		};
 		const text = serializeRunBundle(withKey);
 		expect(text).not.toContain('sk-secret');
-		expect(parseRunBundle(text)).toEqual({ ok: true, bundle: endpoint });
+		expect(parseRunBundle(text)).toEqual({ ok: true, resultsSha256: SEALED, bundle: endpoint });
 	});
 
 	it('keeps tokens without offsets (imported lm-zoo tokens)', () => {
@@ -142,7 +147,11 @@ describe('run bundle', () => {
 				},
 			],
 		};
-		expect(parseRunBundle(serializeRunBundle(noOffsets))).toEqual({ ok: true, bundle: noOffsets });
+		expect(parseRunBundle(serializeRunBundle(noOffsets))).toEqual({
+			ok: true,
+			resultsSha256: SEALED,
+			bundle: noOffsets,
+		});
 	});
 
 	it("round-trips word boundaries: the run flag and every token's boundary value", () => {
@@ -151,7 +160,7 @@ describe('run bundle', () => {
 		expect((written.run as Record<string, unknown>).wordBoundaries).toBe(true);
 		expect(firstSentence(written).boundarySurprisalsBits).toEqual([0.25, 0.1 + 0.2, 'Infinity']);
 		const result = parseRunBundle(text);
-		expect(result).toEqual({ ok: true, bundle: boundaryBundle() });
+		expect(result).toEqual({ ok: true, resultsSha256: SEALED, bundle: boundaryBundle() });
 		// The imported run offers the beginning-of-word correction again.
 		if (!result.ok) return;
 		expect(hasWordBoundaries(result.bundle.items.flatMap((item) => item.sentences))).toBe(true);
@@ -171,7 +180,7 @@ describe('run bundle', () => {
 		expect(
 			firstSentence(JSON.parse(text) as Record<string, unknown>).boundarySurprisalsBits,
 		).toEqual([null, 0.1 + 0.2, 'Infinity']);
-		expect(parseRunBundle(text)).toEqual({ ok: true, bundle: mixed });
+		expect(parseRunBundle(text)).toEqual({ ok: true, resultsSha256: SEALED, bundle: mixed });
 	});
 
 	it('writes the benchtop-run/2 envelope: format, then kind', () => {
