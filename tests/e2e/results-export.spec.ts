@@ -165,6 +165,18 @@ test('results of a real run: tables, chart, drill-down, exports equal to the CLI
 	await expect(otherPage.getByTestId('compare-chart').locator('canvas')).toBeVisible();
 	await otherPage.screenshot({ path: `${SCREENSHOTS}/compare-view.png`, fullPage: true });
 
+	// The bundle is sealed with its results' SHA-256: one changed surprisal is refused, with where.
+	const edited = JSON.parse(bundle) as {
+		items: { sentences: { surprisalsBits: number[] }[] }[];
+	};
+	edited.items[0]!.sentences[0]!.surprisalsBits[1]! += 0.5;
+	await otherPage.goto('/#/history');
+	await dropFile(otherPage, 'edited.benchtop-run.json', JSON.stringify(edited));
+	await expect(
+		otherPage.getByRole('status').filter({ hasText: 'edited.benchtop-run.json' }),
+	).toContainText('cannot be imported at /resultsSha256: the results do not match');
+	await expect(otherPage.locator('table.history tbody tr')).toHaveCount(2);
+
 	// Small screen, dark theme: no sideways scrolling of the page.
 	await otherPage.emulateMedia({ colorScheme: 'dark' });
 	await otherPage.setViewportSize({ width: 360, height: 800 });
