@@ -221,7 +221,7 @@ test('a run interrupted by a reload resumes from the stored samples', async ({ p
 	});
 	await page.reload();
 	await openEvals(page);
-	const notice = page.getByRole('status').filter({ hasText: 'stopped at' });
+	const notice = page.getByRole('status').filter({ hasText: 'stopped (interrupted) at' });
 	await expect(notice).toContainText('science-facts');
 	await notice.getByRole('button', { name: /Resume/ }).click();
 	await expect(metrics(page)).toBeVisible({ timeout: 120_000 });

@@ -63,6 +63,7 @@ export const EVALS_RESUME: ResumeRule<
 	'evals'
 > = {
 	kind: 'evals',
+	unit: 'sample',
 	noun: 'samples',
 	resumePoint: 'the last finished sample',
 	resumePlan: ({ status, progress: { done, total }, report }) =>

@@ -62,6 +62,7 @@ export interface LtmLogItemRecord {
  */
 export const LTM_RESUME: ResumeRule<Pick<LtmRunRecord, 'status' | 'progress'>, 'ltm'> = {
 	kind: 'ltm',
+	unit: 'test',
 	noun: 'tests',
 	resumePoint: 'the last reply',
 	resumePlan: ({ status, progress: { testsDone, testsTotal } }) =>

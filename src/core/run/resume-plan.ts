@@ -28,7 +28,9 @@ export interface ResumePlan {
 /** One kind's part of the rule (see the module comment). */
 export interface ResumeRule<Run, K extends RunKind = RunKind> {
 	readonly kind: K;
-	/** What a run counts, plural: "items", "samples", "tests". */
+	/** What a run counts, singular: "item", "sample", "test". */
+	readonly unit: string;
+	/** The same, plural: "items", "samples", "tests". */
 	readonly noun: string;
 	/** Where a resume goes on from, after "Resume goes on from": e.g. "the last reply". */
 	readonly resumePoint: string;
@@ -55,6 +57,7 @@ export const SUITE_RESUME: ResumeRule<
 	'suite'
 > = {
 	kind: 'suite',
+	unit: 'item',
 	noun: 'items',
 	resumePoint: 'the last stored item',
 	resumePlan: ({ status, itemsDone, itemCount }) =>

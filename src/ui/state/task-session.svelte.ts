@@ -76,11 +76,25 @@ export abstract class TaskSession<Run> {
 	}
 	/** Stored runs a reload, a cancel or an error stopped with work left, offered for resume. */
 	get resumable(): readonly Run[] {
-		return this.#runs.filter((run) => this.resumePlanOf(run) !== null);
+		return this.stoppedRuns.map(({ run }) => run);
 	}
 	/** Stored runs a reload or a closed tab stopped (left `running`). */
 	get interrupted(): readonly Run[] {
 		return this.#runs.filter((run) => this.resumePlanOf(run)?.interrupted === true);
+	}
+	/** The resumable runs with their plans, for the page's notice. */
+	get stoppedRuns(): readonly { readonly run: Run; readonly plan: ResumePlan }[] {
+		return this.#runs.flatMap((run) => {
+			const plan = this.resumePlanOf(run);
+			return plan ? [{ run, plan }] : [];
+		});
+	}
+	/** What a run counts, singular and plural ("sample", "samples"): the run kind's words. */
+	get unit(): string {
+		return this.#rule.unit;
+	}
+	get noun(): string {
+		return this.#rule.noun;
 	}
 	/** How far a stored run got, and whether it can be resumed (null: it cannot). */
 	resumePlanOf(run: Run): ResumePlan | null {

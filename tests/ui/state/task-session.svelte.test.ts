@@ -89,6 +89,12 @@ describe('TaskSession', () => {
 		await session.refreshRuns();
 		expect(session.resumable.map((run) => run.id)).toEqual([2, 3, 4]);
 		expect(session.interrupted.map((run) => run.id)).toEqual([2]);
+		expect(session.stoppedRuns.map(({ run, plan }) => [run.id, plan.interrupted])).toEqual([
+			[2, true],
+			[3, false],
+			[4, false],
+		]);
+		expect([session.unit, session.noun]).toEqual(['test', 'tests']);
 		expect(session.resumePlanOf(fakeRun(3, 'cancelled'))).toEqual({
 			done: 1,
 			total: 3,
