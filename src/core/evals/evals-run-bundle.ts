@@ -8,8 +8,7 @@
  * No I/O here.
  */
 import * as v from 'valibot';
-import type { GenerationParams } from '../model/generation';
-import type { TextModelSpec } from '../model/model-spec';
+import type { EvalsRunRecord } from './evals-run-record';
 import {
 	GENERATION_PARAMS_ENTRIES,
 	RELEASE_RUN_BUNDLE_FORMATS,
@@ -21,38 +20,15 @@ import {
 	writeRunBundleText,
 	type ReadBundleResult,
 } from '../run/task-run-json';
-import type { RunStatus } from '../run/run-types';
 import { shownRunOfStored, type EvalsShownRun } from './shown-run';
-import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from './types';
+import type { EvalEvent, SampleResult } from './types';
 
 /** The format of the Evals run bundles of 0.1.0, still read; bundles are now written in the
  * `benchtop-run/2` envelope with kind `evals`. */
 export const EVALS_RUN_BUNDLE_FORMAT = RELEASE_RUN_BUNDLE_FORMATS.evals;
 
 /** The run record as it travels: no local id, no replay files' text. */
-export interface PortableEvalsRun {
-	readonly evalName: string;
-	readonly spec: {
-		readonly registryFiles: Readonly<Record<string, string>>;
-		readonly eval: ResolvedEval;
-	};
-	readonly models: { readonly policy: readonly TextModelSpec[]; readonly grader?: TextModelSpec };
-	readonly overrides: { readonly policy: GenerationParams; readonly grader: GenerationParams };
-	readonly seed: number;
-	readonly maxSamples?: number;
-	readonly runId: string;
-	readonly status: RunStatus;
-	readonly progress: {
-		readonly done: number;
-		readonly total: number;
-		readonly tokens: number;
-		readonly elapsedMs: number;
-	};
-	readonly createdAt: number;
-	readonly updatedAt: number;
-	readonly report?: FinalReport;
-	readonly errorMessage?: string;
-}
+export type PortableEvalsRun = Omit<EvalsRunRecord, 'id' | 'kind' | 'title' | 'replayTexts'>;
 
 /** One finished sample in evaluation order. */
 export interface EvalsBundleSample {

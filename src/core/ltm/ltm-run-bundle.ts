@@ -9,6 +9,7 @@
  * read too. No I/O here.
  */
 import * as v from 'valibot';
+import type { LtmRunRecord } from './ltm-run-record';
 import {
 	RELEASE_RUN_BUNDLE_FORMATS,
 	RUN_BUNDLE_FORMAT,
@@ -19,42 +20,15 @@ import {
 	writeRunBundleText,
 	type ReadBundleResult,
 } from '../run/task-run-json';
-import type { GenerationParams } from '../model/generation';
-import type { TextModelSpec } from '../model/model-spec';
-import type { RunStatus } from '../run/run-types';
 import { buildLtmReport, type LtmSummaryJson, type TestResultJson } from './report';
 import type { LtmRunState } from './scheduler';
-import type { LtmBenchmark } from './types';
 
 /** The format of the LTM run bundles of 0.1.0, still read; bundles are now written in the
  * `benchtop-run/2` envelope with kind `ltm`. */
 export const LTM_RUN_BUNDLE_FORMAT = RELEASE_RUN_BUNDLE_FORMATS.ltm;
 
 /** The run record as it travels: no local id, no replay files' text. */
-export interface PortableLtmRun {
-	readonly runName: string;
-	readonly definitions: {
-		readonly files: Readonly<Record<string, string>>;
-		readonly benchmark: LtmBenchmark;
-	};
-	readonly models: { readonly agent: TextModelSpec; readonly judge?: TextModelSpec };
-	readonly agentParams: GenerationParams;
-	readonly maxContextTokens?: number;
-	readonly maxMessageTokens?: number;
-	readonly memorySpan: number;
-	readonly isolated: boolean;
-	readonly status: RunStatus;
-	readonly progress: {
-		readonly testsDone: number;
-		readonly testsTotal: number;
-		readonly tokens: number;
-		readonly elapsedMs: number;
-	};
-	readonly createdAt: number;
-	readonly updatedAt: number;
-	readonly summary?: LtmSummaryJson;
-	readonly errorMessage?: string;
-}
+export type PortableLtmRun = Omit<LtmRunRecord, 'id' | 'kind' | 'title' | 'replayTexts'>;
 
 export interface LtmRunBundle {
 	readonly format: typeof RUN_BUNDLE_FORMAT;
