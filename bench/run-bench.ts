@@ -7,11 +7,12 @@
  * `run a.json b.json ...` scores them); the same 34 suites as one battery on the app's Battery
  * page (`suites34_app_battery_wall_s`); the app's open → first result time with the default
  * model; and the wall time of `ltm run` with a no-op replay agent at 128k and 500k-token memory
- * spans (bench/ltm-bench.ts).
+ * spans (bench/ltm-bench.ts); and writing and reading a 3,000-item suite run bundle, sealed and
+ * checked (bench/bundle-bench.ts).
  * The last stdout line is one JSON object.
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
  * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34-node,suites34-wasm,app,
- * app-battery,generate,ltm; `suites34` is both suites34 parts; default all), BENCHTOP_BENCH_REPEATS (timed runs per
+ * app-battery,generate,ltm,bundle; `suites34` is both suites34 parts; default all), BENCHTOP_BENCH_REPEATS (timed runs per
  * figure, default 3).
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -32,6 +33,7 @@ import {
 	benchGeneration,
 	type GenerationBench,
 } from './generate-bench';
+import { benchBundle, type BundleBench } from './bundle-bench';
 import { benchLtmReplay, type LtmBench } from './ltm-bench';
 
 const ROOT = new URL('../', import.meta.url);
@@ -46,7 +48,7 @@ const HEADLINE_MODEL = 'gpt2-en-small';
 /** The 34 suites are scored as a teacher would: the default model's own convention. */
 const SUITES34_CONVENTION: SurprisalConvention = 'bos';
 const PARTS = new Set(
-	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app,app-battery,generate,ltm')
+	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app,app-battery,generate,ltm,bundle')
 		.split(',')
 		.map((p) => p.trim())
 		.flatMap((p) => (p === 'suites34' ? ['suites34-node', 'suites34-wasm'] : [p])),
@@ -394,6 +396,8 @@ async function main(): Promise<void> {
 	const ltm: LtmBench | undefined = PARTS.has('ltm') ? await benchLtmReplay() : undefined;
 	if (ltm?.ltm_replay_skipped) log(`ltm: ${ltm.ltm_replay_skipped}; skipped`);
 	else if (ltm) log(`ltm ${JSON.stringify(ltm)}`);
+	const bundle: BundleBench | undefined = PARTS.has('bundle') ? benchBundle() : undefined;
+	if (bundle) log(`bundle ${JSON.stringify(bundle)}`);
 
 	log(`building the app into ${OUT_DIR}`);
 	await build({
@@ -508,6 +512,10 @@ async function main(): Promise<void> {
 			ltm_replay_128k_wall_s: ltm?.ltm_replay_128k_wall_s ?? null,
 			ltm_replay_500k_wall_s: ltm?.ltm_replay_500k_wall_s ?? null,
 			ltm_replay_skipped: ltm ? ltm.ltm_replay_skipped : 'not in BENCHTOP_BENCH_PARTS',
+			// A 3,000-item suite run bundle: written (sealed) and read back (seal checked).
+			bundle_suite_mib: bundle?.bundle_suite_mib ?? null,
+			bundle_suite_write_s: bundle?.bundle_suite_write_s ?? null,
+			bundle_suite_read_s: bundle?.bundle_suite_read_s ?? null,
 			cross_origin_isolated: environment.crossOriginIsolated,
 			// Other processes on the machine skew every figure: the 1-minute load average before and after.
 			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],
