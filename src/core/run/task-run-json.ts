@@ -87,6 +87,19 @@ export function parseJsonText(
 	}
 }
 
+/**
+ * Largest run file read (bytes), a bundle of any kind or an oaieval log: checked before its text
+ * is read. A 10 000-sentence suite run is about 20 MB.
+ */
+export const MAX_BUNDLE_BYTES = 200_000_000;
+
+/** Why a run file of `size` bytes is not read, or null when it may be. */
+export function runFileSizeProblem(name: string, size: number): string | null {
+	if (size <= MAX_BUNDLE_BYTES) return null;
+	const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+	return `${name} is too large to be a run bundle (${mib(size)} MiB; Benchtop reads at most ${mib(MAX_BUNDLE_BYTES)} MiB).`;
+}
+
 /** The one run-bundle envelope of every kind: `{"format": "benchtop-run/2", "kind": …, …}`. */
 export const RUN_BUNDLE_FORMAT = 'benchtop-run/2';
 
@@ -192,7 +205,6 @@ export function writeRunBundleText(kind: RunBundleKind, body: object): string {
 		resultsSha256: _sealed,
 		...rest
 	} = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
-	void [_format, _kind, _sealed];
 	const resultsSha256 = resultsSha256Of(kind, rest);
 	return JSON.stringify({ format: RUN_BUNDLE_FORMAT, kind, resultsSha256, ...rest }, null, '\t');
 }

@@ -7,6 +7,7 @@
  */
 import { EVALS_RESUME } from '../../core/evals/evals-run-record';
 import { EVALS_RUN_KIND } from '../../core/kinds/run-kinds';
+import { runFileSizeProblem } from '../../core/run/task-run-json';
 import { describeError } from '../../core/messages/describe-error';
 import {
 	DEFAULT_EVAL_SEED,
@@ -536,6 +537,11 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 
 	/** Shows a past run from an oaieval log (upstream's or ours) or an Evals run bundle. */
 	async importLog(file: File): Promise<void> {
+		const tooLarge = runFileSizeProblem(file.name, file.size);
+		if (tooLarge !== null) {
+			this.say(tooLarge);
+			return;
+		}
 		let imported: ImportedRun;
 		try {
 			imported = importedRunOf(await file.text(), file.name);

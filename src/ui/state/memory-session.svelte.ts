@@ -11,6 +11,7 @@
 import { formatAppRoute } from '../../core/routing/app-route';
 import { LTM_RESUME } from '../../core/ltm/ltm-run-record';
 import { LTM_RUN_KIND } from '../../core/kinds/run-kinds';
+import { runFileSizeProblem } from '../../core/run/task-run-json';
 import { describeError } from '../../core/messages/describe-error';
 import {
 	LtmCancelledError,
@@ -534,6 +535,11 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	/** Shows a past run from a run bundle (not stored: it cannot be resumed or shared). */
 	async importBundle(file: File): Promise<void> {
 		if (this.running) return;
+		const tooLarge = runFileSizeProblem(file.name, file.size);
+		if (tooLarge !== null) {
+			this.say(tooLarge);
+			return;
+		}
 		const read = LTM_RUN_KIND.readBundle(await file.text());
 		if (!read.ok) {
 			this.say(

@@ -14,9 +14,6 @@ import {
 	type StorageUsage,
 } from '../../storage/storage-usage';
 
-/** Largest bundle accepted for import (bytes): a 10 000-sentence run is about 20 MB. */
-export const MAX_BUNDLE_BYTES = 200_000_000;
-
 export class RunHistory {
 	#runs = $state.raw<readonly SuiteRun[]>([]);
 	#usage = $state.raw<StorageUsage | null>(null);

@@ -259,6 +259,17 @@ describe('EvalsSession runs', () => {
 			new File([text?.replace('"status": "done"', '"status": "finished"') ?? ''], 'edited.json'),
 		);
 		expect(fresh.message).toContain('edited.json, at /run/status');
+
+		// A file over the run-file cap is refused by its size, before its text is read.
+		const huge = {
+			name: 'huge.json',
+			size: 300_000_000,
+			text: () => Promise.reject(new Error('the text of a huge file was read')),
+		} as unknown as File;
+		await fresh.importLog(huge);
+		expect(fresh.message).toBe(
+			'huge.json is too large to be a run bundle (286 MiB; Benchtop reads at most 191 MiB).',
+		);
 	});
 });
 

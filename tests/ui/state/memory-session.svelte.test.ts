@@ -362,5 +362,16 @@ describe('MemorySession run bundle', () => {
 		expect(fresh.message).toMatch(
 			/edited\.json, at \/run\/(definitions\/benchmark\/config\/)?isolated/,
 		);
+
+		// A file over the run-file cap is refused by its size, before its text is read.
+		const huge = {
+			name: 'huge.json',
+			size: 300_000_000,
+			text: () => Promise.reject(new Error('the text of a huge file was read')),
+		} as unknown as File;
+		await fresh.importBundle(huge);
+		expect(fresh.message).toBe(
+			'huge.json is too large to be a run bundle (286 MiB; Benchtop reads at most 191 MiB).',
+		);
 	});
 });
