@@ -5,6 +5,7 @@
  * Parsing is the core's job.
  */
 import bundledIndex from '../../suites/index.json';
+import { readCappedBody } from './capped-body';
 import {
 	convertMinimalPairs,
 	detectMinimalPairFormat,
@@ -146,13 +147,35 @@ export function convertIfMinimalPairs(text: string, fileName: string): SuiteText
 	}
 }
 
+/** Longest wait for the next bytes of a fetched suite (ms); then the read stops with a message. */
+export const SUITE_FETCH_IDLE_MS = 30_000;
+/** Longest time for a whole suite fetch, headers and body (ms). */
+export const SUITE_FETCH_DEADLINE_MS = 120_000;
+
+export interface FetchSuiteOptions {
+	readonly idleMs?: number;
+	readonly deadlineMs?: number;
+}
+
+function megabytes(bytes: number): string {
+	return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
 /**
- * Fetches a suite from a URL (`?suite=<url>`). The page's security policy allows this site and
- * the Hugging Face hub; other hosts fail with a message that says so.
+ * Fetches a suite from a URL: one the user typed, or one a link names (`?suite=<url>`, a share
+ * link's suite) once the user agreed to it (see {@link linkedSuiteRequest}). The page's
+ * Content-Security-Policy lets `fetch` reach any http(s) host, because model endpoints are typed
+ * in at run time and a static policy cannot name them; so the consent asked before a link's URL
+ * is fetched is what keeps a link from making this tab send requests (README, "Threat model and
+ * caps"). The server must also allow cross-origin reads (CORS). The body is read as a stream:
+ * a Content-Length over {@link MAX_SUITE_BYTES} is refused before reading, and the read stops as
+ * soon as the cap is passed, after {@link SUITE_FETCH_IDLE_MS} without a byte, or at
+ * {@link SUITE_FETCH_DEADLINE_MS}; each with a message. Fetched once, without credentials.
  */
 export async function fetchSuiteText(
 	url: string,
 	fetchImpl: typeof fetch = fetch,
+	options: FetchSuiteOptions = {},
 ): Promise<SuiteTextResult> {
 	let parsed: URL;
 	try {
@@ -163,30 +186,90 @@ export async function fetchSuiteText(
 	if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
 		return { ok: false, message: `Only http(s) URLs can be opened, not ${parsed.protocol}` };
 	}
+	const source = parsed.href;
+	const idleMs = options.idleMs ?? SUITE_FETCH_IDLE_MS;
+	const deadlineMs = options.deadlineMs ?? SUITE_FETCH_DEADLINE_MS;
+	const deadline = Date.now() + deadlineMs;
+	const controller = new AbortController();
+	const timer = setTimeout(() => controller.abort(), deadlineMs);
 	let response: Response;
 	try {
-		response = await fetchImpl(parsed.href, { credentials: 'omit' });
+		response = await fetchImpl(source, { credentials: 'omit', signal: controller.signal });
 	} catch {
+		clearTimeout(timer);
+		if (controller.signal.aborted) return slowAnswer(source, deadlineMs, 0);
 		return {
 			ok: false,
-			message: `Could not fetch ${parsed.href}. This app may only load suites from its own site and huggingface.co, and the server must allow cross-origin requests; download the file and drop it here instead.`,
+			message: `Could not fetch ${source}. The server may be down, or it does not allow other sites to read the file (CORS); download the file and drop it here instead.`,
 		};
 	}
-	if (!response.ok) {
-		return {
-			ok: false,
-			message: `${parsed.href} answered ${response.status} ${response.statusText}.`,
-		};
-	}
-	const declared = Number(response.headers.get('content-length') ?? 0);
-	if (declared > MAX_SUITE_BYTES) return tooLarge(parsed.href, declared);
 	try {
-		const bytes = new Uint8Array(await response.arrayBuffer());
-		if (bytes.length > MAX_SUITE_BYTES) return tooLarge(parsed.href, bytes.length);
-		return decodeSuiteBytes(bytes, parsed.href);
-	} catch (error) {
-		return { ok: false, message: `${parsed.href} could not be read (${describe(error)}).` };
+		if (!response.ok) {
+			response.body?.cancel().catch(() => undefined);
+			return {
+				ok: false,
+				message: `${source} answered ${response.status} ${response.statusText}.`,
+			};
+		}
+		const declared = Number(response.headers.get('content-length') ?? 0);
+		if (declared > MAX_SUITE_BYTES) {
+			response.body?.cancel().catch(() => undefined);
+			return tooLarge(source, declared);
+		}
+		const read = await readCappedBody(response, { maxBytes: MAX_SUITE_BYTES, idleMs, deadline });
+		if (read.ok) return decodeSuiteBytes(read.bytes, source);
+		switch (read.reason) {
+			case 'too-large':
+				return {
+					ok: false,
+					message: `${source} is larger than ${MAX_SUITE_BYTES / 1e6} MB; stopped reading at ${megabytes(read.bytesRead)}. Suites larger than ${MAX_SUITE_BYTES / 1e6} MB are not accepted.`,
+				};
+			case 'idle':
+				return {
+					ok: false,
+					message: `${source} sent nothing for ${idleMs / 1000} s; stopped reading at ${megabytes(read.bytesRead)}. Try again later, or download the file and drop it here.`,
+				};
+			case 'deadline':
+				return slowAnswer(source, deadlineMs, read.bytesRead);
+			case 'error':
+				return controller.signal.aborted
+					? slowAnswer(source, deadlineMs, read.bytesRead)
+					: { ok: false, message: `${source} could not be read (${describe(read.error)}).` };
+		}
+	} finally {
+		clearTimeout(timer);
 	}
+}
+
+function slowAnswer(source: string, deadlineMs: number, bytesRead: number): SuiteTextResult {
+	return {
+		ok: false,
+		message: `${source} did not finish within ${deadlineMs / 1000} s; stopped reading at ${megabytes(bytesRead)}. Try again later, or download the file and drop it here.`,
+	};
+}
+
+/** What to do with a `?suite=<url>` link: open it at once, or ask first (naming the host). */
+export type LinkedSuiteRequest =
+	| { readonly action: 'open'; readonly url: string }
+	| { readonly action: 'ask'; readonly url: string; readonly host: string };
+
+/**
+ * A URL a link names is fetched only after the user agrees, unless it is on the page's own
+ * origin (the app's own files: fetching them tells no other server anything and reaches nothing
+ * the page could not load anyway). A URL that does not parse, or is not http(s), is handed on as
+ * it is: fetchSuiteText refuses it with a message before any request.
+ */
+export function linkedSuiteRequest(raw: string, pageHref: string): LinkedSuiteRequest {
+	let parsed: URL;
+	try {
+		parsed = new URL(raw, pageHref);
+	} catch {
+		return { action: 'open', url: raw };
+	}
+	if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+		return { action: 'open', url: raw };
+	if (parsed.origin === new URL(pageHref).origin) return { action: 'open', url: parsed.href };
+	return { action: 'ask', url: parsed.href, host: parsed.host };
 }
 
 /** The last path segment of a URL, for naming a suite loaded from it. */

@@ -6,6 +6,7 @@ import {
 	decodeSuiteBytes,
 	fetchSuiteText,
 	fileNameOfUrl,
+	linkedSuiteRequest,
 	listBundledSuites,
 	loadBundledSuiteText,
 	looksLikeRunBundle,
@@ -70,11 +71,101 @@ describe('fetchSuiteText', () => {
 		expect(huge.ok).toBe(false);
 	});
 
+	it('stops reading an endless body just past the 10 MB cap, with a message', async () => {
+		let cancelled = false;
+		const endless = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+			},
+			cancel() {
+				cancelled = true;
+			},
+		});
+		const result = await fetchSuiteText(
+			'https://example.org/endless.json',
+			async () => new Response(endless),
+		);
+		expect(result).toEqual({
+			ok: false,
+			message:
+				'https://example.org/endless.json is larger than 10 MB; stopped reading at 10.0 MB. Suites larger than 10 MB are not accepted.',
+		});
+		expect(cancelled).toBe(true);
+	});
+
+	it('stops when the body stalls, and when no answer comes by the deadline', async () => {
+		const stalled = await fetchSuiteText(
+			'https://example.org/slow.json',
+			async () =>
+				new Response(
+					new ReadableStream<Uint8Array>({
+						start(controller) {
+							controller.enqueue(new TextEncoder().encode('{"meta"'));
+						},
+					}),
+				),
+			{ idleMs: 20 },
+		);
+		expect(stalled).toEqual({
+			ok: false,
+			message:
+				'https://example.org/slow.json sent nothing for 0.02 s; stopped reading at 0.0 MB. Try again later, or download the file and drop it here.',
+		});
+		const silent = await fetchSuiteText(
+			'https://example.org/silent.json',
+			(_url, init) =>
+				new Promise<Response>((_resolve, reject) => {
+					init?.signal?.addEventListener('abort', () => reject(new DOMException('', 'AbortError')));
+				}),
+			{ deadlineMs: 20 },
+		);
+		expect(silent).toEqual({
+			ok: false,
+			message:
+				'https://example.org/silent.json did not finish within 0.02 s; stopped reading at 0.0 MB. Try again later, or download the file and drop it here.',
+		});
+	});
+
 	it('refuses non-http URLs', async () => {
 		const result = await fetchSuiteText('javascript:alert(1)');
 		expect(result).toEqual({
 			ok: false,
 			message: 'Only http(s) URLs can be opened, not javascript:',
+		});
+	});
+});
+
+describe('linkedSuiteRequest', () => {
+	const page = 'https://benchtop.example/app/?suite=x';
+
+	it('asks before fetching from another host, naming the host', () => {
+		expect(linkedSuiteRequest('http://192.168.1.1/suite.json', page)).toEqual({
+			action: 'ask',
+			url: 'http://192.168.1.1/suite.json',
+			host: '192.168.1.1',
+		});
+		// Protocol-relative, another port, another scheme: all another origin.
+		expect(linkedSuiteRequest('//evil.example/s.json', page)).toMatchObject({
+			action: 'ask',
+			host: 'evil.example',
+		});
+		expect(linkedSuiteRequest('https://benchtop.example:8443/s.json', page)).toMatchObject({
+			action: 'ask',
+			host: 'benchtop.example:8443',
+		});
+		expect(linkedSuiteRequest('http://benchtop.example/s.json', page)).toMatchObject({
+			action: 'ask',
+		});
+	});
+
+	it("opens the page's own files at once, and hands on what fetchSuiteText refuses", () => {
+		expect(linkedSuiteRequest('/models/x/config.json', page)).toEqual({
+			action: 'open',
+			url: 'https://benchtop.example/models/x/config.json',
+		});
+		expect(linkedSuiteRequest('javascript:alert(1)', page)).toEqual({
+			action: 'open',
+			url: 'javascript:alert(1)',
 		});
 	});
 });
