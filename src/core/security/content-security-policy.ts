@@ -7,9 +7,15 @@
 
 /**
  * Model endpoints the user types in (vLLM on a cluster, `serve` on a classroom machine, Ollama on
- * localhost, OpenAI): any host, so `connect-src` allows the http and https schemes. Only
- * `connect-src`: scripts, images, frames and forms stay limited to the app itself, so an endpoint
- * can answer data but never load code. The server's CORS answer still decides who may read.
+ * localhost, OpenAI): any host, so `connect-src` allows the http and https schemes. The policy is
+ * a static <meta> tag written at build time and a page's policy can only ever be narrowed, never
+ * widened, so it cannot name the endpoint a user types later; what keeps a link from making the
+ * tab send requests is the app itself: a URL a link names (`?suite=` on another host, a share
+ * link's suite URL or endpoint) is fetched only after the user chooses to (suite-sources.ts,
+ * README "Threat model and caps"). A page served over HTTPS still cannot reach plain-HTTP hosts
+ * other than localhost (mixed content). Only `connect-src` is this wide: scripts, images,
+ * frames and forms stay limited to the app itself, so an endpoint can answer data but never load
+ * code. The server's CORS answer still decides who may read.
  */
 export const MODEL_ENDPOINT_SCHEMES = ['http:', 'https:'] as const;
 
