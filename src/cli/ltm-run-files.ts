@@ -7,7 +7,7 @@
  * earlier release (the whole state, log inside). The run's models and parameters are kept in
  * `run-models.json` (see ltm-run-models.ts).
  */
-import { appendFileSync, closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -22,6 +22,7 @@ import {
 } from '../core/ltm';
 import { goodaiMasterLogLines, goodaiRunstatsText } from '../core/ltm/goodai-files';
 import { CliInputError } from './cli-io';
+import { openNoFollowSync, replaceFileNoFollowSync } from './safe-write';
 
 export const LTM_STATE_FILE = 'run-state.json';
 export const LTM_LOG_FILE = 'run-log.jsonl';
@@ -35,16 +36,11 @@ const temporaryOf = (path: string): string => `${path}.tmp`;
 
 /**
  * Replaces `path` with `text` so that a reader always finds one whole version: the text goes to
- * `<path>.tmp`, then the old file is removed and the new one renamed into place; between the
- * two, the reader takes the whole `.tmp`. NOTE: renaming over an existing file makes ext4 flush
- * the new file's data first (auto_da_alloc), half a millisecond or more a step; removing the old
- * file first avoids it.
+ * `<path>.tmp` (created exclusively), then the old file is removed and the new one renamed into
+ * place; between the two, the reader takes the whole `.tmp`. A link at `path` is refused.
  */
 function replaceFile(path: string, text: string): void {
-	const temporary = temporaryOf(path);
-	writeFileSync(temporary, text);
-	rmSync(path, { force: true });
-	renameSync(temporary, path);
+	replaceFileNoFollowSync(path, text, temporaryOf(path));
 }
 
 /** `path`, or its whole replacement when a run stopped between removing it and renaming that. */
@@ -134,8 +130,8 @@ export class LtmRunFilesWriter {
 			replaceFile(join(this.out, LTM_TESTS_FILE), JSON.stringify(state.tests));
 			replaceFile(logPath, ltmLogLines(state.log));
 			replaceFile(masterPath, goodaiMasterLogLines(state.startTime, state.log));
-			this.#log = openSync(logPath, 'a');
-			this.#masterLog = openSync(masterPath, 'a');
+			this.#log = openNoFollowSync(logPath, 'append');
+			this.#masterLog = openNoFollowSync(masterPath, 'append');
 		} else {
 			const added = state.log.slice(logFrom);
 			appendFileSync(this.#log, ltmLogLines(added));

@@ -3,7 +3,7 @@
  * local id / revision / dtype, replay file hash; never a key) and the agent parameters, written
  * when a run starts and checked by `--resume` before any model is opened.
  */
-import { readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { sha256Hex } from '../core/hash/sha256';
 import {
@@ -67,9 +67,7 @@ export async function resolveLtmRunModels(given: {
 
 /** Writes the record into `out`, replacing one there whole (temporary file, then rename). */
 export async function writeLtmRunModels(out: string, models: LtmRunModels): Promise<void> {
-	const temporary = `${LTM_MODELS_FILE}.tmp`;
-	await writeOutputFile(out, temporary, `${JSON.stringify(models, null, 2)}\n`);
-	await rename(join(out, temporary), join(out, LTM_MODELS_FILE));
+	await writeOutputFile(out, LTM_MODELS_FILE, `${JSON.stringify(models, null, 2)}\n`);
 }
 
 /**

@@ -3,20 +3,24 @@
  * each event when it is recorded, the final report line at the end. A run that fails leaves a
  * readable partial log (spec and every event so far). Node only (synchronous appends keep order).
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import { formatFinalReportLine, formatLogEvent, type OaievalLog } from '../core/evals/oaieval-log';
 import { pythonJsonDumps } from '../core/python/python-text';
 import type { EvalEvent } from '../core/evals/types';
+import { openNoFollowSync } from './safe-write';
 
 export class OaievalLogFile {
 	readonly path: string;
 	#fd: number | null;
 	#events = 0;
 
-	/** Creates (or empties) `path` and writes the spec line. */
+	/**
+	 * Creates (or empties) `path` and writes the spec line.
+	 * @throws CliInputError when `path` is a symbolic link (never followed).
+	 */
 	constructor(path: string, spec: OaievalLog['spec']) {
 		this.path = path;
-		this.#fd = openSync(path, 'w');
+		this.#fd = openNoFollowSync(path, 'truncate');
 		this.#line(pythonJsonDumps({ spec }));
 	}
 

@@ -1,12 +1,14 @@
 /**
  * Writing under an output folder (`--out`) at paths built from input data: every path is made of
  * safe segments (core/security/contained-path), resolved with node:path and checked to stay
- * inside the folder, also on disk (a folder inside that links elsewhere is refused).
+ * inside the folder, also on disk (a folder inside that links elsewhere is refused), and the file
+ * is written without following a link at its own path (safe-write.ts).
  */
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UnsafePathError, containedPath } from '../core/security/contained-path';
 import { CliInputError } from './cli-io';
+import { writeFileNoFollow } from './safe-write';
 
 function inside(root: string, path: string): boolean {
 	const rel = relative(root, path);
@@ -34,7 +36,8 @@ export function outputPath(out: string, relativePath: string): string {
 
 /**
  * Writes `text` to `relativePath` under `out` (folders created), once the folder it lands in is
- * known to be inside `out` on disk too (no link inside `out` leads out). Returns the path written.
+ * known to be inside `out` on disk too (no link inside `out` leads out), replacing the file whole
+ * and never through a link at its path ({@link writeFileNoFollow}). Returns the path written.
  * @throws CliInputError when the path is refused.
  */
 export async function writeOutputFile(
@@ -50,6 +53,6 @@ export async function writeOutputFile(
 			`${out}: refused to write ${relativePath}: its folder is a link to ${folder}, outside ${out}`,
 		);
 	}
-	await writeFile(path, text);
+	await writeFileNoFollow(path, text);
 	return path;
 }

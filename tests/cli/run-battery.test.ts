@@ -109,6 +109,26 @@ describe('run: battery options', () => {
 		expect(lines).toHaveLength(5);
 	});
 
+	it('a suite named like a formula: its name is written inert in the CSV, figures unchanged', async () => {
+		const hostile = JSON.parse(FILES['b.json']) as { meta: { name: string } };
+		hostile.meta.name = '=HYPERLINK("http://x","y")';
+		const csvPath = join(folder, 'hostile.csv');
+		const run = await runCliCommand(
+			runCommand,
+			['a.json', 'h.json', ...TINY, '--battery-csv', csvPath],
+			{ 'a.json': FILES['a.json'], 'h.json': JSON.stringify(hostile) },
+		);
+		expect(run.exitCode).toBe(0);
+		const lines = (await readFile(csvPath, 'utf8')).split('\r\n');
+		const hostileLines = lines.filter((line) => line.includes('HYPERLINK'));
+		expect(hostileLines.length).toBeGreaterThan(0);
+		for (const line of hostileLines) {
+			expect(line).toMatch(
+				/^gpt2-random-tiny,"'=HYPERLINK\(""http:\/\/x"",""y""\)",ungrouped,(\d+|all),\d+,\d+,\d\.\d{6},\d\.\d{6},\d\.\d{6}$/,
+			);
+		}
+	});
+
 	it('a --battery-csv folder that does not exist stops the run before the model loads', async () => {
 		const run = await runCliCommand(
 			runCommand,

@@ -6,7 +6,6 @@
  * exits 2 naming the file and line.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -33,6 +32,7 @@ import type { TextModel } from '../../core/model/generation';
 import { openTextModel, type OpenedTextModel } from '../../providers/open-model';
 import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
 import { OaievalLogFile } from '../oaieval-log-file';
+import { refuseLink, writeFileNoFollow } from '../safe-write';
 import { parseCommandArgs } from '../parse-command-args';
 
 export const OAIEVAL_USAGE =
@@ -238,6 +238,8 @@ async function runAndReport(
 	const startedAt = new Date(startTime);
 	const runId = newRunId(startedAt);
 	const total = Math.min(maxSamples ?? evalSpec.samples.length, evalSpec.samples.length);
+	// A link where the Inspect log goes is refused now, not after the run.
+	if (options.inspectLogPath !== undefined) await refuseLink(options.inspectLogPath);
 	io.stderr(`Running eval ${evalSpec.name}: ${total} samples\n`);
 	// The log is written as the run goes (spec first, each event as recorded), as upstream's.
 	const log =
@@ -291,7 +293,7 @@ async function runAndReport(
 			startedAt,
 			completedAt: new Date(),
 		});
-		await writeFile(options.inspectLogPath, `${JSON.stringify(inspect, null, 2)}\n`, 'utf8');
+		await writeFileNoFollow(options.inspectLogPath, `${JSON.stringify(inspect, null, 2)}\n`);
 		io.stderr(`Wrote the Inspect log to ${options.inspectLogPath}\n`);
 	}
 }

@@ -3,7 +3,7 @@
  * sentences with a model in Node and prints the prediction results TSV (as `evaluate`),
  * accuracies on stderr; several suites also get the battery's circuit means and SG score.
  */
-import { access, constants, writeFile } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { writeBatteryCsv } from '../../core/syntaxgym/battery/battery-csv';
 import { scoreBattery } from '../../core/syntaxgym/battery/sg-score';
@@ -14,6 +14,7 @@ import { formatBatterySummary } from '../battery-summary';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';
 import { readSuiteFile } from '../read-scoring-inputs';
+import { refuseLink, writeFileNoFollow } from '../safe-write';
 import { formatAccuracySummary } from './evaluate';
 import {
 	MODEL_OPTIONS,
@@ -80,8 +81,9 @@ export const runCommand: CliCommand = async (args, io) => {
 	if (typeof csvPath === 'string') {
 		const model = request.endpoint ? `openai/${request.endpoint.model}` : request.spec.id;
 		try {
-			await writeFile(csvPath, writeBatteryCsv([{ model, cells: battery.cells }]));
+			await writeFileNoFollow(csvPath, writeBatteryCsv([{ model, cells: battery.cells }]));
 		} catch (error) {
+			if (error instanceof CliInputError) throw error;
 			throw new CliInputError(
 				`${csvPath}: cannot write the battery CSV (${(error as Error).message})`,
 			);
@@ -91,8 +93,12 @@ export const runCommand: CliCommand = async (args, io) => {
 	return EXIT_OK;
 };
 
-/** Refuses `--battery-csv` before the model loads when its folder cannot be written to. */
+/**
+ * Refuses `--battery-csv` before the model loads when its folder cannot be written to or the
+ * path is a symbolic link.
+ */
 async function checkWritableFolder(path: string): Promise<void> {
+	await refuseLink(path);
 	try {
 		await access(dirname(resolve(path)), constants.W_OK);
 	} catch {

@@ -3,6 +3,7 @@
  * events (an imported past run), plus what the table does with them: whitespace made visible,
  * filter, sort, CSV, a row's verdict in one word.
  */
+import { writeCsvTable } from '../formats/tsv-table';
 import type { ChatMessage } from '../model/generation';
 import { INVALID_CHOICE } from './model-graded';
 import type { EvalEvent, JsonValue, SampleResult } from './types';
@@ -223,17 +224,17 @@ export function filterRows(
 	return kept.sort(compare[options.sort]);
 }
 
-function csvField(value: string): string {
-	return /[",\r\n]/u.test(value) ? `"${value.replace(/"/gu, '""')}"` : value;
-}
-
 function promptText(prompt: readonly ChatMessage[] | string): string {
 	return typeof prompt === 'string'
 		? prompt
 		: prompt.map((message) => `${message.name ?? message.role}: ${message.content}`).join('\n');
 }
 
-/** The samples as CSV (RFC 4180): one line per sample, in the rows' order. */
+/**
+ * The samples as CSV (RFC 4180, {@link writeCsvTable}): one line per sample, in the rows' order;
+ * a formula-like text (a prompt, an answer, an ideal starting with `=`, `+`, `-`, `@`, tab, CR)
+ * gets a `'` in front so a spreadsheet does not evaluate it.
+ */
 export function samplesCsv(rows: readonly EvalsSampleRowView[]): string {
 	const header = [
 		'sample_id',
@@ -247,7 +248,7 @@ export function samplesCsv(rows: readonly EvalsSampleRowView[]): string {
 		'score',
 		'grader_output',
 	];
-	const lines = rows.map((row) => {
+	const lines = rows.map((row): string[] => {
 		const policy = row.calls.find((call) => call.role === 'policy');
 		return [
 			row.sampleId,
@@ -260,11 +261,9 @@ export function samplesCsv(rows: readonly EvalsSampleRowView[]): string {
 			row.choice ?? '',
 			row.score === undefined || row.score === null ? '' : String(row.score),
 			row.graderOutput ?? '',
-		]
-			.map(csvField)
-			.join(',');
+		];
 	});
-	return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
+	return writeCsvTable([header, ...lines]);
 }
 
 /** A row's verdict as one word: `correct`/`wrong`, the grader's choice, or `—`. */

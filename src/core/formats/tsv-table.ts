@@ -1,7 +1,9 @@
 /**
- * Splits a TSV text into a header and rows, remembering where every field starts, so readers of
- * the concrete formats can report line:column; writes fields with RFC 4180 quoting where needed
- * (`"`, tab, line break), and reads both quoted and raw fields back. Pure.
+ * The one table reader and writer. Splits a TSV/CSV text into a header and rows, remembering
+ * where every field starts, so readers of the concrete formats can report line:column; writes
+ * fields with RFC 4180 quoting where needed (`"`, separator, line break), and reads both quoted
+ * and raw fields back. {@link writeCsvTable} writes the spreadsheet exports (CSV) with every
+ * formula-like text cell made inert. Pure.
  */
 import { InputFormatError } from '../errors';
 
@@ -68,18 +70,58 @@ export function formatTsvField(field: string, separator: Separator = 'tab'): str
 	return tsvFieldNeedsQuotes(field, separator) ? `"${field.replaceAll('"', '""')}"` : field;
 }
 
-/** One line (no line end) of fields, each through {@link formatTsvField}, tab-separated (commas for `comma`). */
+/**
+ * One line (no line end) of fields, each through {@link formatTsvField}, tab-separated (commas
+ * for `comma`). Cells are written verbatim: this is for the data formats that must stay
+ * byte-exact with their reference tools (syntaxgym-core, lm-zoo); spreadsheet exports go through
+ * {@link writeCsvTable}.
+ */
 export function formatTsvRow(fields: readonly string[], separator: Separator = 'tab'): string {
 	return fields
 		.map((field) => formatTsvField(field, separator))
 		.join(separator === 'comma' ? ',' : '\t');
 }
 
+/** What makes a spreadsheet read a cell as a formula: `=`, `+`, `-`, `@`, tab or CR first. */
+const FORMULA_START = /^[=+\-@\t\r]/u;
+
+/** A number as the writers print it: decimal or exponent form, or Python's `inf`/`nan`. */
+const NUMBER_LITERAL = /^[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|inf(?:inity)?|nan)$/iu;
+
+/**
+ * A cell a spreadsheet will not evaluate: a text starting with `=`, `+`, `-`, `@`, tab or CR
+ * gets a `'` in front (shown as text by Excel, LibreOffice and Google Sheets); a number
+ * (`-3.5`, `1e-05`, `-inf`, `nan`) and any other text stay as they are.
+ */
+export function inertSpreadsheetCell(field: string): string {
+	return FORMULA_START.test(field) && !NUMBER_LITERAL.test(field) ? `'${field}` : field;
+}
+
+/**
+ * One CSV field for a spreadsheet: made inert ({@link inertSpreadsheetCell}), then quoted when it
+ * holds `"`, a comma or a line break, has a space at an edge, or was made inert.
+ */
+export function formatCsvField(field: string): string {
+	const inert = inertSpreadsheetCell(field);
+	return inert !== field || /[",\r\n]|^\s|\s$/u.test(inert)
+		? `"${inert.replaceAll('"', '""')}"`
+		: inert;
+}
+
+/**
+ * The CSV that every spreadsheet export writes (region table, battery, Evals samples): rows of
+ * {@link formatCsvField}s, comma-separated, each ended by CRLF (RFC 4180).
+ */
+export function writeCsvTable(rows: readonly (readonly string[])[]): string {
+	return rows.map((row) => `${row.map(formatCsvField).join(',')}\r\n`).join('');
+}
+
 /**
  * A quoted field starting at `at` (which holds `"`): its text and the offset after the closing
  * quote, or undefined when it is not one a minimal-quoting writer would have written (unclosed,
- * text after the closing quote, or a content that needed no quotes: then the quotes are data,
- * as in files written before quoting, where `""` is a GPT-2 token).
+ * text after the closing quote, or, in TSV, a content that needed no quotes: then the quotes are
+ * data, as in files written before quoting, where `""` is a GPT-2 token). In CSV any field may be
+ * quoted (RFC 4180, Python's `csv`).
  */
 function scanQuotedField(
 	text: string,
@@ -99,7 +141,9 @@ function scanQuotedField(
 		}
 		const end = quote + 1;
 		if (!isLineEnd(text, end) && !isSeparator(text[end], separator)) return undefined;
-		return tsvFieldNeedsQuotes(value, separator) ? { value, end } : undefined;
+		return separator === 'comma' || tsvFieldNeedsQuotes(value, separator)
+			? { value, end }
+			: undefined;
 	}
 }
 

@@ -13,6 +13,7 @@ import {
 	type EvalsSampleRowView,
 } from '../../../src/core/evals';
 import type { EvalEvent, SampleResult } from '../../../src/core/evals/types';
+import { HOSTILE_CELLS } from '../formats/hostile-cells';
 
 function event(sampleId: string, type: string, data: Record<string, unknown>): EvalEvent {
 	return {
@@ -314,4 +315,25 @@ describe('samplesCsv', () => {
 	it('is only the header for no rows', () => {
 		expect(samplesCsv([])).toBe(`${HEADER}\r\n`);
 	});
+
+	it.each(HOSTILE_CELLS)(
+		'a sample id, prompt, answer, ideal, choice or grader output %j is written inert; a negative score stays',
+		(cell, written) => {
+			const shown = row({
+				sampleId: cell,
+				calls: [{ role: 'policy', prompt: cell, completion: cell }],
+				completion: cell,
+				ideals: [cell],
+				picked: cell,
+				f1: -0.25,
+				choice: cell,
+				score: -3.5,
+				graderOutput: cell,
+			});
+			const w = written;
+			expect(samplesCsv([shown])).toBe(
+				`${HEADER}\r\n${w},${w},${w},${w},${w},,-0.25,${w},-3.5,${w}\r\n`,
+			);
+		},
+	);
 });

@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import {
 	createInputFormatError,
+	formatCsvField,
 	formatTsvField,
 	formatTsvRow,
+	inertSpreadsheetCell,
 	readTsvTable,
+	writeCsvTable,
 } from '../../../src/core/formats/tsv-table';
 import { InputFormatError } from '../../../src/core/errors';
+import { HOSTILE_CELLS, NUMBER_CELLS } from './hostile-cells';
 
 describe('readTsvTable', () => {
 	it('tab-separated: spaces are data, columns are 1-based field starts', () => {
@@ -125,6 +129,50 @@ describe('readTsvTable reads quoted fields back', () => {
 		const result = spawnSync('python3', ['-c', script], { input: written, encoding: 'utf8' });
 		expect(result.stderr).toBe('');
 		expect(JSON.parse(result.stdout)).toEqual([['id', 'token', 'surprisal'], ...AWKWARD_ROWS]);
+	});
+});
+
+describe('writeCsvTable: the spreadsheet exports', () => {
+	it.each(HOSTILE_CELLS)('a formula-like text %j is written inert: %j', (cell, written) => {
+		expect(formatCsvField(cell)).toBe(written);
+		expect(inertSpreadsheetCell(cell)).toBe(`'${cell}`);
+	});
+
+	it.each(NUMBER_CELLS)('the number %j is written unchanged', (cell) => {
+		expect(formatCsvField(cell)).toBe(cell);
+	});
+
+	it.each([
+		['plain', 'plain'],
+		['a,b', '"a,b"'],
+		['say "hi"', '"say ""hi"""'],
+		['two\nlines', '"two\nlines"'],
+		[' padded', '" padded"'],
+		['a-b=c', 'a-b=c'],
+		["'=1", "'=1"],
+		['', ''],
+	])('other text: %j → %j', (cell, written) => {
+		expect(formatCsvField(cell)).toBe(written);
+	});
+
+	const cells = [...HOSTILE_CELLS.map(([cell]) => cell), ...NUMBER_CELLS];
+	const csv = writeCsvTable([cells.map((_, index) => `c${index}`), cells]);
+	const expected = [...HOSTILE_CELLS.map(([cell]) => `'${cell}`), ...NUMBER_CELLS];
+
+	it("CRLF rows that read back as CSV: texts with their ', numbers as they were", () => {
+		expect(csv.endsWith('\r\n')).toBe(true);
+		expect(readTsvTable(csv, { separator: 'comma' }).rows[0]?.fields).toEqual(expected);
+	});
+
+	const python = spawnSync('python3', ['--version']).status === 0;
+	it.skipIf(!python)('Python csv reads the same fields', () => {
+		const script =
+			'import csv, io, json, sys\n' +
+			"source = io.TextIOWrapper(sys.stdin.buffer, encoding='utf-8', newline='')\n" +
+			'print(json.dumps(list(csv.reader(source))))\n';
+		const result = spawnSync('python3', ['-c', script], { input: csv, encoding: 'utf8' });
+		expect(result.stderr).toBe('');
+		expect(JSON.parse(result.stdout)[1]).toEqual(expected);
 	});
 });
 

@@ -1,9 +1,10 @@
 /**
  * The battery matrix as a long-form CSV (RFC 4180, CRLF): one row per model, suite and
  * prediction, with the items counted, the correct ones, the accuracy and its 95% Wilson
- * interval. Writer only; pure.
+ * interval. Model labels and suite names are outside text: a formula-like one is made inert
+ * ({@link writeCsvTable}). Writer only; pure.
  */
-import { formatTsvRow } from '../../formats/tsv-table';
+import { writeCsvTable } from '../../formats/tsv-table';
 import type { BatterySuiteCell, CellAccuracy } from './sg-score';
 
 /** The header of {@link writeBatteryCsv}. */
@@ -56,5 +57,5 @@ export function writeBatteryCsv(runs: readonly BatteryCsvRun[]): string {
 			if (cell.predictions.length > 1) rows.push(rowOf(model, cell, cell.allPredictions));
 		}
 	}
-	return rows.map((row) => `${formatTsvRow(row, 'comma')}\r\n`).join('');
+	return writeCsvTable(rows);
 }

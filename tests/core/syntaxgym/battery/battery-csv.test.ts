@@ -5,6 +5,7 @@ import { writeBatteryCsv } from '../../../../src/core/syntaxgym/battery/battery-
 import { scoreBattery } from '../../../../src/core/syntaxgym/battery/sg-score';
 import { readTsvTable } from '../../../../src/core/formats/tsv-table';
 import { fixtureOutcomes, fixtureSuite } from './battery-fixtures';
+import { HOSTILE_CELLS } from '../../formats/hostile-cells';
 
 describe('writeBatteryCsv', () => {
 	const { cells } = scoreBattery([
@@ -39,4 +40,15 @@ describe('writeBatteryCsv', () => {
 		expect(table.rows).toHaveLength(5);
 		expect(table.rows[1]?.fields[1]).toBe('Agreement, "hard"');
 	});
+
+	it.each(HOSTILE_CELLS)(
+		'a suite name or model label %j is written inert, the figures unchanged',
+		(cell, written) => {
+			const hostile = scoreBattery([
+				{ suite: fixtureSuite(cell, { items: 2 }), outcomes: fixtureOutcomes([[true, false]]) },
+			]);
+			const lines = writeBatteryCsv([{ model: cell, cells: hostile.cells }]).split('\r\n');
+			expect(lines[1]).toBe(`${written},${written},ungrouped,0,2,1,0.500000,0.094531,0.905469`);
+		},
+	);
 });

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-	quoteCsvField,
-	writeRegionTableCsv,
-} from '../../../../src/core/syntaxgym/formats/region-table-csv';
+import { writeRegionTableCsv } from '../../../../src/core/syntaxgym/formats/region-table-csv';
 import type { RegionValue } from '../../../../src/core/syntaxgym/scoring/types';
+import { HOSTILE_CELLS } from '../../formats/hostile-cells';
 
 function regionValue(overrides: Partial<RegionValue>): RegionValue {
 	return {
@@ -18,19 +16,6 @@ function regionValue(overrides: Partial<RegionValue>): RegionValue {
 		...overrides,
 	};
 }
-
-describe('quoteCsvField', () => {
-	it.each([
-		['plain', 'plain'],
-		['a,b', '"a,b"'],
-		['say "hi"', '"say ""hi"""'],
-		['two\nlines', '"two\nlines"'],
-		[' padded', '" padded"'],
-		['', ''],
-	])('%j → %j', (field, expected) => {
-		expect(quoteCsvField(field)).toBe(expected);
-	});
-});
 
 describe('writeRegionTableCsv', () => {
 	it('writes the regions-table columns with CRLF rows, values as Python repr', () => {
@@ -59,4 +44,22 @@ describe('writeRegionTableCsv', () => {
 			'item_number,condition_name,region_number,content,tokens,sum,mean,median,range,max,min',
 		);
 	});
+
+	it.each(HOSTILE_CELLS)(
+		'a region content or condition name %j is written inert; negative numbers stay',
+		(cell, written) => {
+			const csv = writeRegionTableCsv(
+				[
+					regionValue({
+						conditionName: cell,
+						content: cell,
+						tokens: [cell],
+						values: { sum: -3.5, mean: Number.NEGATIVE_INFINITY, max: Number.NaN },
+					}),
+				],
+				['sum', 'mean', 'max'],
+			);
+			expect(csv.split('\r\n')[1]).toBe(`1,${written},1,${written},${written},-3.5,-inf,nan`);
+		},
+	);
 });
