@@ -24,7 +24,7 @@ import {
 } from '../../core/model/model-spec';
 import { endpointPromptParts, scoreTextsViaEndpoint } from '../../providers/endpoint-scoring';
 import { endpointSpecOf } from '../../providers/open-model';
-import { OpenAIClient } from '../../providers/openai-client';
+import { endpointLimitsFromEnv, OpenAIClient } from '../../providers/openai-client';
 import { createNodeEngine } from '../../worker/node-engine';
 import type { ModelInfo, ScoredText } from '../../worker/protocol';
 import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
@@ -197,6 +197,7 @@ export async function scoreTextsInNode(
 			baseUrl,
 			...(apiKey ? { apiKey } : {}),
 			...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
+			limits: endpointLimitsFromEnv(process.env),
 		});
 		const started = Date.now();
 		const scored = await scoreTextsViaEndpoint(client, texts, {
