@@ -174,13 +174,13 @@ describe('answers that never end (issue 28)', () => {
 		const failure = { kind: 'timeout', detail: 'x' } as const;
 		const url = 'http://127.0.0.1:8000/v1';
 		expect(endpointFailureMessage(failure, { baseUrl: url })).toMatch(
-			/set with BENCHTOP_ENDPOINT_IDLE_S and BENCHTOP_ENDPOINT_DEADLINE_S\.$/,
+			/limits are set with BENCHTOP_ENDPOINT_IDLE_S and BENCHTOP_ENDPOINT_DEADLINE_S\.$/,
 		);
 		expect(
 			endpointFailureMessage(failure, { baseUrl: url, pageOrigin: 'http://127.0.0.1:4173' }),
 		).not.toMatch(/BENCHTOP_/);
 		expect(endpointFailureMessage({ kind: 'too-large', detail: 'x' }, { baseUrl: url })).toMatch(
-			/does it honour max_tokens\?\)\. The limit is set with BENCHTOP_ENDPOINT_MAX_BODY_MIB\.$/,
+			/does it honour max_tokens\?\)\. The size cap is set with BENCHTOP_ENDPOINT_MAX_BODY_MIB\.$/,
 		);
 	});
 });

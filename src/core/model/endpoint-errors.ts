@@ -85,8 +85,7 @@ export function endpointFailureMessage(failure: EndpointFailure, context: Endpoi
 	const status = failure.status !== undefined ? ` (HTTP ${failure.status})` : '';
 	const origin = context.pageOrigin;
 	// Where the limits are set: the CLI reads them from the environment; a page has its defaults.
-	const limitsSetting = (names: string): string =>
-		origin === undefined ? ` The limit is set with ${names}.` : '';
+	const limitsSetting = (sentence: string): string => (origin === undefined ? ` ${sentence}` : '');
 	switch (failure.kind) {
 		case 'network':
 			// CORS advice only where there is a page: a terminal has no origin.
@@ -133,13 +132,13 @@ export function endpointFailureMessage(failure: EndpointFailure, context: Endpoi
 			return (
 				`${where} did not answer in time${status}: ${failure.detail ?? 'the wait ran out'}. ` +
 				`Nothing of it was kept, and it was not retried: check that the server is not stalled or ` +
-				`overloaded.${limitsSetting('BENCHTOP_ENDPOINT_IDLE_S and BENCHTOP_ENDPOINT_DEADLINE_S')}`
+				`overloaded.${limitsSetting('The limits are set with BENCHTOP_ENDPOINT_IDLE_S and BENCHTOP_ENDPOINT_DEADLINE_S.')}`
 			);
 		case 'too-large':
 			return (
 				`${where} sent an answer too large to take${status}: ${failure.detail ?? 'over the cap'}. ` +
 				`Nothing of it was kept, and it was not retried: check the server (does it honour ` +
-				`max_tokens?).${limitsSetting('BENCHTOP_ENDPOINT_MAX_BODY_MIB')}`
+				`max_tokens?).${limitsSetting('The size cap is set with BENCHTOP_ENDPOINT_MAX_BODY_MIB.')}`
 			);
 		case 'cannot-score':
 			return (
