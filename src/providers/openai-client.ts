@@ -85,6 +85,11 @@ export class EndpointBaseUrlError extends BenchtopError {
 	override name = 'EndpointBaseUrlError';
 }
 
+/** A limit set in the environment that is not a positive number: bad input (exit 2). */
+export class EndpointLimitsError extends BenchtopError {
+	override name = 'EndpointLimitsError';
+}
+
 /** An answer that is not complete: a transport fault, retried like a 5xx. Internal. */
 class IncompleteAnswer extends Error {
 	constructor(readonly detail: string) {
@@ -151,7 +156,7 @@ export const ENDPOINT_LIMIT_VARIABLES = {
 
 /**
  * The limits set in `env` (seconds, and MiB for the body cap; decimals allowed), the defaults for
- * those not set. A value that is not a positive number is a RangeError naming the variable.
+ * those not set. A value that is not a positive number is an EndpointLimitsError naming it.
  */
 export function endpointLimitsFromEnv(
 	env: Readonly<Record<string, string | undefined>>,
@@ -161,7 +166,9 @@ export function endpointLimitsFromEnv(
 		if (text === undefined || text.trim() === '') return fallback;
 		const value = Number(text);
 		if (!Number.isFinite(value) || value <= 0) {
-			throw new RangeError(`${name} must be a positive number, got '${text.slice(0, 40)}'.`);
+			throw new EndpointLimitsError(
+				`${name} must be a positive number, got '${text.slice(0, 40)}'.`,
+			);
 		}
 		return Math.max(1, Math.round(value * scale));
 	};
@@ -287,6 +294,25 @@ async function readCapped(
 		at += part.byteLength;
 	}
 	return new TextDecoder().decode(bytes);
+}
+
+/**
+ * Up to `limits.maxBodyBytes` of a body (a request outside OpenAIClient, such as vLLM's
+ * `/tokenize`), read under the idle timeout and deadline; undefined when it is longer, stalls or
+ * drops.
+ */
+export async function readBoundedText(
+	response: Response,
+	limits: EndpointLimits,
+): Promise<string | undefined> {
+	const clock = new CallClock(limits, undefined);
+	try {
+		return await readCapped(response, clock, limits.maxBodyBytes, 'fail');
+	} catch {
+		return undefined;
+	} finally {
+		clock.dispose();
+	}
 }
 
 /** The `max_tokens` (or `max_completion_tokens`) a request body sets, if any. */

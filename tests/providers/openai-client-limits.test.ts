@@ -12,8 +12,10 @@ import {
 	EndpointTimeoutError,
 	EndpointTooLargeError,
 	endpointLimitsFromEnv,
+	EndpointLimitsError,
 	MAX_ERROR_BODY_BYTES,
 	OpenAIClient,
+	readBoundedText,
 	type EndpointLimits,
 } from '../../src/providers/openai-client';
 import { startFaultProxy, type EndlessFault, type FaultProxy } from '../support/fault-proxy';
@@ -68,9 +70,9 @@ describe('endpoint limits from the environment', () => {
 			}),
 		).toEqual({ idleTimeoutMs: 1500, deadlineMs: 30_000, maxBodyBytes: 512 * 1024 });
 		for (const bad of ['0', '-1', 'soon', 'Infinity']) {
-			expect(() => endpointLimitsFromEnv({ BENCHTOP_ENDPOINT_DEADLINE_S: bad })).toThrow(
-				`BENCHTOP_ENDPOINT_DEADLINE_S must be a positive number, got '${bad}'.`,
-			);
+			const read = () => endpointLimitsFromEnv({ BENCHTOP_ENDPOINT_DEADLINE_S: bad });
+			expect(read).toThrow(EndpointLimitsError);
+			expect(read).toThrow(`BENCHTOP_ENDPOINT_DEADLINE_S must be a positive number, got '${bad}'.`);
 		}
 	});
 
@@ -182,5 +184,19 @@ describe('answers that never end (issue 28)', () => {
 		expect(endpointFailureMessage({ kind: 'too-large', detail: 'x' }, { baseUrl: url })).toMatch(
 			/does it honour max_tokens\?\)\. The size cap is set with BENCHTOP_ENDPOINT_MAX_BODY_MIB\.$/,
 		);
+	});
+});
+
+describe('readBoundedText (answers read outside the client, e.g. /tokenize)', () => {
+	it('reads a body up to the cap, and gives up on one that never ends', async () => {
+		server = await startRecordingServer((_request, response) => {
+			response.writeHead(200, { 'content-type': 'application/json' });
+			response.end('{"token_strs": ["a"]}');
+		});
+		const small = await fetch(`${server.baseUrl}/x`, { method: 'POST', body: '{}' });
+		expect(await readBoundedText(small, LIMITS)).toBe('{"token_strs": ["a"]}');
+		const { baseUrl } = await endless('endless-json');
+		const never = await fetch(`${baseUrl}/x`, { method: 'POST', body: '{}' });
+		expect(await readBoundedText(never, LIMITS)).toBeUndefined();
 	});
 });
