@@ -21,7 +21,7 @@ import { EndpointModel } from './endpoint-model';
 import { EndpointBaseUrlError } from './openai-client';
 import { createEngineTextModel } from './engine-model';
 import { createNodeFileCache } from './node-file-cache';
-import type { OpenAIClient } from './openai-client';
+import { endpointLimitsFromEnv, type OpenAIClient } from './openai-client';
 import { createReplayModel } from './replay';
 import { withResponseCache } from './response-cache';
 
@@ -43,7 +43,7 @@ export interface OpenTextModelOptions {
 	readonly chatApi?: 'chat' | 'completions';
 	/** Endpoints: a token counter for `countTokens` (default about 4 characters per token). */
 	readonly countTokens?: (text: string) => number;
-	/** Environment to read OPENAI_BASE_URL / OPENAI_API_KEY from (default process.env). */
+	/** Environment to read OPENAI_BASE_URL / OPENAI_API_KEY and BENCHTOP_ENDPOINT_* from (default process.env). */
 	readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -113,9 +113,10 @@ export async function openTextModel(
 			...(apiKey ? { apiKey } : {}),
 			...(options.chatApi ? { chatApi: options.chatApi } : {}),
 			...(options.countTokens ? { countTokens: options.countTokens } : {}),
-			...(options.concurrency !== undefined
-				? { clientOptions: { concurrency: options.concurrency } }
-				: {}),
+			clientOptions: {
+				limits: endpointLimitsFromEnv(env),
+				...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+			},
 		});
 		opened = { model, spec, client: model.client, close: async () => undefined };
 	} else if (parsed.kind === 'replay') {

@@ -5,7 +5,11 @@
  * complete (JSON of the expected shape; a stream ending with a finish reason and `[DONE]`):
  * anything else, 429, 5xx and connection faults are retried with backoff. It runs at most
  * `concurrency` requests at once, sums token usage, and turns failures into EndpointError
- * subclasses whose message says what to do (src/core/model/endpoint-errors.ts).
+ * subclasses whose message says what to do (src/core/model/endpoint-errors.ts). Every answer is
+ * bounded ({@link EndpointLimits}): a body read stops at a size cap (error bodies too), a call has
+ * one deadline over all its attempts and waits, a wait for headers, body bytes or a stream event
+ * (comment lines do not count) ends at an idle timeout, and a stream stops once it sends more
+ * text events than its `max_tokens`; these end the call without a retry.
  */
 import * as v from 'valibot';
 import { BenchtopError } from '../core/errors';
@@ -67,15 +71,36 @@ export class EndpointIncompleteError extends EndpointError {
 	override name = 'EndpointIncompleteError';
 }
 
+/** No answer headers or stream event within the idle timeout, or the call's deadline passed. */
+export class EndpointTimeoutError extends EndpointError {
+	override name = 'EndpointTimeoutError';
+}
+/** A body over the size cap, or a stream past its `max_tokens`. */
+export class EndpointTooLargeError extends EndpointError {
+	override name = 'EndpointTooLargeError';
+}
+
 /** A base URL that cannot be used (not http(s), or with user:password in it): bad input. */
 export class EndpointBaseUrlError extends BenchtopError {
 	override name = 'EndpointBaseUrlError';
+}
+
+/** A limit set in the environment that is not a positive number: bad input (exit 2). */
+export class EndpointLimitsError extends BenchtopError {
+	override name = 'EndpointLimitsError';
 }
 
 /** An answer that is not complete: a transport fault, retried like a 5xx. Internal. */
 class IncompleteAnswer extends Error {
 	constructor(readonly detail: string) {
 		super(detail);
+	}
+}
+
+/** A limit of {@link EndpointLimits} was hit: ends the call with `failure`, never retried. Internal. */
+class LimitHit extends Error {
+	constructor(readonly failure: EndpointFailure) {
+		super(failure.detail);
 	}
 }
 
@@ -92,7 +117,209 @@ const ERROR_CLASS: Record<EndpointFailureKind, typeof EndpointError> = {
 	'bad-request': EndpointRequestError,
 	'cannot-score': EndpointCannotScoreError,
 	incomplete: EndpointIncompleteError,
+	timeout: EndpointTimeoutError,
+	'too-large': EndpointTooLargeError,
 };
+
+/** How long and how much of an answer the client waits for and reads. */
+export interface EndpointLimits {
+	/**
+	 * Bytes of one JSON answer body, and characters of one streamed answer's text (16 MiB): past
+	 * it the call fails. An error body is read up to {@link MAX_ERROR_BODY_BYTES} at most.
+	 */
+	readonly maxBodyBytes: number;
+	/**
+	 * Ms without progress before the call fails (120 s): waiting for the answer's headers, for
+	 * the next bytes of a JSON body, for the next event of a stream (comment lines such as
+	 * `: keepalive` are not progress).
+	 */
+	readonly idleTimeoutMs: number;
+	/** Ms one call may take in all, every retry and backoff wait included (10 min). */
+	readonly deadlineMs: number;
+}
+
+export const DEFAULT_ENDPOINT_LIMITS: EndpointLimits = {
+	maxBodyBytes: 16 * 1024 * 1024,
+	idleTimeoutMs: 120_000,
+	deadlineMs: 600_000,
+};
+
+/** Bytes of an error answer's body read for its message; the rest is not read. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** The environment variables the CLI reads its {@link EndpointLimits} from. */
+export const ENDPOINT_LIMIT_VARIABLES = {
+	idleTimeoutMs: 'BENCHTOP_ENDPOINT_IDLE_S',
+	deadlineMs: 'BENCHTOP_ENDPOINT_DEADLINE_S',
+	maxBodyBytes: 'BENCHTOP_ENDPOINT_MAX_BODY_MIB',
+} as const;
+
+/**
+ * The limits set in `env` (seconds, and MiB for the body cap; decimals allowed), the defaults for
+ * those not set. A value that is not a positive number is an EndpointLimitsError naming it.
+ */
+export function endpointLimitsFromEnv(
+	env: Readonly<Record<string, string | undefined>>,
+): EndpointLimits {
+	const read = (name: string, scale: number, fallback: number): number => {
+		const text = env[name];
+		if (text === undefined || text.trim() === '') return fallback;
+		const value = Number(text);
+		if (!Number.isFinite(value) || value <= 0) {
+			throw new EndpointLimitsError(
+				`${name} must be a positive number, got '${text.slice(0, 40)}'.`,
+			);
+		}
+		return Math.max(1, Math.round(value * scale));
+	};
+	const names = ENDPOINT_LIMIT_VARIABLES;
+	const defaults = DEFAULT_ENDPOINT_LIMITS;
+	return {
+		idleTimeoutMs: read(names.idleTimeoutMs, 1000, defaults.idleTimeoutMs),
+		deadlineMs: read(names.deadlineMs, 1000, defaults.deadlineMs),
+		maxBodyBytes: read(names.maxBodyBytes, 1024 * 1024, defaults.maxBodyBytes),
+	};
+}
+
+/** `ms` as seconds for a message (`2 s`, `0.5 s`). */
+function seconds(ms: number): string {
+	return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/**
+ * One call's clock: its signal aborts at the caller's abort or at the deadline (a LimitHit as the
+ * reason), and `within` bounds one wait by the idle timeout.
+ */
+class CallClock {
+	readonly signal: AbortSignal;
+	readonly #deadline = new AbortController();
+	readonly #timer: ReturnType<typeof setTimeout>;
+	constructor(
+		readonly limits: EndpointLimits,
+		readonly caller: AbortSignal | undefined,
+	) {
+		this.signal = caller ? AbortSignal.any([caller, this.#deadline.signal]) : this.#deadline.signal;
+		this.#timer = setTimeout(() => this.#deadline.abort(this.deadlineHit()), limits.deadlineMs);
+	}
+
+	get pastDeadline(): boolean {
+		return this.#deadline.signal.aborted;
+	}
+
+	deadlineHit(): LimitHit {
+		return new LimitHit({
+			kind: 'timeout',
+			detail: `the answer was not complete within the deadline of ${seconds(this.limits.deadlineMs)}`,
+		});
+	}
+
+	/** What a failed read or fetch means: the caller's abort and the deadline win over `fault`. */
+	fault(error: unknown, fault: () => Error): Error {
+		if (this.caller?.aborted) return error instanceof Error ? error : new Error(String(error));
+		if (this.pastDeadline) return this.deadlineHit();
+		return fault();
+	}
+
+	/** `promise`, or a LimitHit (`what`) when it has not settled after `ms` (the idle timeout). */
+	async within<T>(promise: Promise<T>, what: string, ms = this.limits.idleTimeoutMs): Promise<T> {
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const idle = new Promise<never>((_, reject) => {
+			timer = setTimeout(
+				() => reject(new LimitHit({ kind: 'timeout', detail: what })),
+				Math.max(0, ms),
+			);
+		});
+		try {
+			return await Promise.race([promise, idle]);
+		} finally {
+			clearTimeout(timer);
+		}
+	}
+
+	dispose(): void {
+		clearTimeout(this.#timer);
+	}
+}
+
+/**
+ * Up to `maxBytes` of a body, read under the clock's idle timeout. `over` says what a longer body
+ * means: `'fail'` a LimitHit, `'cut'` the first `maxBytes` (the rest is not read). The body is
+ * cancelled when this returns or throws.
+ */
+async function readCapped(
+	response: Response,
+	clock: CallClock,
+	maxBytes: number,
+	over: 'fail' | 'cut',
+): Promise<string> {
+	if (!response.body) return '';
+	const reader = response.body.getReader();
+	const parts: Uint8Array[] = [];
+	let size = 0;
+	try {
+		for (;;) {
+			let read: ReadableStreamReadResult<Uint8Array>;
+			try {
+				read = await clock.within(
+					reader.read(),
+					`no data of the answer for ${seconds(clock.limits.idleTimeoutMs)}`,
+				);
+			} catch (error) {
+				if (error instanceof LimitHit) throw error;
+				throw clock.fault(error, () => new IncompleteAnswer(droppedDetail(error)));
+			}
+			if (read.done) break;
+			if (size + read.value.byteLength > maxBytes) {
+				if (over === 'fail') {
+					throw new LimitHit({
+						kind: 'too-large',
+						status: response.status,
+						detail: `a body over the cap of ${maxBytes} bytes`,
+					});
+				}
+				parts.push(read.value.subarray(0, maxBytes - size));
+				size = maxBytes;
+				break;
+			}
+			parts.push(read.value);
+			size += read.value.byteLength;
+		}
+	} finally {
+		void reader.cancel().catch(() => undefined);
+	}
+	const bytes = new Uint8Array(size);
+	let at = 0;
+	for (const part of parts) {
+		bytes.set(part, at);
+		at += part.byteLength;
+	}
+	return new TextDecoder().decode(bytes);
+}
+
+/**
+ * Up to `limits.maxBodyBytes` of a body (a request outside OpenAIClient, such as vLLM's
+ * `/tokenize`), read under the idle timeout and deadline; undefined when it is longer, stalls or
+ * drops.
+ */
+export async function readBoundedText(
+	response: Response,
+	limits: EndpointLimits,
+): Promise<string | undefined> {
+	const clock = new CallClock(limits, undefined);
+	try {
+		return await readCapped(response, clock, limits.maxBodyBytes, 'fail');
+	} catch {
+		return undefined;
+	} finally {
+		clock.dispose();
+	}
+}
+
+/** The `max_tokens` (or `max_completion_tokens`) a request body sets, if any. */
+function maxTokensOf(body: Record<string, unknown>): number | undefined {
+	const value = body['max_tokens'] ?? body['max_completion_tokens'];
+	return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
 
 /** Network retries are fewer: a server that is down should not keep the user waiting. */
 const MAX_NETWORK_RETRIES = 2;
@@ -149,13 +376,9 @@ const CompletionSchema = v.looseObject({
 async function readCompleteJson(
 	response: Response,
 	schema: v.GenericSchema<unknown>,
+	clock: CallClock,
 ): Promise<unknown> {
-	let text: string;
-	try {
-		text = await response.text();
-	} catch (error) {
-		throw new IncompleteAnswer(droppedDetail(error));
-	}
+	const text = await readCapped(response, clock, clock.limits.maxBodyBytes, 'fail');
 	const type = response.headers.get('content-type') ?? '';
 	if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(text)) {
 		throw new IncompleteAnswer(
@@ -236,6 +459,8 @@ export interface OpenAIClientOptions {
 	readonly retryBaseMs?: number;
 	/** The page's origin, for the CORS / mixed-content advice (browser only). */
 	readonly pageOrigin?: string;
+	/** Size cap, idle timeout and deadline; those not given are the defaults. */
+	readonly limits?: Partial<EndpointLimits>;
 	readonly fetch?: typeof fetch;
 }
 
@@ -332,8 +557,15 @@ class Limiter {
 }
 
 /** What a server's error JSON says (`{error: {message}}`, `{error: "..."}`, `{detail}`), or its text. */
-async function errorDetail(response: Response): Promise<string | undefined> {
-	const text = await response.text().catch(() => '');
+async function errorDetail(response: Response, clock: CallClock): Promise<string | undefined> {
+	const maxBytes = Math.min(MAX_ERROR_BODY_BYTES, clock.limits.maxBodyBytes);
+	// A body that stalls or drops gives no detail; the deadline and the caller's abort still end it.
+	let text = '';
+	try {
+		text = await readCapped(response, clock, maxBytes, 'cut');
+	} catch (error) {
+		if (clock.caller?.aborted || clock.pastDeadline) throw clock.fault(error, () => error as Error);
+	}
 	if (text === '') return undefined;
 	try {
 		const json = JSON.parse(text) as {
@@ -357,6 +589,8 @@ export class OpenAIClient {
 	readonly baseUrl: string;
 	readonly #options: OpenAIClientOptions;
 	readonly #limiter: Limiter;
+	/** The limits every call runs under. */
+	readonly limits: EndpointLimits;
 	#promptTokens = 0;
 	#completionTokens = 0;
 
@@ -366,6 +600,7 @@ export class OpenAIClient {
 		if (problem !== undefined) throw new EndpointBaseUrlError(problem);
 		this.baseUrl = normalizeBaseUrl(options.baseUrl);
 		this.#limiter = new Limiter(Math.max(1, options.concurrency ?? 4));
+		this.limits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.limits };
 	}
 
 	/** Requests in flight at once. */
@@ -429,7 +664,10 @@ export class OpenAIClient {
 	 * each chunk's new text; the last chunks carry the finish reason and the usage. A stream counts
 	 * only when it ends with a finish reason and `[DONE]`: one that is cut off, empty, malformed or
 	 * an HTML page is retried (the text already passed on must come again, and is not repeated),
-	 * then fails with an EndpointIncompleteError.
+	 * then fails with an EndpointIncompleteError. A stream with no event for the idle timeout, or
+	 * not complete by the deadline, fails with an EndpointTimeoutError; one whose text passes the
+	 * size cap, or that sends more text events than its `max_tokens`, with an
+	 * EndpointTooLargeError. Neither is retried.
 	 */
 	async *stream(
 		path: '/chat/completions' | '/completions',
@@ -440,14 +678,17 @@ export class OpenAIClient {
 		const release = await this.#limiter.acquire();
 		const request = { ...body, stream: true, stream_options: { include_usage: true } };
 		const context = this.context(typeof body['model'] === 'string' ? body['model'] : undefined);
+		// The deadline runs from the slot on: a call waiting for a slot is not yet sent.
+		const clock = new CallClock(this.limits, signal);
+		const maxTokens = maxTokensOf(body);
 		let passedOn = '';
 		try {
 			for (let attempt = 0; ; attempt++) {
-				const response = await this.#send('POST', path, request, signal);
+				const response = await this.#send('POST', path, request, clock);
 				/** Characters of this attempt's answer so far. */
 				let received = 0;
 				try {
-					for await (const chunk of this.#readStream(response)) {
+					for await (const chunk of this.#readStream(response, clock, maxTokens)) {
 						const fresh = newText(passedOn, received, chunk.text);
 						received += chunk.text.length;
 						passedOn += fresh;
@@ -459,7 +700,7 @@ export class OpenAIClient {
 					if (attempt >= (this.#options.maxRetries ?? 4)) {
 						throw endpointError({ kind: 'incomplete', detail: error.detail }, context);
 					}
-					await wait((this.#options.retryBaseMs ?? 500) * 2 ** attempt, signal);
+					await wait((this.#options.retryBaseMs ?? 500) * 2 ** attempt, clock.signal);
 				}
 			}
 		} catch (error) {
@@ -469,14 +710,24 @@ export class OpenAIClient {
 					context,
 				);
 			}
+			if (error instanceof LimitHit) throw endpointError(error.failure, context);
 			throw error;
 		} finally {
+			clock.dispose();
 			release();
 		}
 	}
 
-	/** The chunks of one streamed answer; an IncompleteAnswer unless it ends with a finish reason and `[DONE]`. */
-	async *#readStream(response: Response): AsyncGenerator<StreamChunk> {
+	/**
+	 * The chunks of one streamed answer; an IncompleteAnswer unless it ends with a finish reason and
+	 * `[DONE]`; a LimitHit when no event comes for the idle timeout (comment lines do not count),
+	 * when its text passes the size cap, or when more events carry text than `maxTokens`.
+	 */
+	async *#readStream(
+		response: Response,
+		clock: CallClock,
+		maxTokens: number | undefined,
+	): AsyncGenerator<StreamChunk> {
 		if (/html/i.test(response.headers.get('content-type') ?? '')) {
 			await response.body?.cancel().catch(() => undefined);
 			throw new IncompleteAnswer(
@@ -484,14 +735,19 @@ export class OpenAIClient {
 			);
 		}
 		if (!response.body) throw new IncompleteAnswer('a stream with no body');
+		const { idleTimeoutMs, maxBodyBytes } = clock.limits;
 		const parser = new ServerSentEventParser();
 		const decoder = new TextDecoder();
 		const reader = response.body.getReader();
 		let done = false;
 		let finished = false;
 		let usage: UsageJson | undefined;
+		let textChars = 0;
+		let textEvents = 0;
+		let lastEventAt = Date.now();
 		const chunks = (events: readonly string[]): StreamChunk[] =>
 			events.flatMap((data) => {
+				lastEventAt = Date.now();
 				if (done) return [];
 				if (data.trim() === '[DONE]') {
 					done = true;
@@ -500,22 +756,43 @@ export class OpenAIClient {
 				const chunk = chunkOfEvent(data);
 				if (chunk.finishReason) finished = true;
 				if (chunk.usage) usage = chunk.usage;
+				if (chunk.text !== '') {
+					textEvents += 1;
+					textChars += chunk.text.length;
+				}
+				if (maxTokens !== undefined && textEvents > maxTokens) {
+					throw new LimitHit({
+						kind: 'too-large',
+						detail: `the stream went on past max_tokens ${maxTokens} (${textEvents} events with text)`,
+					});
+				}
+				if (textChars > maxBodyBytes) {
+					throw new LimitHit({
+						kind: 'too-large',
+						detail: `a streamed answer over the cap of ${maxBodyBytes} characters`,
+					});
+				}
 				return [chunk];
 			});
 		try {
 			for (;;) {
 				let read: ReadableStreamReadResult<Uint8Array>;
 				try {
-					read = await reader.read();
+					read = await clock.within(
+						reader.read(),
+						`no event in the stream for ${seconds(idleTimeoutMs)}`,
+						idleTimeoutMs - (Date.now() - lastEventAt),
+					);
 				} catch (error) {
-					throw new IncompleteAnswer(droppedDetail(error));
+					if (error instanceof LimitHit) throw error;
+					throw clock.fault(error, () => new IncompleteAnswer(droppedDetail(error)));
 				}
 				if (read.done) break;
 				yield* chunks(parser.feed(decoder.decode(read.value, { stream: true })));
 			}
 			yield* chunks([...parser.feed(decoder.decode()), ...parser.end()]);
 		} finally {
-			await reader.cancel().catch(() => undefined);
+			void reader.cancel().catch(() => undefined);
 		}
 		if (!done || !finished) {
 			throw new IncompleteAnswer(
@@ -544,34 +821,43 @@ export class OpenAIClient {
 	): Promise<unknown> {
 		const context = this.context(typeof body?.['model'] === 'string' ? body['model'] : undefined);
 		return this.#limiter.run(async () => {
-			for (let attempt = 0; ; attempt++) {
-				const response = await this.#send(method, path, body, signal);
-				try {
-					return await readCompleteJson(response, schema);
-				} catch (error) {
-					if (signal?.aborted || !(error instanceof IncompleteAnswer)) throw error;
-					if (attempt >= (this.#options.maxRetries ?? 4)) {
-						throw endpointError(
-							{ kind: 'incomplete', status: response.status, detail: error.detail },
-							context,
-						);
+			const clock = new CallClock(this.limits, signal);
+			try {
+				for (let attempt = 0; ; attempt++) {
+					const response = await this.#send(method, path, body, clock);
+					try {
+						return await readCompleteJson(response, schema, clock);
+					} catch (error) {
+						if (signal?.aborted || !(error instanceof IncompleteAnswer)) throw error;
+						if (attempt >= (this.#options.maxRetries ?? 4)) {
+							throw endpointError(
+								{ kind: 'incomplete', status: response.status, detail: error.detail },
+								context,
+							);
+						}
+						await wait((this.#options.retryBaseMs ?? 500) * 2 ** attempt, clock.signal);
 					}
-					await wait((this.#options.retryBaseMs ?? 500) * 2 ** attempt, signal);
 				}
+			} catch (error) {
+				if (error instanceof LimitHit) throw endpointError(error.failure, context);
+				throw error;
+			} finally {
+				clock.dispose();
 			}
 		});
 	}
 
 	/**
 	 * One request whose answer has a 2xx status: retried with backoff on 429 / 5xx (a Retry-After
-	 * header wins) and on no answer at all (refused, reset, timed out); other statuses throw. The
-	 * body is the caller's to read and check. No limiter here.
+	 * header wins) and on no answer at all (refused, reset); other statuses throw. No headers within
+	 * the idle timeout, or the deadline passing, is a LimitHit (not retried). The body is the
+	 * caller's to read and check. No limiter here.
 	 */
 	async #send(
 		method: 'GET' | 'POST',
 		path: string,
 		body: Record<string, unknown> | undefined,
-		signal: AbortSignal | undefined,
+		clock: CallClock,
 	): Promise<Response> {
 		const model = typeof body?.['model'] === 'string' ? body['model'] : undefined;
 		const context = this.context(model);
@@ -581,23 +867,39 @@ export class OpenAIClient {
 		if (this.#options.apiKey) headers['authorization'] = `Bearer ${this.#options.apiKey}`;
 		const maxRetries = this.#options.maxRetries ?? 4;
 		const baseMs = this.#options.retryBaseMs ?? 500;
+		const { idleTimeoutMs } = clock.limits;
 		for (let attempt = 0; ; attempt++) {
 			let failure: EndpointFailure;
 			let waitMs: number | undefined;
+			// Aborted when no headers come within the idle timeout; the body is read under its own.
+			const headersWait = new AbortController();
+			const timer = setTimeout(() => headersWait.abort(), idleTimeoutMs);
 			try {
-				const response = await fetchImpl(`${this.baseUrl}${path}`, {
-					method,
-					headers,
-					...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-					...(signal ? { signal } : {}),
-				});
+				let response: Response;
+				try {
+					response = await fetchImpl(`${this.baseUrl}${path}`, {
+						method,
+						headers,
+						...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+						signal: AbortSignal.any([clock.signal, headersWait.signal]),
+					});
+				} finally {
+					clearTimeout(timer);
+				}
 				const kind = failureKindOfStatus(response.status);
 				if (kind === undefined) return response;
-				const detail = await errorDetail(response);
+				const detail = await errorDetail(response, clock);
 				failure = { kind, status: response.status, ...(detail !== undefined ? { detail } : {}) };
 				waitMs = retryAfterMs(response.headers.get('retry-after'));
 			} catch (error) {
-				if (signal?.aborted) throw error;
+				if (clock.caller?.aborted || clock.pastDeadline)
+					throw clock.fault(error, () => error as Error);
+				if (headersWait.signal.aborted) {
+					throw new LimitHit({
+						kind: 'timeout',
+						detail: `no answer headers within ${seconds(idleTimeoutMs)}`,
+					});
+				}
 				const cause = error instanceof Error && error.cause instanceof Error ? error.cause : null;
 				const detail = cause && 'code' in cause ? String(cause.code) : undefined;
 				failure = {
@@ -609,11 +911,10 @@ export class OpenAIClient {
 				failure.kind === 'network' ? Math.min(maxRetries, MAX_NETWORK_RETRIES) : maxRetries;
 			if (!isRetryableFailure(failure.kind) || attempt >= limit)
 				throw endpointError(failure, context);
-			await wait(waitMs ?? baseMs * 2 ** attempt, signal);
+			await wait(waitMs ?? baseMs * 2 ** attempt, clock.signal);
 		}
 	}
 }
-
 /**
  * The part of `chunk` (which follows the `received` characters of this attempt) not yet passed on.
  * A retried stream must repeat what was passed on before (greedy answers do): the chunk's overlap

@@ -7,7 +7,11 @@
 import type { EndpointModelSpec } from '../core/model/model-spec';
 import { EndpointModel } from '../providers/endpoint-model';
 import { scoreTextsViaEndpoint } from '../providers/endpoint-scoring';
-import { EndpointNotFoundError, OpenAIClient } from '../providers/openai-client';
+import {
+	EndpointNotFoundError,
+	OpenAIClient,
+	type EndpointLimits,
+} from '../providers/openai-client';
 import { CancelledError } from '../worker/engine-errors';
 import type {
 	CallKind,
@@ -31,6 +35,8 @@ export interface EndpointInferenceClientOptions {
 	readonly batchSize?: number;
 	/** The page's origin, for the CORS advice in error messages. */
 	readonly pageOrigin?: string;
+	/** Size cap, idle timeout and deadline of every request (default DEFAULT_ENDPOINT_LIMITS). */
+	readonly limits?: Partial<EndpointLimits>;
 }
 
 type Handlers = {
@@ -68,6 +74,7 @@ export class EndpointInferenceClient implements InferenceClientApi {
 				baseUrl: options.spec.baseUrl,
 				...(options.apiKey ? { apiKey: options.apiKey } : {}),
 				...(options.pageOrigin ? { pageOrigin: options.pageOrigin } : {}),
+				...(options.limits ? { limits: options.limits } : {}),
 			});
 		this.#batchSize = Math.max(1, options.batchSize ?? DEFAULT_ENDPOINT_SCORE_BATCH);
 		this.#model = new EndpointModel({ spec: options.spec, client: this.client });

@@ -5,7 +5,9 @@
 // streams, a single stream cut before `[DONE]`) retried to exactly the clean export; a lasting
 // HTML 200 (and on Evals a 401) stops the run with a message naming the URL and what came back,
 // and Resume, once the proxy is healthy, gives exactly the clean export. Memory (whose endpoint
-// agent samples at the server's temperature): see its test.
+// agent samples at the server's temperature): see its test. Issue 28: an endless stream past
+// max_tokens (Evals) and an endless JSON body (Run) stop the run with a worded error under the
+// tab's default limits.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startServeProcess, type ServeProcess } from './serve-process';
@@ -319,5 +321,60 @@ test('Memory page: a 503 and a cut stream are retried; an HTML 200 stops the run
 		const agentAfter = await conversation(page).locator('.message.agent').allInnerTexts();
 		expect(agentAfter.slice(0, agentBefore.length)).toEqual(agentBefore);
 		expect(agentAfter.length).toBeGreaterThan(agentBefore.length);
+	});
+});
+
+// Issue 28: answers that never end, with the tab's default limits. On Evals, a stream of text
+// deltas that ignores `max_tokens` stops the run as soon as it passes it; on the Run page, a 200
+// JSON body that never ends stops the run at the 16 MiB body cap. Each says so with the URL, and
+// nothing of the answer is kept (Resume, healthy, finishes).
+test('answers that never end: deltas past max_tokens stop an Evals run, an endless JSON body a suite run, each worded', async ({
+	browser,
+	baseURL,
+}) => {
+	const stopped = (page: Page) =>
+		page.getByRole('status').filter({ hasText: 'The run stopped' }).first();
+	await fresh(browser, baseURL, async (page) => {
+		await page.goto('/#/evals');
+		await page
+			.getByRole('button', { name: /^capitals\b/ })
+			.first()
+			.click();
+		await page.getByRole('group', { name: 'Model under test' }).getByLabel('Endpoint').check();
+		await connect(page);
+		await page.locator('table.params').first().getByLabel('Max new tokens').fill('6');
+		inject('endless-deltas', Infinity);
+		await page.getByRole('button', { name: 'Run eval' }).click();
+		await expect(stopped(page)).toContainText(
+			`${proxy.baseUrl} sent an answer too large to take: the stream went on past max_tokens 6 (7 events with text). Nothing of it was kept, and it was not retried`,
+			{ timeout: 60_000 },
+		);
+		await expect(stopped(page)).not.toContainText(/BENCHTOP_|network error|CORS/i);
+		heal();
+		await page
+			.getByRole('button', { name: /^Resume/ })
+			.first()
+			.click();
+		await expect(page.getByTestId('evals-progress')).toContainText('12 of 12 samples', {
+			timeout: 60_000,
+		});
+	});
+	await fresh(browser, baseURL, async (page) => {
+		await page.route('https://huggingface.co/**', () => {});
+		await page.goto('/');
+		await page.getByRole('button', { name: /^Garden path: NP\/Z ambiguity/ }).click();
+		await page.getByRole('radio', { name: 'Endpoint' }).check();
+		await connect(page);
+		await expect(page.getByTestId('model-abilities')).toContainText('score text ✓');
+		inject('endless-json', Infinity);
+		await page.getByRole('button', { name: 'Run suite' }).click();
+		await expect(page.getByTestId('results-status')).toContainText('Failed:', {
+			timeout: 60_000,
+		});
+		const message = page.getByText(/^The run stopped:/);
+		await expect(message).toContainText(
+			`${proxy.baseUrl} sent an answer too large to take (HTTP 200): a body over the cap of 16777216 bytes. Nothing of it was kept, and it was not retried`,
+		);
+		await expect(message).not.toContainText(/BENCHTOP_|network error|CORS/i);
 	});
 });

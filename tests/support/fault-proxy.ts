@@ -1,7 +1,10 @@
 // A small fault-injecting HTTP proxy for tests (Node, 127.0.0.1, port 0): it forwards each request
 // to a real server (our `serve`) unless the plan names a fault for it. Faults are the ways an
 // endpoint answer goes wrong in the field: status codes, resets, drops mid-body, delays, malformed
-// JSON, HTML or empty 200s, and streams cut before `[DONE]`. For a page (Playwright), CORS passes
+// JSON, HTML or empty 200s, and streams cut before `[DONE]`; and (issue 28) answers that never
+// end: headers never sent, an event stream of `: keepalive` comments only, text deltas past any
+// `max_tokens`, a 500 or a 200 JSON body that never ends. Those stop by themselves after
+// ENDLESS_MS or ENDLESS_BYTES (whichever comes first), or when the client hangs up. For a page (Playwright), CORS passes
 // through: preflights go to the target unfaulted, its `access-control-*` headers come back, and an
 // injected fault carries the same allow-origin (a browser hides an answer without it as a network
 // error, so a fault would look like "cannot reach").
@@ -19,7 +22,24 @@ export type Fault =
 	| 'malformed-json'
 	| 'html-200'
 	| 'empty-200'
-	| 'truncated-stream';
+	| 'truncated-stream'
+	| EndlessFault;
+
+/** Answers that never end (until ENDLESS_MS / ENDLESS_BYTES): not in FAULTS, no retry helps. */
+export type EndlessFault =
+	'no-headers' | 'keepalive-forever' | 'endless-deltas' | 'endless-500' | 'endless-json';
+
+export const ENDLESS_FAULTS: readonly EndlessFault[] = [
+	'no-headers',
+	'keepalive-forever',
+	'endless-deltas',
+	'endless-500',
+	'endless-json',
+];
+
+/** How long, and how many bytes, an endless answer goes on before the proxy ends it itself. */
+export const ENDLESS_MS = 30_000;
+export const ENDLESS_BYTES = 256 * 1024 * 1024;
 
 export const FAULTS: readonly Fault[] = [
 	'401',
@@ -101,6 +121,73 @@ function corsOf(request: IncomingMessage): Record<string, string> {
 		: {};
 }
 
+/**
+ * Writes `piece()` over and over (respecting backpressure), pausing `pauseMs` between pieces,
+ * until ENDLESS_MS or ENDLESS_BYTES have passed or the client hung up; then ends the answer.
+ */
+function writeEndlessly(response: ServerResponse, piece: () => string, pauseMs: number): void {
+	const started = Date.now();
+	let written = 0;
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const stop = (): void => {
+		clearTimeout(timer);
+		if (!response.destroyed) response.end();
+	};
+	response.on('close', () => clearTimeout(timer));
+	const next = (): void => {
+		for (;;) {
+			if (response.destroyed) return;
+			if (Date.now() - started > ENDLESS_MS || written > ENDLESS_BYTES) return stop();
+			const text = piece();
+			written += text.length;
+			const more = response.write(text);
+			if (pauseMs > 0) {
+				timer = setTimeout(next, pauseMs);
+				return;
+			}
+			if (!more) {
+				response.once('drain', next);
+				return;
+			}
+		}
+	};
+	next();
+}
+
+/** Answers with a never-ending answer of `fault`'s kind. */
+function answerEndlessly(fault: EndlessFault, request: IncomingMessage, response: ServerResponse) {
+	const cors = corsOf(request);
+	switch (fault) {
+		case 'no-headers': {
+			// Nothing at all; the socket is closed after ENDLESS_MS.
+			const timer = setTimeout(() => request.socket.destroy(), ENDLESS_MS);
+			response.on('close', () => clearTimeout(timer));
+			return;
+		}
+		case 'keepalive-forever':
+			response.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
+			writeEndlessly(response, () => ': keepalive\n\n', 20);
+			return;
+		case 'endless-deltas': {
+			// Text deltas whatever the request's max_tokens, never a finish_reason nor [DONE].
+			const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: ' la' }, text: ' la' }] })}\n\n`;
+			const piece = event.repeat(64);
+			response.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
+			writeEndlessly(response, () => piece, 0);
+			return;
+		}
+		case 'endless-500':
+			response.writeHead(500, { ...cors, 'content-type': 'text/plain', 'retry-after': '0' });
+			writeEndlessly(response, () => 'overloaded '.repeat(1024), 0);
+			return;
+		case 'endless-json':
+			response.writeHead(200, { ...cors, 'content-type': 'application/json' });
+			response.write('{"choices": [{"index": 0, "text": "');
+			writeEndlessly(response, () => 'a'.repeat(16 * 1024), 0);
+			return;
+	}
+}
+
 function sendStatus(response: ServerResponse, status: number): void {
 	response.writeHead(status, {
 		...corsOf(response.req),
@@ -117,6 +204,10 @@ async function answer(
 	response: ServerResponse,
 	body: Buffer,
 ): Promise<void> {
+	if (fault !== undefined && (ENDLESS_FAULTS as readonly Fault[]).includes(fault)) {
+		answerEndlessly(fault as EndlessFault, request, response);
+		return;
+	}
 	switch (fault) {
 		case '401':
 		case '429':

@@ -6,11 +6,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../../src/cli/serve/server';
 import type { ModelSpec } from '../../src/core/model/model-spec';
 import { scoreTextsViaEndpoint } from '../../src/providers/endpoint-scoring';
-import { EndpointNotFoundError, OpenAIClient } from '../../src/providers/openai-client';
+import {
+	DEFAULT_ENDPOINT_LIMITS,
+	EndpointNotFoundError,
+	OpenAIClient,
+} from '../../src/providers/openai-client';
 import { EndpointInferenceClient, endpointModelKey } from '../../src/ui/endpoint-inference-client';
 import { CancelledError } from '../../src/worker/engine-errors';
 import { createNodeEngine } from '../../src/worker/node-engine';
 import type { GenerateProgress, ScoreProgress } from '../../src/worker/protocol';
+import { startFaultProxy, type EndlessFault } from '../support/fault-proxy';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -152,5 +157,57 @@ describe('EndpointInferenceClient over serve', () => {
 		expect(events).toBeLessThan(TEXTS.length * 3);
 		endpoint.dispose();
 		await expect(endpoint.call('listCachedModels', {})).rejects.toBeInstanceOf(CancelledError);
+	});
+});
+
+// Issue 28: the tab's endpoint client runs every request under the same limits as the CLI (the
+// defaults unless given), so an answer that never ends stops the tab's call too.
+describe('EndpointInferenceClient limits', () => {
+	it('runs under the default limits, or those given', () => {
+		expect(client().client.limits).toEqual(DEFAULT_ENDPOINT_LIMITS);
+		const limited = new EndpointInferenceClient({
+			spec: { source: 'openai', model: MODEL, baseUrl: server.baseUrl },
+			limits: { idleTimeoutMs: 1_000, maxBodyBytes: 1024 },
+		});
+		expect(limited.client.limits).toEqual({
+			...DEFAULT_ENDPOINT_LIMITS,
+			idleTimeoutMs: 1_000,
+			maxBodyBytes: 1024,
+		});
+	});
+
+	it.each<[EndlessFault, 'generate' | 'scoreTexts', RegExp]>([
+		['endless-deltas', 'generate', /too large to take: the stream went on past max_tokens 6 /],
+		['keepalive-forever', 'generate', /did not answer in time: no event in the stream for 1 s\./],
+		[
+			'endless-json',
+			'scoreTexts',
+			/too large to take \(HTTP 200\): a body over the cap of 65536 bytes/,
+		],
+	])('%s: %s fails with a worded error', async (fault, kind, said) => {
+		const proxy = await startFaultProxy(server.baseUrl, (_index, path) =>
+			path.startsWith('/v1/models') ? undefined : fault,
+		);
+		try {
+			const endpoint = new EndpointInferenceClient({
+				spec: { source: 'openai', model: MODEL, baseUrl: proxy.baseUrl },
+				limits: { idleTimeoutMs: 1_000, maxBodyBytes: 64 * 1024 },
+				pageOrigin: 'http://127.0.0.1:4173',
+			});
+			const { modelKey } = await endpoint.call('loadModel', { spec: RECORDED });
+			const call =
+				kind === 'generate'
+					? endpoint.call('generate', {
+							modelKey,
+							prompt: { kind: 'text', text: 'Once upon' },
+							params: { max_tokens: 6, temperature: 0 },
+						})
+					: endpoint.call('scoreTexts', { modelKey, texts: TEXTS, convention: 'bos' });
+			await expect(call).rejects.toThrow(said);
+			await expect(call).rejects.toThrow(proxy.baseUrl);
+			expect(proxy.injected).toEqual([fault]);
+		} finally {
+			await proxy.close();
+		}
 	});
 });

@@ -24,7 +24,12 @@ import {
 } from '../../core/model/model-spec';
 import { endpointPromptParts, scoreTextsViaEndpoint } from '../../providers/endpoint-scoring';
 import { endpointSpecOf } from '../../providers/open-model';
-import { OpenAIClient } from '../../providers/openai-client';
+import {
+	endpointLimitsFromEnv,
+	OpenAIClient,
+	readBoundedText,
+	type EndpointLimits,
+} from '../../providers/openai-client';
 import { createNodeEngine } from '../../worker/node-engine';
 import type { ModelInfo, ScoredText } from '../../worker/protocol';
 import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
@@ -197,6 +202,7 @@ export async function scoreTextsInNode(
 			baseUrl,
 			...(apiKey ? { apiKey } : {}),
 			...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
+			limits: endpointLimitsFromEnv(process.env),
 		});
 		const started = Date.now();
 		const scored = await scoreTextsViaEndpoint(client, texts, {
@@ -206,7 +212,12 @@ export async function scoreTextsInNode(
 		});
 		const { prefix, suffix } = endpointPromptParts({ convention: request.convention });
 		const prompts = texts.map((text) => prefix + text + suffix);
-		const named = await withVocabularyForms(scored, prompts, { baseUrl, model, apiKey });
+		const named = await withVocabularyForms(scored, prompts, {
+			baseUrl,
+			model,
+			apiKey,
+			limits: client.limits,
+		});
 		io.stderr(
 			`scored ${texts.length} sentences with openai/${model} at ${baseUrl} ` +
 				`(${request.convention}, prompt logprobs) in ${((Date.now() - started) / 1000).toFixed(2)} s\n`,
@@ -256,6 +267,8 @@ async function withVocabularyForms(
 		readonly baseUrl: string;
 		readonly model: string;
 		readonly apiKey?: string | undefined;
+		/** Each answer is read under these (its whole call within the idle timeout). */
+		readonly limits: EndpointLimits;
 	},
 ): Promise<ScoredText[] | string> {
 	const url = `${endpoint.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/tokenize`;
@@ -274,11 +287,23 @@ async function withVocabularyForms(
 		};
 		let answer: Response;
 		try {
-			answer = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+			answer = await fetch(url, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify(body),
+				signal: AbortSignal.timeout(endpoint.limits.idleTimeoutMs),
+			});
 		} catch (error) {
 			return `${url}: ${(error as Error).message}`;
 		}
-		const parsed = v.safeParse(TokenizeAnswer, await answer.json().catch(() => undefined));
+		const text = await readBoundedText(answer, endpoint.limits);
+		let json: unknown;
+		try {
+			json = text === undefined ? undefined : JSON.parse(text);
+		} catch {
+			json = undefined;
+		}
+		const parsed = v.safeParse(TokenizeAnswer, json);
 		if (!answer.ok || !parsed.success) return `${url} answered ${answer.status} without token_strs`;
 		const strings = parsed.output.token_strs;
 		if (strings.length !== sentence.tokens.length) {

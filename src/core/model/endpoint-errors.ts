@@ -1,7 +1,8 @@
 /**
  * What went wrong talking to an OpenAI-compatible endpoint, and what to do about it: one message
- * per failure kind (CORS / network, 401, 404, 429, 5xx, bad request, cannot score). Pure: the
- * client classifies a response or a failed fetch into an {@link EndpointFailure}.
+ * per failure kind (CORS / network, 401, 404, 429, 5xx, bad request, cannot score, incomplete,
+ * timeout, too large). Pure: the client classifies a response or a failed fetch into an
+ * {@link EndpointFailure}.
  */
 
 export type EndpointFailureKind =
@@ -14,7 +15,11 @@ export type EndpointFailureKind =
 	| 'bad-request'
 	| 'cannot-score'
 	/** A 2xx answer that is not a complete one: cut off, empty, not JSON, an HTML page. */
-	| 'incomplete';
+	| 'incomplete'
+	/** No answer headers, or no stream event, within the idle timeout; or past the deadline. */
+	| 'timeout'
+	/** A body over the size cap, or a stream past its `max_tokens`. */
+	| 'too-large';
 
 export interface EndpointFailure {
 	readonly kind: EndpointFailureKind;
@@ -45,7 +50,8 @@ export function failureKindOfStatus(status: number): EndpointFailureKind | undef
 /**
  * Whether a failure is a transport fault worth retrying with backoff: 429, 5xx, an incomplete
  * answer (dropped mid-body, cut-off stream, HTML or empty 200), or no answer at all (reset,
- * refused, timed out).
+ * refused). Not a `timeout` (the wait was already as long as the user allows) nor a `too-large`
+ * answer (a server that ignores `max_tokens` does so again).
  */
 export function isRetryableFailure(kind: EndpointFailureKind): boolean {
 	return (
@@ -78,6 +84,8 @@ export function endpointFailureMessage(failure: EndpointFailure, context: Endpoi
 	const said = failure.detail ? ` The server said: ${failure.detail}` : '';
 	const status = failure.status !== undefined ? ` (HTTP ${failure.status})` : '';
 	const origin = context.pageOrigin;
+	// Where the limits are set: the CLI reads them from the environment; a page has its defaults.
+	const limitsSetting = (sentence: string): string => (origin === undefined ? ` ${sentence}` : '');
 	switch (failure.kind) {
 		case 'network':
 			// CORS advice only where there is a page: a terminal has no origin.
@@ -119,6 +127,18 @@ export function endpointFailureMessage(failure: EndpointFailure, context: Endpoi
 				`${where} sent an incomplete answer${status} and retries did not get a complete one: ` +
 				`${failure.detail ?? 'the answer was cut off'}. Nothing of it was kept: check the server ` +
 				`(and any proxy or login page in front of it).`
+			);
+		case 'timeout':
+			return (
+				`${where} did not answer in time${status}: ${failure.detail ?? 'the wait ran out'}. ` +
+				`Nothing of it was kept, and it was not retried: check that the server is not stalled or ` +
+				`overloaded.${limitsSetting('The limits are set with BENCHTOP_ENDPOINT_IDLE_S and BENCHTOP_ENDPOINT_DEADLINE_S.')}`
+			);
+		case 'too-large':
+			return (
+				`${where} sent an answer too large to take${status}: ${failure.detail ?? 'over the cap'}. ` +
+				`Nothing of it was kept, and it was not retried: check the server (does it honour ` +
+				`max_tokens?).${limitsSetting('The size cap is set with BENCHTOP_ENDPOINT_MAX_BODY_MIB.')}`
 			);
 		case 'cannot-score':
 			return (
