@@ -1,6 +1,7 @@
 // The Memory page end to end in Chromium: a bundled example run on a replay agent (meaningful
 // scores: per test and overall, result files exported), on the bundled gpt2-random-tiny with a
-// reload mid-run and a resume, a broken ltm-suite.json with its error located, no axe
+// reload mid-run and a resume, a broken ltm-suite.json with its error located (a regex that
+// needs backtracking too: refused at load, RE2 runs in the tab), no axe
 // violations, keyboard access to the run, and no sideways scrolling on a 360 px phone; an agent
 // behind our own `serve` (gpt2-random-tiny, started by the test on a free port).
 import { readFileSync } from 'node:fs';
@@ -162,6 +163,27 @@ test('locates an error in a dropped ltm-suite.json', async ({ page }) => {
 	});
 	const alert = page.getByRole('alert').filter({ hasText: 'Problems in the definitions' });
 	await expect(alert).toContainText('broken.ltm-suite.json#/datasets/1/examples/0');
+	await expect(page.getByText('These definitions have errors')).toBeVisible();
+});
+
+test('refuses a regex that needs backtracking when the ltm-suite.json is dropped, located', async ({
+	page,
+}) => {
+	await openMemory(page);
+	const suite = JSON.parse(
+		readFileSync('suites/memory/classroom-basics.ltm-suite.json', 'utf8'),
+	) as { datasets: { name: string; evaluator: unknown }[] };
+	suite.datasets[0]!.evaluator = { rule: 'regex', pattern: 'locker (?=\\d)' };
+	await page.getByTestId('memory-files').setInputFiles({
+		name: 'lookahead.ltm-suite.json',
+		mimeType: 'application/json',
+		buffer: Buffer.from(JSON.stringify(suite)),
+	});
+	const alert = page.getByRole('alert').filter({ hasText: 'Problems in the definitions' });
+	await expect(alert).toContainText('lookahead.ltm-suite.json#/datasets/0/evaluator/pattern');
+	await expect(alert).toContainText(
+		`dataset '${suite.datasets[0]!.name}': a lookahead '(?=' at character 8 needs backtracking`,
+	);
 	await expect(page.getByText('These definitions have errors')).toBeVisible();
 });
 

@@ -55,14 +55,25 @@ export function endEventStream(response: ServerResponse): void {
 
 /**
  * Reads the request body as JSON: 413 past `maxBytes` (checked on `content-length` before
- * reading, and while reading), 400 when it is not JSON, CancelledError when `signal` aborts.
+ * reading, and while reading), 408 (and the connection closed) when the whole body has not come
+ * within `deadlineMs`, 400 when it is not JSON, CancelledError when `signal` aborts.
  */
 export function readJsonBody(
 	request: IncomingMessage,
 	maxBytes: number,
 	signal: AbortSignal,
+	deadlineMs: number,
 ): Promise<unknown> {
 	const tooLarge = () => new HttpError(413, `The request body is larger than ${maxBytes} bytes.`);
+	const tooSlow = () =>
+		new HttpError(
+			408,
+			`The request body did not arrive within ${deadlineMs / 1000} s: send it whole, at once.`,
+			'invalid_request_error',
+			null,
+			'body_timeout',
+			{ connection: 'close' },
+		);
 	const declared = Number(request.headers['content-length']);
 	if (Number.isFinite(declared) && declared > maxBytes) {
 		request.resume();
@@ -76,6 +87,7 @@ export function readJsonBody(
 			request.resume();
 			reject(error);
 		};
+		const timer = setTimeout(() => fail(tooSlow()), deadlineMs);
 		const onAbort = (): void => fail(new CancelledError('The request was cancelled.'));
 		const onData = (chunk: Buffer): void => {
 			size += chunk.length;
@@ -91,6 +103,7 @@ export function readJsonBody(
 			}
 		};
 		const cleanUp = (): void => {
+			clearTimeout(timer);
 			signal.removeEventListener('abort', onAbort);
 			request.off('data', onData).off('end', onEnd).off('error', fail);
 		};

@@ -46,6 +46,8 @@ export type CompletionRequest = v.InferOutput<typeof CompletionRequest>;
 export const ChatRequest = v.looseObject({
 	...SamplingFields,
 	max_completion_tokens: TokenCount,
+	logprobs: v.optional(v.nullable(v.boolean())),
+	top_logprobs: v.optional(v.nullable(v.pipe(v.number(), v.integer()))),
 	messages: v.pipe(
 		v.array(
 			v.looseObject({
@@ -165,11 +167,56 @@ export const MAX_LOGPROBS = MAX_TOP_LOG_PROBS;
  * vLLM's 400 for `logprobs` above `max_logprobs` (vllm/v1/engine/processor.py,
  * `_validate_logprobs`: "Requested sample logprobs of 21, which is greater than max allowed: 20").
  */
-export function checkLogprobs(logprobs: number | null | undefined): void {
+export function checkLogprobs(
+	logprobs: number | null | undefined,
+	param: 'logprobs' | 'top_logprobs' = 'logprobs',
+): void {
 	if (logprobs == null || logprobs <= MAX_LOGPROBS) return;
 	throw new HttpError(
 		400,
 		`Requested sample logprobs of ${logprobs}, which is greater than max allowed: ${MAX_LOGPROBS}`,
+		'invalid_request_error',
+		param,
+	);
+}
+
+/**
+ * Chat's `logprobs` / `top_logprobs`, checked as vLLM checks them (`ChatCompletionRequest.
+ * check_logprobs` in vllm/entrypoints/openai/chat_completion/protocol.py, then the
+ * `max_logprobs` cap; `-1` asks for the whole vocabulary). A request that passes still gets a
+ * 400: this server does not return the log-probs of generated tokens, and an answer without the
+ * ones asked for would be taken for one that has them.
+ */
+export function checkChatLogprobs(
+	body: {
+		readonly logprobs?: boolean | null | undefined;
+		readonly top_logprobs?: number | null | undefined;
+	},
+	vocabSize: number,
+): void {
+	const top = body.top_logprobs;
+	if (top != null) {
+		if (top < 0 && top !== -1)
+			throw new HttpError(
+				400,
+				'`top_logprobs` must be a positive value or -1.',
+				'invalid_request_error',
+				'top_logprobs',
+			);
+		if ((top === -1 || top > 0) && body.logprobs !== true)
+			throw new HttpError(
+				400,
+				'when using `top_logprobs`, `logprobs` must be set to true.',
+				'invalid_request_error',
+				'top_logprobs',
+			);
+	}
+	if (body.logprobs !== true) return;
+	checkLogprobs(top === -1 ? vocabSize : (top ?? 0), 'top_logprobs');
+	throw new HttpError(
+		400,
+		'This server does not return log-probs of generated chat tokens: leave out `logprobs`, or ' +
+			'score given text with POST /v1/completions {"echo": true, "logprobs": k, "max_tokens": 0}.',
 		'invalid_request_error',
 		'logprobs',
 	);

@@ -16,6 +16,7 @@ import { endEventStream, HttpError, sendJson, startEventStream } from './http-io
 import {
 	ChatRequest,
 	chatChunkChoice,
+	checkChatLogprobs,
 	checkLogprobs,
 	checkOutputLimit,
 	COMPLETIONS_DEFAULT_MAX_TOKENS,
@@ -41,7 +42,15 @@ export interface ModelRoutes {
 	/** The id served at /v1/models; requests naming another model get 404. */
 	readonly modelId: string;
 	readonly created: number;
+	/**
+	 * The most characters one token stands for (its tokenizer's longest vocabulary entry): a
+	 * prompt longer than this times the context cannot fit, and is refused before tokenizing.
+	 */
+	readonly charsPerToken: number;
 }
+
+/** {@link ModelRoutes.charsPerToken} when the tokenizer is not on disk (a hub model). */
+export const FALLBACK_CHARS_PER_TOKEN = 128;
 
 /** One model request: the routes, its response and its abort signal. */
 interface Call {
@@ -61,6 +70,26 @@ export function checkModel(routes: ModelRoutes, model: string | undefined): void
 			'model_not_found',
 		);
 	}
+}
+
+/**
+ * 400 for a prompt of more characters than the whole context can hold, checked before it is
+ * tokenized (tokenizing runs on the server's one thread: an 8 MiB prompt held up every request
+ * for over a minute). Shorter prompts are tokenized, so vLLM's own 400 keeps its token count.
+ */
+export function checkPromptChars(routes: ModelRoutes, promptChars: number): void {
+	const { maxPositions } = routes.info;
+	const most = maxPositions * routes.charsPerToken;
+	if (promptChars <= most) return;
+	throw new HttpError(
+		400,
+		`The prompt has ${promptChars} characters, more than the model's context length of ` +
+			`${maxPositions} tokens can hold (${most}: this tokenizer's longest token has ` +
+			`${routes.charsPerToken} characters); it was not tokenized. Please reduce the length of ` +
+			'the input prompt.',
+		'invalid_request_error',
+		'input_tokens',
+	);
 }
 
 /**
@@ -183,6 +212,8 @@ export function parseCompletionRequest(routes: ModelRoutes, body: unknown): Comp
 	if (request.stream === true && typeof request.prompt !== 'string' && request.prompt.length !== 1)
 		throw new HttpError(400, 'Streaming takes a single prompt.');
 	checkOutputLimit(completionLimit(request), routes.info.maxPositions);
+	for (const prompt of typeof request.prompt === 'string' ? [request.prompt] : request.prompt)
+		checkPromptChars(routes, prompt.length);
 	return request;
 }
 
@@ -252,7 +283,11 @@ async function wholeCompletions(
 export function parseChatRequest(routes: ModelRoutes, body: unknown): ChatRequest {
 	const request = parseRequest(ChatRequest, body);
 	checkModel(routes, request.model);
+	checkChatLogprobs(request, routes.info.vocabSize);
 	checkOutputLimit(requestedTokens(request), routes.info.maxPositions);
+	// Every message's text is in the templated prompt (besides the template's own tokens).
+	const chars = request.messages.reduce((sum, m) => sum + m.content.length, 0);
+	checkPromptChars(routes, chars);
 	return request;
 }
 

@@ -17,11 +17,12 @@ import { corsGrant } from './cors';
 import { errorJson, HttpError, readJsonBody, sendJson } from './http-io';
 import { modelListJson } from './openai-shapes';
 import { RequestQueue } from './request-queue';
-import { answerTokenize, parseTokenizeRequest } from './tokenize-route';
+import { answerTokenize, longestTokenChars, parseTokenizeRequest } from './tokenize-route';
 import {
 	answerChatCompletions,
 	answerCompletions,
 	answerModel,
+	FALLBACK_CHARS_PER_TOKEN,
 	parseChatRequest,
 	parseCompletionRequest,
 	type ModelRoutes,
@@ -33,6 +34,13 @@ export const DEFAULT_MAX_QUEUE = 32;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
 /** Largest request body accepted (bytes). */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Longest a request body may take to arrive, from the request's arrival (then 408). */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+/**
+ * Bytes of request bodies read at once, by their declared `content-length` (a body sent without
+ * one counts as {@link MAX_BODY_BYTES}); a request past it gets 503 before its body is read.
+ */
+export const MAX_READING_BYTES = 64 * 1024 * 1024;
 /** `Retry-After` (seconds) on a 503 from a full queue. */
 export const RETRY_AFTER_SECONDS = 5;
 
@@ -50,6 +58,8 @@ export interface ServeOptions {
 	readonly maxQueue?: number;
 	/** Default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
 	readonly requestTimeoutMs?: number;
+	/** Default {@link DEFAULT_BODY_TIMEOUT_MS}. */
+	readonly bodyTimeoutMs?: number;
 	readonly dtype?: ModelDtype;
 	readonly threads?: number;
 	/** A caller's engine keeps its models when the server closes (other servers may share them). */
@@ -77,6 +87,9 @@ interface ServerState {
 	readonly queue: RequestQueue;
 	readonly log: (line: string) => void;
 	readonly timeoutMs: number;
+	readonly bodyTimeoutMs: number;
+	/** Bytes of the bodies being read now (see {@link MAX_READING_BYTES}). */
+	readingBytes: number;
 	/** Running requests' controllers, aborted on shutdown. */
 	readonly controllers: Set<AbortController>;
 	closing: boolean;
@@ -92,11 +105,19 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 	const spec = await resolveLocalSpec(modelId, options.dtype);
 	const info = await engine.loadModel({ spec });
 	const state: ServerState = {
-		routes: { engine, info, modelId, created: Math.floor(Date.now() / 1000) },
+		routes: {
+			engine,
+			info,
+			modelId,
+			created: Math.floor(Date.now() / 1000),
+			charsPerToken: (await longestTokenChars(info)) ?? FALLBACK_CHARS_PER_TOKEN,
+		},
 		options,
 		queue: new RequestQueue(options.maxQueue ?? DEFAULT_MAX_QUEUE),
 		log: options.log ?? (() => undefined),
 		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+		bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+		readingBytes: 0,
 		controllers: new Set(),
 		closing: false,
 	};
@@ -261,10 +282,17 @@ function answerCors(
 	return true;
 }
 
+function busy(message: string): HttpError {
+	return new HttpError(503, message, 'server_error', null, 'queue_full', {
+		'retry-after': String(RETRY_AFTER_SECONDS),
+	});
+}
+
 /**
- * A model request through the queue: a place is taken on arrival (503 + Retry-After when none is
- * left, before the body is read), the body is read and checked (`prepare`: 400 / 404 without
- * waiting), then the answer runs on its turn.
+ * A model request through the queue: the body is read first, within the body deadline (408) and
+ * the bytes read at once (503), so that clients that send slowly hold no place; it is checked
+ * (`prepare`: 400 / 404, prompt sizes included, before any tokenizing); then a place is taken
+ * (503 + Retry-After when none is left) and the answer runs on its turn.
  */
 async function queued(
 	state: ServerState,
@@ -272,20 +300,29 @@ async function queued(
 	signal: AbortSignal,
 	prepare: (body: unknown) => Promise<() => Promise<void>>,
 ): Promise<void> {
+	const declared = Number(request.headers['content-length']);
+	const size = Number.isFinite(declared) ? Math.min(declared, MAX_BODY_BYTES) : MAX_BODY_BYTES;
+	if (state.readingBytes + size > MAX_READING_BYTES) {
+		request.resume();
+		throw busy(
+			`The server is busy reading other requests' bodies: retry in ${RETRY_AFTER_SECONDS} s.`,
+		);
+	}
+	state.readingBytes += size;
+	let body: unknown;
+	try {
+		body = await readJsonBody(request, MAX_BODY_BYTES, signal, state.bodyTimeoutMs);
+	} finally {
+		state.readingBytes -= size;
+	}
+	const answer = await prepare(body);
 	const ticket = state.queue.admit();
 	if (!ticket) {
-		request.resume();
-		throw new HttpError(
-			503,
+		throw busy(
 			`The server is busy (${state.queue.size} requests running or waiting): retry in ${RETRY_AFTER_SECONDS} s.`,
-			'server_error',
-			null,
-			'queue_full',
-			{ 'retry-after': String(RETRY_AFTER_SECONDS) },
 		);
 	}
 	try {
-		const answer = await prepare(await readJsonBody(request, MAX_BODY_BYTES, signal));
 		await ticket.turn(signal);
 		await answer();
 	} finally {

@@ -10,7 +10,8 @@ import * as v from 'valibot';
 import { NODE_BUNDLED_MODELS_PATH } from '../../worker/node-engine';
 import { HttpError, sendJson } from './http-io';
 import { parseRequest } from './openai-shapes';
-import { checkModel, type ModelRoutes } from './routes';
+import type { ModelInfo } from '../../worker/protocol';
+import { checkModel, checkPromptChars, type ModelRoutes } from './routes';
 
 /**
  * `TokenizeCompletionRequest` of vllm/entrypoints/serve/tokenize/protocol.py (`messages` is not
@@ -36,8 +37,8 @@ const TokenizerJson = v.looseObject({
 const vocabularies = new WeakMap<ModelRoutes, Promise<ReadonlyMap<string, number>>>();
 
 /** The folder holding the served model's files; undefined for a hub model (files in a cache). */
-function modelFolder(routes: ModelRoutes): string | undefined {
-	const { spec } = routes.info;
+function modelFolder(info: ModelInfo): string | undefined {
+	const { spec } = info;
 	if (spec.source === 'bundled') return join(NODE_BUNDLED_MODELS_PATH, spec.id);
 	if (spec.source === 'local') return spec.id;
 	return undefined;
@@ -60,7 +61,7 @@ async function readVocabulary(folder: string): Promise<ReadonlyMap<string, numbe
 function vocabularyOf(routes: ModelRoutes): Promise<ReadonlyMap<string, number>> {
 	let vocabulary = vocabularies.get(routes);
 	if (!vocabulary) {
-		const folder = modelFolder(routes);
+		const folder = modelFolder(routes.info);
 		if (folder === undefined) {
 			throw new HttpError(
 				501,
@@ -74,10 +75,28 @@ function vocabularyOf(routes: ModelRoutes): Promise<ReadonlyMap<string, number>>
 	return vocabulary;
 }
 
-/** The checked body of `POST /tokenize`. */
+/**
+ * The most characters one token of the model stands for: its longest vocabulary entry, added
+ * tokens included (byte-level BPE writes each byte as one character, SentencePiece writes the
+ * text itself), read from tokenizer.json; undefined for a hub model, whose files are in a cache.
+ */
+export async function longestTokenChars(info: ModelInfo): Promise<number | undefined> {
+	const folder = modelFolder(info);
+	if (folder === undefined) return undefined;
+	let longest = 1;
+	for (const piece of (await readVocabulary(folder)).keys())
+		longest = Math.max(longest, piece.length);
+	return longest;
+}
+
+/**
+ * The checked body of `POST /tokenize`. vLLM tokenizes a prompt of any length there; here one
+ * longer than the context can hold is refused too, since tokenizing holds up every request.
+ */
 export function parseTokenizeRequest(routes: ModelRoutes, body: unknown): TokenizeRequest {
 	const request = parseRequest(TokenizeRequest, body);
 	checkModel(routes, request.model ?? undefined);
+	checkPromptChars(routes, request.prompt.length);
 	return request;
 }
 export type TokenizeRequest = v.InferOutput<typeof TokenizeRequest>;

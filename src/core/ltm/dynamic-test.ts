@@ -5,6 +5,7 @@
  */
 import Mustache from 'mustache';
 import type { ChatMessage } from '../model/generation';
+import { compileLinearRegex } from '../text/linear-regex';
 import type { DynamicProgram, DynamicStep, JudgeSpec, RuleCheck } from './types';
 import {
 	isYes,
@@ -116,7 +117,7 @@ export function renderTemplate(template: string, state: DynamicState): string {
 export function ruleHolds(rule: RuleCheck, state: DynamicState): boolean {
 	const reply = state.lastReply;
 	if ('regex' in rule)
-		return new RegExp(renderTemplate(rule.regex, state), rule.flags ?? '').test(reply);
+		return compileLinearRegex(renderTemplate(rule.regex, state), rule.flags ?? '').test(reply);
 	const insensitive = rule.case === 'insensitive';
 	const fold = (text: string) => (insensitive ? text.toLowerCase() : text);
 	if ('not_contains' in rule)
@@ -220,7 +221,7 @@ function runExtract(state: DynamicState, step: StepOf<'extract'>): DynamicMove |
 					: JSON.stringify(value);
 		return null;
 	}
-	const match = new RegExp(step.extract.regex).exec(state.lastReply);
+	const match = compileLinearRegex(step.extract.regex).exec(state.lastReply);
 	state.vars[step.extract.into] = match ? (match[1] ?? match[0]) : '';
 	return null;
 }

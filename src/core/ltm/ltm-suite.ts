@@ -5,6 +5,7 @@
  * `branch`). Validated with valibot; every problem is reported with its JSON pointer.
  */
 import * as v from 'valibot';
+import { compileLinearRegex, RegexRefused } from '../text/linear-regex';
 import { findLtmDataset } from './datasets';
 import {
 	compareIds,
@@ -128,7 +129,7 @@ function checkSteps(
 			}
 			return;
 		}
-		const regexes: [string, string | undefined][] = [];
+		const regexes: [string, string, string | undefined][] = [];
 		const rule =
 			kind === 'check'
 				? (step as { check: Record<string, string> }).check
@@ -136,16 +137,17 @@ function checkSteps(
 					? (step as { branch: { if: Record<string, string> } }).branch.if
 					: undefined;
 		if (rule?.regex !== undefined) {
-			regexes.push([`${at}/${kind === 'check' ? 'check' : 'branch/if'}/regex`, rule.regex]);
+			regexes.push([
+				`${at}/${kind === 'check' ? 'check' : 'branch/if'}/regex`,
+				rule.regex,
+				rule.flags,
+			]);
 		}
 		const extract = kind === 'extract' ? (step as { extract: { regex?: string } }).extract : {};
-		if (extract.regex !== undefined) regexes.push([`${at}/extract/regex`, extract.regex]);
-		for (const [where, source] of regexes) {
-			try {
-				new RegExp(source ?? '');
-			} catch (cause) {
-				diagnostics.push(diag(path, where, `not a valid regular expression: ${String(cause)}`));
-			}
+		if (extract.regex !== undefined) regexes.push([`${at}/extract/regex`, extract.regex, '']);
+		for (const [where, source, flags] of regexes) {
+			const refused = regexRefusal(source, flags);
+			if (refused) diagnostics.push(diag(path, where, refused));
 		}
 		if (kind === 'branch') {
 			const branch = (step as { branch: { then: unknown[]; else?: unknown[] } }).branch;
@@ -153,6 +155,20 @@ function checkSteps(
 			checkSteps(branch.else ?? [], path, `${at}/branch/else`, diagnostics);
 		}
 	});
+}
+
+/**
+ * Why a pattern from the file cannot run (not a pattern, or not for the linear-time engine), or
+ * undefined. A dynamic step's pattern is a template: it is checked as written, before rendering.
+ */
+function regexRefusal(source: string, flags: string | undefined): string | undefined {
+	try {
+		compileLinearRegex(source, flags ?? '');
+		return undefined;
+	} catch (cause) {
+		if (cause instanceof RegexRefused) return cause.message;
+		throw cause;
+	}
 }
 
 const Watch = v.strictObject({
@@ -374,17 +390,15 @@ function readDataset(
 ): LtmTestDefinition[] {
 	const evaluator = dataset.evaluator as EvaluatorSpec;
 	if (typeof evaluator !== 'string' && evaluator.rule === 'regex') {
-		try {
-			new RegExp(evaluator.pattern, evaluator.flags ?? '');
-		} catch (cause) {
+		const refused = regexRefusal(evaluator.pattern, evaluator.flags);
+		if (refused)
 			scope.diagnostics.push(
 				diag(
 					scope.path,
 					`/datasets/${datasetIndex}/evaluator/pattern`,
-					`not a valid regular expression: ${String(cause)}`,
+					`dataset '${dataset.name}': ${refused}`,
 				),
 			);
-		}
 	}
 	const tests: LtmTestDefinition[] = [];
 	dataset.examples.forEach((raw, exampleIndex) => {

@@ -130,6 +130,39 @@ describe('loadLtmSuite', () => {
 			/regular expression/,
 		],
 		[
+			'regex with a lookahead',
+			suite([
+				{
+					name: 'A',
+					evaluator: { rule: 'regex', pattern: 'x(?=y)' },
+					examples: [{ script: ['q'], is_question: [true], expected_responses: ['x'] }],
+				},
+			]),
+			'/datasets/0/evaluator/pattern',
+			/dataset 'A': a lookahead '\(\?=' at character 2 needs backtracking; patterns run on a linear-time engine \(RE2\)/,
+		],
+		[
+			'dynamic check with a backreference',
+			suite([
+				{
+					name: 'A',
+					evaluator: 'dynamic',
+					examples: [
+						{
+							type: 'dynamic',
+							max_score: 1,
+							steps: [
+								{ say: 'q', question: true },
+								{ check: { regex: '(\\w)\\1' }, on_pass: { score: 1 } },
+							],
+						},
+					],
+				},
+			]),
+			'/datasets/0/examples/0/steps/1/check/regex',
+			/backreference '\\1' at character 5 needs backtracking/,
+		],
+		[
 			'duplicate ids',
 			suite([
 				{

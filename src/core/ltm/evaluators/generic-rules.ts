@@ -4,6 +4,7 @@
  * `llm_checklist` (the judge's checklist).
  */
 import { parsePythonJson, PythonJsonError } from '../../python/python-json';
+import { compileLinearRegex } from '../../text/linear-regex';
 import type { GenericRule, JsonValue } from '../types';
 import { digitSetEquals } from './chapterbreak';
 import { jsonText, type Evaluator, type EvaluatorVerdict } from './evaluator';
@@ -47,7 +48,10 @@ function perAnswer(
 	return { score, maxScore: expected.length, reasons };
 }
 
-/** The evaluator for a generic rule (the regex is compiled once; a bad one is a definition error). */
+/**
+ * The evaluator for a generic rule. The regex is compiled once, for the linear-time engine; one it
+ * refuses is a definition error, reported when the file is loaded.
+ */
 export function genericRuleEvaluator(rule: GenericRule): Evaluator {
 	switch (rule.rule) {
 		case 'contains':
@@ -61,7 +65,7 @@ export function genericRuleEvaluator(rule: GenericRule): Evaluator {
 					),
 			};
 		case 'regex': {
-			const pattern = new RegExp(rule.pattern, rule.flags ?? '');
+			const pattern = compileLinearRegex(rule.pattern, rule.flags ?? '');
 			return {
 				judge: 'never',
 				evaluate: ({ responses, expected }) =>

@@ -296,6 +296,28 @@ describe('generic rules', () => {
 		['contains, sensitive', { rule: 'contains' }, ['paris'], ['PARIS it is'], 0],
 		['regex', { rule: 'regex', pattern: '^\\d+$' }, ['x'], ['42'], 1],
 		[
+			'regex, case-insensitive',
+			{ rule: 'regex', pattern: 'PARIS', flags: 'i' },
+			['x'],
+			['paris'],
+			1,
+		],
+		// Backtracking takes ~90 s for 60 "a"s then "b"; the linear-time engine answers at once.
+		[
+			'regex (a|aa)+, 60 "a"s then "b"',
+			{ rule: 'regex', pattern: '^(a|aa)+$' },
+			['x'],
+			[`${'a'.repeat(60)}b`],
+			0,
+		],
+		[
+			'regex (a|aa)+, 10,000 "a"s then "b"',
+			{ rule: 'regex', pattern: '^(a|aa)+$' },
+			['x', 'y'],
+			[`${'a'.repeat(10_000)}b`, 'a'.repeat(10_000)],
+			0.5,
+		],
+		[
 			'json_equals ignores key order',
 			{ rule: 'json_equals' },
 			[{ a: 'x', b: [1, 2] }],
