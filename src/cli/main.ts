@@ -53,7 +53,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 	},
 	ltm: {
 		summary:
-			'ltm run <definitions folder | .zip | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>]: long-term-memory tests (GoodAI LTM)',
+			'ltm run <definitions folder | .zip | ltm-suite.json> --agent <model> [--judge <model>] [--memory-span N] [--isolated] [--out <dir>]: long-term-memory tests (GoodAI LTM)\n' +
+			'  ltm generate <prompt.json> --generator <model> --out <definitions folder> [--dataset "<Dataset Name>"] [--examples N]: write test definitions with a model',
 		load: async () => (await import('./commands/ltm')).ltmCommand,
 	},
 };

@@ -33,6 +33,11 @@ describe('benchtop bin', () => {
 		expect(result.status).toBe(0);
 		expect(result.stdout).toMatch(/^usage: benchtop <command>/);
 		expect(result.stdout).toContain('import-pairs');
+		// Every command and subcommand, `ltm generate` too, each on a line of its own.
+		for (const command of ['validate', 'run', 'generate', 'serve', 'oaieval', 'ltm run']) {
+			expect(result.stdout).toMatch(new RegExp(`^ {2}${command} `, 'm'));
+		}
+		expect(result.stdout).toMatch(/^ {2}ltm generate <prompt\.json> --generator <model> --out /m);
 	});
 
 	it('run gives what the in-process command gives (gpt2-random-tiny)', async () => {

@@ -54,9 +54,14 @@ describe('run: a battery of several suites', () => {
 		}
 	});
 
-	it('groups suites without tags as "ungrouped" and prints no published scores', async () => {
+	it('groups the bundled suites by their meta.tags circuits and prints no published scores', async () => {
 		const { stderr } = await run;
-		expect(stderr).toMatch(/^ {2}ungrouped \(3 suites\): \d\.\d{6} \| \d\.\d{6}$/m);
+		for (const circuit of ['Agreement', 'Long-Distance Dependencies', 'Licensing']) {
+			expect(stderr).toMatch(
+				new RegExp(`^ {2}${circuit} \\(1 suite\\): \\d\\.\\d{6} \\| \\d\\.\\d{6}$`, 'm'),
+			);
+		}
+		expect(stderr).not.toMatch(/ungrouped/);
 		expect(stderr).not.toMatch(/published SG scores/);
 	});
 
@@ -84,9 +89,14 @@ describe('run: a battery of several suites', () => {
 		);
 		const all = rows.filter((f) => f[3] === 'all').map((f) => Number(f[5]) / Number(f[4]));
 		expect(all).toEqual(itemAccuracies(stderr, 'all predictions hold'));
+		const circuits = {
+			'Subject-verb agreement across a prepositional phrase': 'Agreement',
+			'Filler-gap dependencies: object extraction': 'Long-Distance Dependencies',
+			"NPI licensing: 'ever' under negation": 'Licensing',
+		} as Record<string, string>;
 		for (const fields of rows) {
 			expect(fields[0]).toBe('gpt2-random-tiny');
-			expect(fields[2]).toBe('ungrouped');
+			expect(fields[2]).toBe(circuits[fields[1] ?? '']);
 			const [low, accuracy, high] = [fields[7], fields[6], fields[8]].map(Number);
 			expect(low).toBeLessThanOrEqual(accuracy as number);
 			expect(high).toBeGreaterThanOrEqual(accuracy as number);

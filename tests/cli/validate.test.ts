@@ -49,6 +49,17 @@ function suiteWithFormula(formula: string): string {
 }
 
 describe('validate command', () => {
+	it("prints a binary file's bytes as escapes, never raw control characters", async () => {
+		// What readFile(…, 'utf8') gives for a PNG header, an ANSI colour code and a bell.
+		const binary = '\ufffdPNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR\u001b[31mred\u0007';
+		const result = await run(['picture.png'], { 'picture.png': binary });
+		expect(result.exitCode).toBe(2);
+		const controls = [...result.out].filter((c) => c !== '\n' && (c < ' ' || c === '\u007f'));
+		expect(controls).toEqual([]);
+		expect(result.out).toContain('\\u001a');
+		expect(result.lines.at(-1)).toMatch(/^picture\.png: not a valid suite/);
+	});
+
 	it('accepts a good suite: exit 0, one summary line, nothing on stderr', async () => {
 		const result = await run(['good.json', '--strict'], {
 			'good.json': fixture('good-standard.json'),

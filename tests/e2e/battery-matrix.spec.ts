@@ -132,8 +132,13 @@ test('runs picked in History open as a model × suite matrix', async ({ page }) 
 	await expect(comparison).toBeVisible();
 	await expect(comparison.locator('tbody tr')).toHaveCount(SUITES.length);
 	await expect(comparison.getByRole('rowheader', { name: /Whole battery/ })).toBeVisible();
+	// Per suite the verdict follows the Holm-adjusted p-value; the whole battery is one test.
+	await expect(comparison.getByRole('columnheader', { name: 'Holm-adjusted p' })).toBeVisible();
+	await expect(comparison.locator('tbody tr').first().locator('td').last()).toHaveText(
+		/^\d(\.\d+)?(e-\d+)?\s+(differs beyond noise|within noise)$/,
+	);
 	await expect(comparison.locator('tfoot td').last()).toHaveText(
-		/\d(\.\d+)?(e-\d+)?\s+(differs beyond noise|within noise)/,
+		/one test, not adjusted\s+(differs beyond noise|within noise)/,
 	);
 
 	expect(await axeSummary(page, 'picked matrix, 1280 px')).toEqual([]);

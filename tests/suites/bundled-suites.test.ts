@@ -1,8 +1,10 @@
 // Every file in suites/ is a suite that parses (strict mode for the standard ones), is ours
-// (author Benchtop, a reference, a comment), has 12+ items, and is listed as it is in index.json.
+// (author Benchtop, a reference, a comment), has 12+ items, is listed as it is in index.json, and
+// names its Hu et al. (2020) circuit in meta.tags, so the matrix and the SG score group it.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HU2020_CIRCUITS, suiteCircuit } from '../../src/core/syntaxgym/battery/circuits';
 import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
 import type { Suite } from '../../src/core/syntaxgym/suite/types';
 
@@ -66,6 +68,16 @@ describe('suites/index.json', () => {
 			expect(entry.phenomenon).toMatch(/^[a-z-]+$/);
 			expect(entry.description.length).toBeGreaterThan(20);
 			expect(['standard', 'legacy']).toContain(entry.format);
+		},
+	);
+
+	it.each(index.suites.map((entry) => [entry.file] as const))(
+		'%s: meta.tags names one of Hu et al.\'s circuits (not "ungrouped")',
+		(file) => {
+			const suite = readSuite(file, 'compatible');
+			const { circuit, source } = suiteCircuit(suite);
+			expect(source).toBe('suite-tags');
+			expect(HU2020_CIRCUITS.map((entry) => entry.circuit)).toContain(circuit);
 		},
 	);
 

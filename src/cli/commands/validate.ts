@@ -5,6 +5,7 @@
 import { splitJsonPointer } from '../../core/syntaxgym/suite/json-source';
 import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
 import type { Diagnostic, ParseSuiteOptions, Suite } from '../../core/syntaxgym/suite/types';
+import { printable } from '../../core/text/printable';
 import { CliInputError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';
 
@@ -53,12 +54,17 @@ async function validateFile(path: string, options: ParseSuiteOptions, io: CliIo)
 	}
 	const result = parseSuite(text, options);
 	const formulas = formulaLookup(text, result.diagnostics);
+	// Messages quote the file (a binary one too): its control characters are printed as escapes.
 	for (const diagnostic of result.diagnostics) {
-		io.stdout(formatDiagnostic(path, diagnostic, formulas));
+		io.stdout(printable(formatDiagnostic(path, diagnostic, formulas)));
 	}
-	io.stdout(
-		`${summarize(path, options, result.diagnostics, result.ok ? result.suite : undefined)}\n`,
+	const summary = summarize(
+		path,
+		options,
+		result.diagnostics,
+		result.ok ? result.suite : undefined,
 	);
+	io.stdout(`${printable(summary)}\n`);
 	return result.ok;
 }
 

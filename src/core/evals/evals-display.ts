@@ -3,7 +3,7 @@
  * values, a row's verdict cell, clipped cells, the grader output's lines with the choice cut out
  * for the highlight, parameter values and the time left.
  */
-import type { EvalsSampleRowView } from './sample-rows';
+import { showWhitespace, type EvalsSampleRowView } from './sample-rows';
 
 /** What a final-report metric means, in plain words ('' for a metric we do not describe). */
 export function metricLabel(key: string): string {
@@ -43,6 +43,14 @@ export function verdictCell(row: EvalsSampleRowView): string {
 /** `text` cut to `length` characters with `…` when longer. */
 export function clipText(text: string, length = 160): string {
 	return text.length > length ? `${text.slice(0, length)}…` : text;
+}
+
+/**
+ * The Ideal cell of the sample table: the ideals with their spaces, tabs and line breaks shown as
+ * in the completion cell (`" yellow"` is `⎵yellow`, not `yellow`), joined by ` | `, clipped.
+ */
+export function idealCell(ideals: readonly string[]): string {
+	return clipText(ideals.map(showWhitespace).join(' | '));
 }
 
 /** A line cut around the first occurrence of the choice (for the highlight), or null. */

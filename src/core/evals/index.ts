@@ -128,6 +128,7 @@ export {
 	clipText,
 	etaText,
 	formatMetricValue,
+	idealCell,
 	metricLabel,
 	paramValueText,
 	reportMetricText,

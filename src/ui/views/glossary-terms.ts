@@ -190,7 +190,7 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
 		term: 'McNemar test',
 		ask: 'What does the McNemar test tell?',
 		short: 'Whether two models differ on the same items more than chance would explain.',
-		more: 'Only the items where the models disagree count: those only model A gets right (b) and those only model B gets right (c). If the models were equally good, each disagreement would go either way like a coin toss; the exact test gives the chance (p-value) of a split at least as lopsided as b against c. Below 0.05 the matrix says the models differ beyond noise.',
+		more: "Only the items where the models disagree count: those only model A gets right (b) and those only model B gets right (c). If the models were equally good, each disagreement would go either way like a coin toss; the exact test gives the chance (p-value) of a split at least as lopsided as b against c. Testing many suites at once, about one in twenty would fall below 0.05 by chance alone even between equally good models, so the matrix also shows each suite's p-value Holm-adjusted over the suites tested (Holm's step-down method: the smallest of m p-values times m, the next times m − 1, and so on, never decreasing, at most 1). A suite is said to differ beyond noise when its adjusted p-value is below 0.05; the whole battery is a single test and is judged on its own p-value.",
 	},
 	{
 		id: 'battery',

@@ -4,6 +4,7 @@ import {
 	etaText,
 	formatMetricValue,
 	graderLines,
+	idealCell,
 	metricLabel,
 	paramValueText,
 	reportMetricText,
@@ -131,5 +132,18 @@ describe('etaText', () => {
 		[125, 'about 3 min left'],
 	])('%s → %j', (seconds, text) => {
 		expect(etaText(seconds)).toBe(text);
+	});
+});
+
+describe('idealCell', () => {
+	it('shows leading and trailing spaces, tabs and line breaks as the completion cell does', () => {
+		expect(idealCell([' yellow'])).toBe('⎵yellow');
+		expect(idealCell(['yellow '])).toBe('yellow⎵');
+		expect(idealCell(['yellow'])).toBe('yellow');
+		expect(idealCell([' Paris', '\tParis\n'])).toBe('⎵Paris | →Paris↵\n');
+	});
+
+	it('clips long ideals', () => {
+		expect(idealCell(['x'.repeat(200)])).toBe(`${'x'.repeat(160)}…`);
 	});
 });

@@ -17,7 +17,7 @@ import {
 	isHu2020SuiteSet,
 	suiteCircuit,
 } from './circuits';
-import { mcnemarTest, type McNemarResult } from './mcnemar';
+import { holmAdjust, mcnemarTest, type McNemarResult } from './mcnemar';
 import {
 	HU2020_PUBLISHED_SG_SCORES,
 	HU2020_PUBLISHED_SOURCE,
@@ -361,21 +361,32 @@ export function buildBatteryMatrix(
 	return { plan, columns, circuits, rows, published };
 }
 
-/** Below this p-value a paired difference is called "beyond noise" (two-sided, 5%). */
+/**
+ * Below this p-value a paired difference is called "beyond noise" (two-sided, 5%); per suite the
+ * Holm-adjusted p-value is compared, so the 5% holds for the whole column of suites.
+ */
 export const DIFFERS_BEYOND_NOISE_P = 0.05;
 
 /** Two columns compared item by item (exact McNemar), per suite and over the battery. */
 export interface MatrixComparison {
 	readonly rule: ItemRule;
-	/** One per row, in row order; undefined where either column has no scored cell. */
-	readonly rows: readonly { readonly key: string; readonly test: McNemarResult | undefined }[];
-	/** Every item of the rows both columns scored and the SG score counts, pooled. */
+	/**
+	 * One per row, in row order; undefined where either column has no scored cell. `adjustedPValue`:
+	 * Holm-adjusted over the rows that have a test (a family of that many tests).
+	 */
+	readonly rows: readonly {
+		readonly key: string;
+		readonly test: McNemarResult | undefined;
+		readonly adjustedPValue: number | undefined;
+	}[];
+	/** Every item of the rows both columns scored and the SG score counts, pooled (one test, unadjusted). */
 	readonly battery: McNemarResult;
 }
 
 /**
  * Paired exact McNemar tests of columns `a` and `b` (indices) on the items both scored, per
- * suite row and pooled over the suites in the SG score, item results under `rule`.
+ * suite row (with Holm-adjusted p-values over the tested rows) and pooled over the suites in the
+ * SG score, item results under `rule`.
  */
 export function compareMatrixColumns(
 	matrix: Pick<BatteryMatrix, 'rows'>,
@@ -385,7 +396,7 @@ export function compareMatrixColumns(
 ): MatrixComparison {
 	const pooledA = new Map<string, boolean>();
 	const pooledB = new Map<string, boolean>();
-	const rows = matrix.rows.map((row) => {
+	const tests = matrix.rows.map((row) => {
 		const cellA = row.cells[a];
 		const cellB = row.cells[b];
 		if (cellA?.kind !== 'scored' || cellB?.kind !== 'scored') {
@@ -399,6 +410,13 @@ export function compareMatrixColumns(
 		}
 		return { key: row.key, test: mcnemarTest(resultsA, resultsB) };
 	});
+	const tested = tests.flatMap((row) => (row.test === undefined ? [] : [row.test.pValue]));
+	const adjusted = holmAdjust(tested);
+	let next = 0;
+	const rows = tests.map((row) => ({
+		...row,
+		adjustedPValue: row.test === undefined ? undefined : adjusted[next++],
+	}));
 	return { rule, rows, battery: mcnemarTest(pooledA, pooledB) };
 }
 

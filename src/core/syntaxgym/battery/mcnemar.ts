@@ -84,11 +84,39 @@ export function mcnemarTest<K>(
 	};
 }
 
+/**
+ * Holm's step-down adjustment of p-values tested together (Holm 1979; statsmodels
+ * `multipletests(p, method='holm')`): the i-th smallest of m becomes (m − i + 1) · p, made
+ * non-decreasing in that order and capped at 1. Controls the chance of any false "differs" across
+ * the family at the nominal level. Returns the adjusted values in the input's order.
+ * @throws RangeError for a p-value that is not a number in [0, 1].
+ */
+export function holmAdjust(pValues: readonly number[]): number[] {
+	for (const p of pValues) {
+		if (!(p >= 0 && p <= 1))
+			throw new RangeError(`holmAdjust: need p-values in [0, 1] (got ${p}).`);
+	}
+	const m = pValues.length;
+	const order = pValues.map((p, index) => ({ p, index })).sort((x, y) => x.p - y.p);
+	const adjusted = new Array<number>(m);
+	let running = 0;
+	order.forEach(({ p, index }, rank) => {
+		running = Math.max(running, Math.min(1, (m - rank) * p));
+		adjusted[index] = running;
+	});
+	return adjusted;
+}
+
 /** Two battery runs compared item by item. */
 export interface BatteryComparison {
 	readonly rule: ItemRule;
 	/** Suites both runs have (by name), in the order of run A. */
-	readonly suites: readonly { readonly suiteName: string; readonly test: McNemarResult }[];
+	readonly suites: readonly {
+		readonly suiteName: string;
+		readonly test: McNemarResult;
+		/** Holm-adjusted over the per-suite tests (see {@link holmAdjust}). */
+		readonly adjustedPValue: number;
+	}[];
 	/**
 	 * Every item of the suites both runs have and the SG score counts, pooled (so suites weigh by
 	 * their items here, while the SG score weighs them equally).
@@ -98,7 +126,7 @@ export interface BatteryComparison {
 
 /**
  * Paired exact McNemar tests of runs A and B: per suite, on the items both scored (item results
- * under `rule`, default the SG score's), and over the battery.
+ * under `rule`, default the SG score's), Holm-adjusted over the suites, and over the battery.
  */
 export function compareBatteryRuns(
 	a: readonly BatterySuiteCell[],
@@ -120,5 +148,10 @@ export function compareBatteryRuns(
 		for (const [itemNumber, result] of resultsA) pooledA.set(key(itemNumber), result);
 		for (const [itemNumber, result] of resultsB) pooledB.set(key(itemNumber), result);
 	}
-	return { rule, suites, battery: mcnemarTest(pooledA, pooledB) };
+	const adjusted = holmAdjust(suites.map((suite) => suite.test.pValue));
+	return {
+		rule,
+		suites: suites.map((suite, index) => ({ ...suite, adjustedPValue: adjusted[index] ?? 1 })),
+		battery: mcnemarTest(pooledA, pooledB),
+	};
 }

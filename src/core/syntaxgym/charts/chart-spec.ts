@@ -23,6 +23,28 @@ export interface ChartSpec {
 	/** Fixed value-axis range, e.g. [0, 1] for accuracies. */
 	readonly yMin?: number;
 	readonly yMax?: number;
+	/**
+	 * Values the value axis must reach when its range is free (the whiskers' ends), so that no
+	 * confidence interval is cut at the top or bottom of the axis.
+	 */
+	readonly ySuggestedMin?: number;
+	readonly ySuggestedMax?: number;
+}
+
+/** The lowest and highest of the series' values and interval bounds; undefined when none. */
+export function seriesExtent(
+	series: readonly ChartSeries[],
+): { readonly min: number; readonly max: number } | undefined {
+	let min = Number.POSITIVE_INFINITY;
+	let max = Number.NEGATIVE_INFINITY;
+	for (const { values, low = [], high = [] } of series) {
+		for (const value of [...values, ...low, ...high]) {
+			if (value === null || !Number.isFinite(value)) continue;
+			min = Math.min(min, value);
+			max = Math.max(max, value);
+		}
+	}
+	return min <= max ? { min, max } : undefined;
 }
 
 function finiteOrNull(value: number | null | undefined): number | null {
@@ -42,17 +64,20 @@ export function buildRegionChartSpec(
 	const regionNumbers = regionNames.map((_, index) => index + 1);
 	const find = (condition: string, region: number) =>
 		means.find((m) => m.conditionName === condition && m.regionNumber === region);
+	const series = conditionNames.map((condition) => ({
+		label: condition,
+		values: regionNumbers.map((region) => finiteOrNull(find(condition, region)?.mean)),
+		low: regionNumbers.map((region) => finiteOrNull(find(condition, region)?.ciLow)),
+		high: regionNumbers.map((region) => finiteOrNull(find(condition, region)?.ciHigh)),
+	}));
+	const extent = seriesExtent(series);
 	return {
 		title: `Mean region surprisal (${metricLabel}) by condition, with 95% CI`,
 		xLabel: 'Region',
 		yLabel: `Surprisal, ${metricLabel} (bits)`,
 		labels: regionNumbers.map((number, index) => `${number}: ${regionNames[index] ?? ''}`),
-		series: conditionNames.map((condition) => ({
-			label: condition,
-			values: regionNumbers.map((region) => finiteOrNull(find(condition, region)?.mean)),
-			low: regionNumbers.map((region) => finiteOrNull(find(condition, region)?.ciLow)),
-			high: regionNumbers.map((region) => finiteOrNull(find(condition, region)?.ciHigh)),
-		})),
+		series,
+		...(extent === undefined ? {} : { ySuggestedMin: extent.min, ySuggestedMax: extent.max }),
 	};
 }
 

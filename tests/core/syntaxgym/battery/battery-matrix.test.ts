@@ -3,7 +3,10 @@
 // its suite unreadable, circuit rows, published columns for Hu et al.'s set only, McNemar.
 // McNemar p-values: scipy 1.17.1 `binomtest(min(b, c), b + c, 0.5).pvalue` (the numbers of
 // mcnemar.test.ts), and by hand: 2 · C(9, 0) / 2⁹ = 0.00390625; for b + c = 21 (odd) and
-// min = 10, P(X ≤ 10) = ½ exactly, so p = 1.
+// min = 10, P(X ≤ 10) = ½ exactly, so p = 1. Holm-adjusted values: statsmodels 0.15.0,
+//   python3 -c "from statsmodels.stats.multitest import multipletests;
+//   print(multipletests([0.00390625, 0.03857421875, 0.125], method='holm')[1])"
+// → [0.01171875 0.0771484375 0.125].
 import { describe, expect, it } from 'vitest';
 import {
 	BATTERY_CSV_COLUMNS,
@@ -330,6 +333,15 @@ describe('compareMatrixColumns', () => {
 		expect(test('nn-nv-rpl')?.pValue).toBeCloseTo(0.125, 15);
 	});
 
+	it('Holm-adjusts the per-suite p-values over the suites tested (as statsmodels)', () => {
+		const adjusted = (name: string) =>
+			comparison.rows[matrix.rows.findIndex((r) => r.suiteName === name)]?.adjustedPValue;
+		expect(adjusted('a')).toBeCloseTo(0.01171875, 15);
+		// b: raw 0.0386 is below 0.05, adjusted 0.0771 is not: within noise for three suites at once
+		expect(adjusted('b')).toBeCloseTo(0.0771484375, 15);
+		expect(adjusted('nn-nv-rpl')).toBeCloseTo(0.125, 15);
+	});
+
 	it('pools the suites in the SG score over the battery (nn-nv-rpl left out)', () => {
 		expect(comparison.battery).toMatchObject({ pairs: 22, aOnly: 11, bOnly: 10 });
 		expect(comparison.battery.pValue).toBe(1);
@@ -353,6 +365,7 @@ describe('compareMatrixColumns', () => {
 		);
 		const result = compareMatrixColumns(partial, 0, 1);
 		expect(result.rows.map((r) => r.test)).toEqual([undefined, undefined]);
+		expect(result.rows.map((r) => r.adjustedPValue)).toEqual([undefined, undefined]);
 		expect(result.battery.pairs).toBe(0);
 	});
 });

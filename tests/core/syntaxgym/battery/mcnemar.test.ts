@@ -2,9 +2,13 @@
 //   from scipy.stats import binomtest; print(repr(binomtest(min(b, c), b + c, 0.5).pvalue))
 // (the same as statsmodels mcnemar(exact=True)), and cross-checked exactly in plain python3:
 //   min(1, 2 * Fraction(sum(math.comb(n, i) for i in range(min(b, c) + 1)), 2 ** n)).
+// Holm-adjusted p-values against statsmodels 0.15.0, computed once with python3 3.11:
+//   from statsmodels.stats.multitest import multipletests
+//   print(repr([float(x) for x in multipletests(ps, method='holm')[1]]))
 import { describe, expect, it } from 'vitest';
 import {
 	compareBatteryRuns,
+	holmAdjust,
 	mcnemarExactPValue,
 	mcnemarTest,
 } from '../../../../src/core/syntaxgym/battery/mcnemar';
@@ -40,6 +44,44 @@ describe('mcnemarExactPValue', () => {
 	it('refuses negative or fractional counts', () => {
 		expect(() => mcnemarExactPValue(-1, 2)).toThrow(RangeError);
 		expect(() => mcnemarExactPValue(1.5, 2)).toThrow(RangeError);
+	});
+});
+
+const STATSMODELS_HOLM: readonly (readonly [readonly number[], readonly number[]])[] = [
+	[
+		[0.00390625, 0.03857421875, 0.125],
+		[0.01171875, 0.0771484375, 0.125],
+	],
+	[
+		[0.01, 0.04, 0.03, 0.005, 0.5, 0.04, 0.2],
+		[0.06, 0.16, 0.15, 0.035, 0.5, 0.16, 0.4],
+	],
+	[
+		[0.3, 0.3, 0.9],
+		[0.8999999999999999, 0.8999999999999999, 0.9],
+	],
+	[
+		[0.5, 0.6, 0.7, 0.02],
+		[1.0, 1.0, 1.0, 0.08],
+	],
+	[
+		[0.0, 1.0, 0.01],
+		[0.0, 1.0, 0.02],
+	],
+	[[0.001], [0.001]],
+];
+
+describe('holmAdjust', () => {
+	it.each(STATSMODELS_HOLM)('%j → statsmodels holm %j', (raw, expected) => {
+		const adjusted = holmAdjust(raw);
+		expect(adjusted).toHaveLength(expected.length);
+		adjusted.forEach((p, i) => expect(p).toBeCloseTo(expected[i] ?? Number.NaN, 15));
+	});
+
+	it('is empty for no tests and refuses what is not a p-value', () => {
+		expect(holmAdjust([])).toEqual([]);
+		expect(() => holmAdjust([0.1, Number.NaN])).toThrow(RangeError);
+		expect(() => holmAdjust([1.5])).toThrow(RangeError);
 	});
 });
 
@@ -105,6 +147,8 @@ describe('compareBatteryRuns', () => {
 			['left-out', 3, 0],
 		]);
 		expect(comparison.suites[0]?.test.pValue).toBe(0.0625);
+		// p = 0.0625, 0.125, 0.25; statsmodels multipletests(…, method='holm'): 0.1875, 0.25, 0.25
+		expect(comparison.suites.map((s) => s.adjustedPValue)).toEqual([0.1875, 0.25, 0.25]);
 		expect(comparison.battery).toMatchObject({ pairs: 10, aOnly: 9, bOnly: 0, neither: 1 });
 		// 2 · (1/2)^9, scipy binomtest(0, 9, 0.5).pvalue
 		expect(comparison.battery.pValue).toBeCloseTo(0.00390625, 15);

@@ -43,6 +43,18 @@ describe('buildRegionChartSpec', () => {
 		]);
 		expect(spec.yLabel).toBe('Surprisal, sum (bits)');
 	});
+
+	it('asks the value axis to reach the whiskers, not only the bars (no interval cut at the top)', () => {
+		const spec = buildRegionChartSpec(
+			[mean('good', 1, 3, [-0.5, 4]), mean('bad', 1, 9, [7, 12.5])],
+			['verb'],
+			['bad', 'good'],
+			'sum',
+		);
+		expect([spec.ySuggestedMin, spec.ySuggestedMax]).toEqual([-0.5, 12.5]);
+		const noValues = buildRegionChartSpec([], ['verb'], ['good'], 'sum');
+		expect([noValues.ySuggestedMin, noValues.ySuggestedMax]).toEqual([undefined, undefined]);
+	});
 });
 
 describe('buildAccuracyChartSpec', () => {
