@@ -114,6 +114,13 @@ test('runs a bundled Match eval on the local tiny model: metrics, transcript, lo
 	const other = await page.context().newPage();
 	await other.goto(link);
 	await expect(other.getByText(/Opened a shared run of capitals/)).toBeVisible();
+	// The sharer's run shows first: its model, its accuracy and each sample with its verdict.
+	const shared = other.getByTestId('evals-shared-run');
+	await expect(shared.getByTestId('evals-shared-model')).toHaveText('gpt2-random-tiny');
+	await expect(shared.getByTestId('evals-shared-score')).toContainText(
+		`accuracy ${(Number(shownAccuracy) * 100).toFixed(1)}%`,
+	);
+	await expect(shared.getByTestId('evals-shared-samples').locator('tbody tr')).toHaveCount(12);
 	await other.getByRole('button', { name: 'Run eval' }).click();
 	await expect(
 		other.getByText('Reproduced: 12/12 verdicts identical to the shared run.'),
