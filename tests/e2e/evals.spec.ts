@@ -19,6 +19,12 @@ async function openEvals(page: Page): Promise<void> {
 	await page.goto('/#/evals');
 	await expect(page.getByRole('heading', { name: 'Evals', level: 2 })).toBeVisible();
 	await expect(page.getByRole('list', { name: 'Bundled example evals' })).toBeVisible();
+	// The page starts on gpt2-en-small; these runs use the tiny one, picked explicitly.
+	const model = page
+		.getByRole('group', { name: 'Model under test' })
+		.getByLabel('Model', { exact: true });
+	await expect(model).toHaveValue('gpt2-en-small');
+	await model.selectOption('gpt2-random-tiny');
 }
 
 /** Sets max new tokens of the model under test (a tiny random model needs no 256-token answers). */

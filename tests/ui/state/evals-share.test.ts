@@ -55,7 +55,7 @@ describe('Evals share links', () => {
 		expect(opened.source).toBe('share');
 		expect(opened.resolved?.samples).toHaveLength(2);
 		expect(opened.policy.kind).toBe('local');
-		expect(opened.policy.localId).toBe('gpt2-random-tiny');
+		expect(opened.policy.localId).toBe('gpt2-en-small');
 		expect(opened.policyOverrides).toEqual({ max_tokens: 3 });
 		// The sharer's run shows before anything is re-run: model, score, samples with verdicts.
 		const verdictOf = (sampleId: string) =>
