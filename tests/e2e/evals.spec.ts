@@ -19,6 +19,12 @@ async function openEvals(page: Page): Promise<void> {
 	await page.goto('/#/evals');
 	await expect(page.getByRole('heading', { name: 'Evals', level: 2 })).toBeVisible();
 	await expect(page.getByRole('list', { name: 'Bundled example evals' })).toBeVisible();
+	// The page starts on gpt2-en-small; these runs use the tiny one, picked explicitly.
+	const model = page
+		.getByRole('group', { name: 'Model under test' })
+		.getByLabel('Model', { exact: true });
+	await expect(model).toHaveValue('gpt2-en-small');
+	await model.selectOption('gpt2-random-tiny');
 }
 
 /** Sets max new tokens of the model under test (a tiny random model needs no 256-token answers). */
@@ -114,6 +120,13 @@ test('runs a bundled Match eval on the local tiny model: metrics, transcript, lo
 	const other = await page.context().newPage();
 	await other.goto(link);
 	await expect(other.getByText(/Opened a shared run of capitals/)).toBeVisible();
+	// The sharer's run shows first: its model, its accuracy and each sample with its verdict.
+	const shared = other.getByTestId('evals-shared-run');
+	await expect(shared.getByTestId('evals-shared-model')).toHaveText('gpt2-random-tiny');
+	await expect(shared.getByTestId('evals-shared-score')).toContainText(
+		`accuracy ${(Number(shownAccuracy) * 100).toFixed(1)}%`,
+	);
+	await expect(shared.getByTestId('evals-shared-samples').locator('tbody tr')).toHaveCount(12);
 	await other.getByRole('button', { name: 'Run eval' }).click();
 	await expect(
 		other.getByText('Reproduced: 12/12 verdicts identical to the shared run.'),

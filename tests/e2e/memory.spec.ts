@@ -226,6 +226,11 @@ test('a run on the bundled tiny model interrupted by a reload resumes and finish
 }) => {
 	await openMemory(page);
 	await pickExample(page);
+	// The page starts on gpt2-en-small; this run uses the tiny one, picked explicitly.
+	await page
+		.getByRole('group', { name: 'Agent' })
+		.getByLabel('Model', { exact: true })
+		.selectOption('gpt2-random-tiny');
 	// A longer span means more turns, so the reload lands mid-run.
 	await page.getByLabel('Memory span (tokens)').fill('1500');
 	await page.getByRole('button', { name: 'Run tests' }).click();

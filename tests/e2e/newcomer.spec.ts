@@ -145,7 +145,11 @@ test('Memory: tips, what a bundled GPT-2 can do, a folder picked while the examp
 	await expect(agent.getByTestId('text-model-note')).toContainText(
 		'it continues text, it does not follow instructions',
 	);
-	await expect(agent.getByTestId('text-model-note')).toContainText('random');
+	// It starts on gpt2-en-small, not on the random-weight tiny model that writes noise.
+	await expect(agent.getByTestId('text-model-note')).toContainText(
+		'as a test-taker or an agent it scores low',
+	);
+	await expect(agent.getByTestId('text-model-note')).not.toContainText('random');
 	await agent.getByRole('button', { name: 'What can a bundled GPT-2 do as an agent?' }).click();
 	await expect(agent.getByRole('note')).toContainText('does not follow instructions');
 	for (const name of [

@@ -201,6 +201,7 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 
 	const files: RegistryFiles = new RegistryFolder(options.registryPath);
 	const evalSpec = resolveEval(readRegistry(files), options.evalName);
+	for (const note of evalSpec.notes ?? []) io.stderr(`Note: ${note}\n`);
 
 	const opened: OpenedTextModel[] = [];
 	try {

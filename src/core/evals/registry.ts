@@ -239,12 +239,16 @@ function dereference(
  * if the map has it, else `data/<path>`; a folder gives the concatenation of its `*.jsonl` files
  * (direct children, sorted by name: upstream's order is the file system's). Each sample comes with
  * its file and line (every line of a samples file is one sample).
+ *
+ * When neither is there (files picked one by one lose their folders: `colours/samples.jsonl`
+ * arrives as `data/samples.jsonl`), the one registry JSONL file of the same name is used, and
+ * `note` says which; two or more of that name are a located error naming them.
  */
 export function readSamplesLocated(
 	files: RegistryFiles,
 	samplesPath: string,
 	where: { file: string; line: number; field: string },
-): { samples: Sample[]; locations: EvalsLocation[] } {
+): { samples: Sample[]; locations: EvalsLocation[]; note?: string } {
 	const located = (paths: readonly string[]): { samples: Sample[]; locations: EvalsLocation[] } => {
 		const samples: Sample[] = [];
 		const locations: EvalsLocation[] = [];
@@ -268,6 +272,23 @@ export function readSamplesLocated(
 			.filter((path) => path.endsWith('.jsonl'))
 			.sort();
 		if (children.length > 0) return located(children);
+	}
+	const baseName = wanted.split('/').pop() ?? wanted;
+	const sameName = baseName.endsWith('.jsonl')
+		? [...files.keys()].filter((path) => path.split('/').pop() === baseName).sort()
+		: [];
+	if (sameName.length === 1) {
+		const used = sameName[0]!;
+		return {
+			...located([used]),
+			note: `${where.field} '${samplesPath}': the registry has no data/${wanted}, so ${used} was used (the only file named ${baseName})`,
+		};
+	}
+	if (sameName.length > 1) {
+		throw new EvalsError(
+			`${where.file}:${where.line}: ${where.field} '${samplesPath}' not found (looked for data/${wanted} in the registry), and ${sameName.length} files are named ${baseName}: ${sameName.join(', ')}; keep one, or add the folders (data/${wanted})`,
+			where,
+		);
 	}
 	throw new EvalsError(
 		`${where.file}:${where.line}: ${where.field} '${samplesPath}' not found (looked for data/${wanted} in the registry); add the file or fix the path`,
@@ -391,14 +412,17 @@ function checkedArgs(
 }
 
 /** What a template's `resolveArgs` may read: rows of registry files, model-graded specs. */
-function resolveContext(registry: Registry, entry: RegistryEntry): ResolveContext {
+function resolveContext(registry: Registry, entry: RegistryEntry, notes: string[]): ResolveContext {
 	return {
-		readRows: (path, field) =>
-			readSamplesFromRegistry(registry.files, path, {
+		readRows: (path, field) => {
+			const read = readSamplesLocated(registry.files, path, {
 				file: entry.file,
 				line: entry.lineOf(['args', field]),
 				field,
-			}),
+			});
+			if (read.note !== undefined) notes.push(read.note);
+			return read.samples;
+		},
 		modelGradedSpec: (name) =>
 			resolveModelGradedSpec(
 				registry,
@@ -424,12 +448,17 @@ export function resolveEval(registry: Registry, requestedName: string): Resolved
 	const { template, args } = specOf(entry);
 	const checked = checkedArgs(entry, template, args);
 	const samplesPath = args.samples_jsonl as string;
-	const { samples, locations: sampleLocations } = readSamplesLocated(registry.files, samplesPath, {
+	const {
+		samples,
+		locations: sampleLocations,
+		note,
+	} = readSamplesLocated(registry.files, samplesPath, {
 		file: entry.file,
 		line: entry.lineOf(['args', 'samples_jsonl']),
 		field: 'samples_jsonl',
 	});
-	const fields = template.resolveArgs(checked, resolveContext(registry, entry));
+	const notes = note === undefined ? [] : [note];
+	const fields = template.resolveArgs(checked, resolveContext(registry, entry, notes));
 	return {
 		name: entry.name,
 		requestedName,
@@ -443,5 +472,6 @@ export function resolveEval(registry: Registry, requestedName: string): Resolved
 		ignoreCase: fields.ignoreCase ?? false,
 		...(fields.maxTokens === undefined ? {} : { maxTokens: fields.maxTokens }),
 		...(fields.modelGraded === undefined ? {} : { modelGraded: fields.modelGraded }),
+		...(notes.length === 0 ? {} : { notes }),
 	};
 }

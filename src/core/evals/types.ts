@@ -80,6 +80,8 @@ export interface ResolvedEval {
 	readonly samples: readonly Sample[];
 	/** Where each sample is (file and line), parallel to `samples`; absent for samples built in code. */
 	readonly sampleLocations?: readonly EvalsLocation[];
+	/** What the user should know about how the eval was read (a samples file found by its name). */
+	readonly notes?: readonly string[];
 	/** Match: the first `num_few_shot` few-shot chats, in file order. */
 	readonly fewShot: readonly (readonly ChatMessage[])[];
 	/** Includes `ignore_case`. */

@@ -5,6 +5,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { findLtmDataset } from './datasets';
+import { readDefinitionJson } from './definition-problems';
 import type {
 	JsonValue,
 	LtmBenchmark,
@@ -256,14 +257,10 @@ function parseDefinitionJson(
 	text: string,
 	diagnostics: LtmDiagnostic[],
 ): { root: unknown } | undefined {
-	try {
-		return { root: JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) };
-	} catch (cause) {
-		diagnostics.push(
-			error(path, '', `not valid JSON: ${cause instanceof Error ? cause.message : String(cause)}`),
-		);
-		return undefined;
-	}
+	const read = readDefinitionJson(text);
+	if (read.ok) return { root: read.value };
+	diagnostics.push(error(path, '', read.message));
+	return undefined;
 }
 
 /** A definition's fields, each checked for its type; `undefined` when any is wrong. */

@@ -26,6 +26,7 @@ import type {
 	LtmWait,
 } from './types';
 import { BUILT_IN_EVALUATORS } from './types';
+import { describeIssue, readDefinitionJson } from './definition-problems';
 import type { LoadResult } from './definitions';
 import { RESTAURANT_MAX_SCORE } from './restaurant';
 
@@ -125,7 +126,7 @@ function checkSteps(
 		if (!parsed.success) {
 			for (const issue of parsed.issues) {
 				const inner = deepest(issue);
-				diagnostics.push(diag(path, at + pointerOf(inner), inner.message));
+				diagnostics.push(diag(path, at + pointerOf(inner), describeIssue(inner)));
 			}
 			return;
 		}
@@ -205,7 +206,7 @@ const BuiltInExample = v.strictObject({
 	type: v.literal('restaurant'),
 });
 
-const GenericRuleSchema = v.union([
+const GenericRuleSchema = v.variant('rule', [
 	v.strictObject({ rule: v.literal('contains'), case: Case }),
 	v.strictObject({ rule: v.literal('regex'), pattern: v.string(), flags: v.optional(v.string()) }),
 	v.strictObject({ rule: v.literal('json_equals') }),
@@ -213,6 +214,11 @@ const GenericRuleSchema = v.union([
 	v.strictObject({ rule: v.literal('digits_set_equals') }),
 	v.strictObject({ rule: v.literal('llm_checklist'), model_slot: v.optional(v.literal('judge')) }),
 ]);
+
+/** What an `Object` alternative of a dataset's evaluator is, in messages. */
+const RULE_OBJECT = `a rule object {"rule": …} with a rule among ${GenericRuleSchema.options
+	.map((option) => option.entries.rule.literal)
+	.join(', ')}`;
 
 const Dataset = v.strictObject({
 	name: v.pipe(v.string(), v.minLength(1)),
@@ -280,24 +286,17 @@ export function loadLtmSuite(
 	text: string,
 	options: LoadSuiteOptions = {},
 ): LoadResult {
-	let root: unknown;
-	try {
-		root = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
-	} catch (cause) {
-		return {
-			ok: false,
-			diagnostics: [
-				diag(path, '', `not valid JSON: ${cause instanceof Error ? cause.message : String(cause)}`),
-			],
-		};
-	}
-	const parsed = v.safeParse(Suite, root);
+	const read = readDefinitionJson(text);
+	if (!read.ok) return { ok: false, diagnostics: [diag(path, '', read.message)] };
+	const parsed = v.safeParse(Suite, read.value);
 	if (!parsed.success) {
 		return {
 			ok: false,
 			diagnostics: parsed.issues.map((issue) => {
 				const inner = deepest(issue);
-				return diag(path, pointerOf(inner), inner.message);
+				const pointer = pointerOf(inner);
+				const rule = pointer.endsWith('/evaluator') ? RULE_OBJECT : undefined;
+				return diag(path, pointer, describeIssue(inner, rule));
 			}),
 		};
 	}
@@ -434,7 +433,7 @@ function readExample(
 	if (!parsed.success) {
 		for (const issue of parsed.issues) {
 			const inner = deepest(issue);
-			scope.diagnostics.push(diag(scope.path, pointer + pointerOf(inner), inner.message));
+			scope.diagnostics.push(diag(scope.path, pointer + pointerOf(inner), describeIssue(inner)));
 		}
 		return undefined;
 	}

@@ -17,6 +17,8 @@ export interface ModelSuggestion {
 	readonly downloadBytes: number;
 	/** The largest weight tensor (token embedding, vocab × hidden) in bytes at this dtype. */
 	readonly largestTensorBytes: number;
+	/** Parameters of the model (its size in the field's sense: more is more capable, same family). */
+	readonly parameters: number;
 	readonly note: string;
 }
 
@@ -39,6 +41,7 @@ export const MODEL_SUGGESTIONS: readonly ModelSuggestion[] = [
 		dtype: 'fp32',
 		downloadBytes: 330 * MB,
 		largestTensorBytes: embeddingBytes(50257, 768, 'fp32'),
+		parameters: 82_000_000,
 		note: 'GPT-2 distilled (82M parameters), exact fp32',
 	},
 	// https://huggingface.co/Xenova/gpt2/tree/main/onnx: decoder_model_merged.onnx 654 MB
@@ -48,6 +51,7 @@ export const MODEL_SUGGESTIONS: readonly ModelSuggestion[] = [
 		dtype: 'fp32',
 		downloadBytes: 654 * MB,
 		largestTensorBytes: embeddingBytes(50257, 768, 'fp32'),
+		parameters: 124_000_000,
 		note: 'GPT-2 small (124M parameters), exact fp32',
 	},
 	// https://huggingface.co/Xenova/gpt2/tree/main/onnx: decoder_model_merged_quantized.onnx 166 MB
@@ -57,6 +61,7 @@ export const MODEL_SUGGESTIONS: readonly ModelSuggestion[] = [
 		dtype: 'q8',
 		downloadBytes: 166 * MB,
 		largestTensorBytes: embeddingBytes(50257, 768, 'q8'),
+		parameters: 124_000_000,
 		note: 'GPT-2 small, 8-bit (smaller; numbers differ slightly)',
 	},
 	// https://huggingface.co/HuggingFaceTB/SmolLM2-135M-Instruct/tree/main/onnx: model_fp16.onnx 327 MB
@@ -66,6 +71,7 @@ export const MODEL_SUGGESTIONS: readonly ModelSuggestion[] = [
 		dtype: 'fp16',
 		downloadBytes: 327 * MB,
 		largestTensorBytes: embeddingBytes(49152, 576, 'fp16'),
+		parameters: 135_000_000,
 		note: 'SmolLM2 135M, instruction-tuned',
 	},
 	// https://huggingface.co/HuggingFaceTB/SmolLM2-360M-Instruct/tree/main/onnx: model_fp16.onnx 819 MB
@@ -75,6 +81,7 @@ export const MODEL_SUGGESTIONS: readonly ModelSuggestion[] = [
 		dtype: 'fp16',
 		downloadBytes: 819 * MB,
 		largestTensorBytes: embeddingBytes(49152, 960, 'fp16'),
+		parameters: 362_000_000,
 		note: 'SmolLM2 360M, instruction-tuned',
 	},
 	// https://huggingface.co/onnx-community/Qwen2.5-0.5B-Instruct/tree/main/onnx: model_quantized.onnx 512 MB
@@ -84,6 +91,7 @@ export const MODEL_SUGGESTIONS: readonly ModelSuggestion[] = [
 		dtype: 'q8',
 		downloadBytes: 512 * MB,
 		largestTensorBytes: embeddingBytes(151936, 896, 'q8'),
+		parameters: 494_000_000,
 		note: 'Qwen2.5 0.5B, instruction-tuned, 8-bit',
 	},
 ];
@@ -93,6 +101,31 @@ export function suggestionsFor(job: ModelJob): readonly ModelSuggestion[] {
 	return MODEL_SUGGESTIONS.filter((m) => m.job === job).sort(
 		(a, b) => a.downloadBytes - b.downloadBytes,
 	);
+}
+
+/**
+ * The suggestion to offer first for a job: the most capable (most parameters; then the larger
+ * download, the less quantized) whose verdict on this device is `fits`; null when none fits.
+ */
+export function recommendedSuggestion(
+	job: ModelJob,
+	device: DeviceFacts,
+	backend: 'wasm' | 'webgpu' = 'wasm',
+): { readonly suggestion: ModelSuggestion; readonly fit: DeviceFit } | null {
+	let best: { suggestion: ModelSuggestion; fit: DeviceFit } | null = null;
+	for (const suggestion of suggestionsFor(job)) {
+		const fit = fitsDevice(suggestion, device, backend);
+		if (fit.verdict !== 'fits') continue;
+		if (
+			!best ||
+			suggestion.parameters > best.suggestion.parameters ||
+			(suggestion.parameters === best.suggestion.parameters &&
+				suggestion.downloadBytes > best.suggestion.downloadBytes)
+		) {
+			best = { suggestion, fit };
+		}
+	}
+	return best;
 }
 
 /** What the browser says about the device; null where it says nothing. */

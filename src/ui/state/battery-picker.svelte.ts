@@ -111,7 +111,10 @@ export class BatteryPicker {
 		this.#loading = false;
 	}
 
-	/** Adds picked or dropped files (folders' files, zips); their readable suites are picked. */
+	/**
+	 * Adds picked or dropped files (folders' files, zips); their readable suites are picked, and so
+	 * is the listed suite an added file repeats (a bundled or saved one).
+	 */
 	addFiles(files: readonly File[]): Promise<void> {
 		if (files.length === 0) return this.#adds;
 		this.#reading += 1;
@@ -130,6 +133,8 @@ export class BatteryPicker {
 			);
 			this.#entries = merged.entries;
 			for (const entry of added) this.#picked.add(entry.key);
+			// A file added on purpose is picked, also when it repeats a suite listed already.
+			for (const duplicate of merged.duplicates) this.#picked.add(duplicate.key);
 			this.#notice = leftOutNotice({
 				duplicates: merged.duplicates,
 				skipped: read.skipped,

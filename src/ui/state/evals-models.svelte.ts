@@ -24,7 +24,12 @@ import {
 	rememberedAnswerModel,
 } from './model-suggestions.svelte';
 
-const DEFAULT_LOCAL_ID = 'gpt2-random-tiny';
+/**
+ * The bundled model a choice starts with: the larger bundled GPT-2, which writes English (the
+ * random-weight tiny one writes noise). Online, the picker offers the most capable hub model that
+ * fits in one click; it downloads only once chosen and used.
+ */
+export const DEFAULT_LOCAL_ID = 'gpt2-en-small';
 const BUNDLED_IDS: readonly string[] = BUNDLED_MODEL_IDS;
 
 export type EvalsModelKind = 'local' | 'endpoint' | 'replay';

@@ -53,6 +53,7 @@ import {
 	unreadableLog,
 	type ImportedRun,
 } from '../../core/evals/shown-run-files';
+import { summarizeSharedEvalsRun, type SharedEvalsRun } from '../../core/evals/shared-run-summary';
 import type { FinalReport, ResolvedEval, TemplateKind } from '../../core/evals/types';
 import type { GenerationParams } from '../../core/model/generation';
 import { createMemoryResponseCache, type ResponseCacheStore } from '../../providers/response-cache';
@@ -135,6 +136,8 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	#shown = $state.raw<EvalsShownRun | null>(null);
 	/** Verdicts of a shared run, to say how many a re-run reproduced. */
 	#sharedVerdicts: Readonly<Record<string, string>> | null = null;
+	/** The sharer's run as its link carries it (models, verdicts, samples), shown before a re-run. */
+	#sharedRun = $state.raw<SharedEvalsRun | null>(null);
 	#comparison = $state.raw<{ a: EvalsShownRun; b: EvalsShownRun } | null>(null);
 
 	constructor(options: EvalsSessionOptions) {
@@ -177,6 +180,11 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	get selected(): string | null {
 		return this.#selected;
 	}
+	/** The sharer's run when a share link is open (shown before it is re-run), else null. */
+	get sharedRun(): SharedEvalsRun | null {
+		return this.#sharedRun;
+	}
+
 	get resolved(): ResolvedEval | null {
 		return this.#resolved;
 	}
@@ -335,6 +343,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 		this.#files = files;
 		this.#source = source;
 		this.#sharedVerdicts = null;
+		this.#sharedRun = null;
 		this.#sourceName = name;
 		this.#selected = null;
 		this.#resolved = null;
@@ -459,6 +468,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 			chooseSharedModel(this.policy, models.policy[0], replayTexts, this.endpoint);
 			chooseSharedModel(this.grader, models.grader, replayTexts, this.endpoint);
 			this.#sharedVerdicts = payload.verdicts;
+			this.#sharedRun = summarizeSharedEvalsRun(payload);
 			this.say(sharedRunOpenedMessage(payload));
 		} catch (error) {
 			this.#problems = [{ message: describeError(error) }];

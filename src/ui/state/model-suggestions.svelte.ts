@@ -5,6 +5,7 @@
  */
 import {
 	fitsDevice,
+	recommendedSuggestion,
 	suggestionsFor,
 	type DeviceFacts,
 	type DeviceFit,
@@ -59,6 +60,11 @@ export class SuggestionPicker {
 			suggestion,
 			fit: fitsDevice(suggestion, this.#device, backend),
 		}));
+	}
+
+	/** The most capable suggestion that fits this device (see `recommendedSuggestion`), or null. */
+	recommended(backend: 'wasm' | 'webgpu' = 'wasm'): SuggestionRow | null {
+		return recommendedSuggestion(this.job, this.#device, backend);
 	}
 
 	/** Chooses a row, unless it will not fit: then it waits in `pending` for `confirm`. */

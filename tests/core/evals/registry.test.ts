@@ -9,6 +9,7 @@ import {
 	registryFiles,
 	resolveEval,
 } from '../../../src/core/evals/registry';
+import { registryPathOf } from '../../../src/core/evals/registry-path';
 import { parseSamplesJsonl } from '../../../src/core/evals/samples-jsonl';
 
 const MATCH_YAML = `arith:
@@ -123,6 +124,48 @@ describe('resolveEval', () => {
 			{ file: 'data/parts/b.jsonl', line: 1 },
 		]);
 		expect(evalSpec.maxTokens).toBe(7);
+	});
+
+	it('files picked one by one (no folders): the samples file is found by its name, and said', () => {
+		const yaml = MATCH_YAML.replace('arith/samples.jsonl', 'colours/samples.jsonl');
+		// As the page places picked files: a lone YAML under evals/, a lone JSONL under data/.
+		const files = Object.fromEntries(
+			[
+				['colours.yaml', yaml],
+				['samples.jsonl', SAMPLES],
+			].map(([name, text]) => [registryPathOf(name!, text!), text!]),
+		);
+		expect(Object.keys(files)).toEqual(['evals/colours.yaml', 'data/samples.jsonl']);
+		const evalSpec = resolveEval(registry(files), 'arith');
+		expect(evalSpec.samples).toHaveLength(2);
+		expect(evalSpec.sampleLocations?.[0]).toEqual({ file: 'data/samples.jsonl', line: 1 });
+		expect(evalSpec.notes).toEqual([
+			"samples_jsonl 'colours/samples.jsonl': the registry has no data/colours/samples.jsonl, so data/samples.jsonl was used (the only file named samples.jsonl)",
+		]);
+		// Found where the YAML says: no note.
+		const laidOut = resolveEval(
+			registry({ 'evals/arith.yaml': MATCH_YAML, 'data/arith/samples.jsonl': SAMPLES }),
+			'arith',
+		);
+		expect(laidOut.notes).toBeUndefined();
+	});
+
+	it('two files of the samples name and none at its path: a located error naming both', () => {
+		const yaml = MATCH_YAML.replace('arith/samples.jsonl', 'colours/samples.jsonl');
+		const error = errorOf(() =>
+			resolveEval(
+				registry({
+					'evals/colours.yaml': yaml,
+					'data/samples.jsonl': SAMPLES,
+					'data/shapes/samples.jsonl': SAMPLES,
+				}),
+				'arith',
+			),
+		);
+		expect(error.message).toBe(
+			"evals/colours.yaml:8: samples_jsonl 'colours/samples.jsonl' not found (looked for data/colours/samples.jsonl in the registry), and 2 files are named samples.jsonl: data/samples.jsonl, data/shapes/samples.jsonl; keep one, or add the folders (data/colours/samples.jsonl)",
+		);
+		expect(error.location).toMatchObject({ file: 'evals/colours.yaml', line: 8 });
 	});
 
 	it('few_shot_jsonl: the first num_few_shot samples', () => {

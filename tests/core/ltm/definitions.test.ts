@@ -99,7 +99,12 @@ describe('loadLtmDefinitions', () => {
 			'',
 			/unknown dataset 'Weather'/,
 		],
-		['bad JSON', { 'Colours/0.def.json': '{"script": [' }, '', /not valid JSON/],
+		[
+			'bad JSON',
+			{ 'Colours/0.def.json': '{"script": [' },
+			'',
+			/^not JSON at line 1, column 13: expected ']' \(found end of file\) \(close every array with \]\)$/,
+		],
 		[
 			'wrong wait count',
 			{ 'Colours/0.def.json': def(['a', 'q'], [false, true], ['x'], { waits: [{}] }) },

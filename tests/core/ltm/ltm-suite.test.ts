@@ -71,7 +71,37 @@ describe('loadLtmSuite', () => {
 				},
 			]),
 			'/datasets/0/evaluator',
-			/.+/,
+			/^expected one of: colours, names, .*, watch, or a rule object \{"rule": …\} with a rule among contains, regex, json_equals, json_list_overlap, digits_set_equals, llm_checklist \(found "telepathy"\)$/,
+		],
+		[
+			'unknown generic rule',
+			suite([
+				{
+					name: 'A',
+					evaluator: { rule: 'nonsense' },
+					examples: [{ script: ['q'], is_question: [true], expected_responses: ['x'] }],
+				},
+			]),
+			'/datasets/0/evaluator/rule',
+			/^expected one of: contains, regex, json_equals, json_list_overlap, digits_set_equals, llm_checklist \(found "nonsense"\)$/,
+		],
+		[
+			'unknown field of a rule',
+			suite([
+				{
+					name: 'A',
+					evaluator: { rule: 'contains', cases: 'insensitive' },
+					examples: [{ script: ['q'], is_question: [true], expected_responses: ['x'] }],
+				},
+			]),
+			'/datasets/0/evaluator/cases',
+			/^unknown field "cases": remove it or check its spelling$/,
+		],
+		[
+			'junk JSON',
+			'{"format": "ltm-suite/1",\n  "datasets": [ }',
+			'',
+			/^not JSON at line 2, column 17: expected a value \(found '\}'\) \(.+\)$/,
 		],
 		[
 			'no question',

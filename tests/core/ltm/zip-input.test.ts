@@ -80,4 +80,21 @@ describe('loadLtmZip', () => {
 			'x.zip: holds 2 JSON files and no .def.json: zip one ltm-suite.json at a time',
 		]);
 	});
+
+	it('locates junk JSON in a zip entry: the entry, line, column and a short reason', () => {
+		const messages = (bytes: Uint8Array) =>
+			loadLtmZip('x.zip', bytes).diagnostics.map((d) => `${d.path}: ${d.message}`);
+		expect(
+			messages(zipSync({ 'defs/Colours/1.def.json': strToU8('{"script": [\n oops ]}') })),
+		).toEqual([
+			"x.zip/defs/Colours/1.def.json: not JSON at line 2, column 2: invalid symbol (found 'oops') (JSON allows only objects, arrays, strings, numbers, true, false and null)",
+		]);
+		// A binary file: its bytes are shown as escapes, never raw.
+		const binary = messages(
+			zipSync({ 'ltm-suite.json': new Uint8Array([0, 1, 2, 0x7b, 0xff, 0xfe]) }),
+		);
+		expect(binary[0]).toMatch(/^x\.zip\/ltm-suite\.json: not JSON at line 1, column 1: .*\\u0000/);
+		// eslint-disable-next-line no-control-regex -- no raw control character in the message
+		expect(binary[0]).not.toMatch(/[\u0000-\u001f]/);
+	});
 });

@@ -5,6 +5,7 @@ import {
 	MEMORY_PER_WEIGHT_BYTE,
 	MODEL_SUGGESTIONS,
 	fitsDevice,
+	recommendedSuggestion,
 	suggestionsFor,
 	type DeviceFacts,
 	type ModelSuggestion,
@@ -19,6 +20,7 @@ function model(downloadMB: number, largestTensorMB = 10): ModelSuggestion {
 		dtype: 'fp16',
 		downloadBytes: downloadMB * MB,
 		largestTensorBytes: largestTensorMB * MB,
+		parameters: downloadMB * 500_000,
 		note: '',
 	};
 }
@@ -93,5 +95,28 @@ describe('fitsDevice', () => {
 		const before = JSON.stringify([m, d]);
 		fitsDevice(m, d, 'webgpu');
 		expect(JSON.stringify([m, d])).toBe(before);
+	});
+});
+
+describe('recommendedSuggestion', () => {
+	it('offers the most capable answer model that fits, a smaller one on a smaller device', () => {
+		expect(recommendedSuggestion('answer', device(8))?.suggestion.id).toBe(
+			'onnx-community/Qwen2.5-0.5B-Instruct',
+		);
+		expect(recommendedSuggestion('answer', device(8))?.fit.verdict).toBe('fits');
+		// 1.5 GiB: Qwen (about 0.95 GiB needed) is tight, SmolLM2-360M will not fit, SmolLM2-135M fits.
+		expect(recommendedSuggestion('answer', device(1.5))?.suggestion.id).toBe(
+			'HuggingFaceTB/SmolLM2-135M-Instruct',
+		);
+		// 1 GiB: every one is tight or will not fit: nothing is offered first.
+		expect(recommendedSuggestion('answer', device(1))).toBeNull();
+		expect(recommendedSuggestion('answer', device(0.25))).toBeNull();
+	});
+
+	it('for surprisal prefers GPT-2 fp32 over its 8-bit copy', () => {
+		expect(recommendedSuggestion('surprisal', device(8))?.suggestion).toMatchObject({
+			id: 'Xenova/gpt2',
+			dtype: 'fp32',
+		});
 	});
 });

@@ -61,14 +61,33 @@ describe('BatteryPicker', () => {
 			['b.json', true],
 			['broken.json', false],
 		]);
-		expect(picker.pickedSuites.map((entry) => entry.sourceName)).toEqual(['a.json', 'b.json']);
+		// The bundled suite that agreement.json repeats is picked: the user added it on purpose.
+		expect(picker.pickedSuites.map((entry) => entry.sourceName)).toEqual([
+			'subject-verb-agreement-pp.json',
+			'a.json',
+			'b.json',
+		]);
 		expect(picker.notice).toMatch(
-			/agreement\.json is the same suite as Subject-verb agreement across a prepositional phrase/,
+			/agreement\.json is the same suite as Subject-verb agreement across a prepositional phrase: listed once, and picked\./,
 		);
 		const broken = added.find((entry) => !entry.ok);
 		picker.setPicked(broken?.key ?? '', true);
 		expect(picker.picked.has(broken?.key ?? '')).toBe(false);
-		expect(picker.totals).toEqual({ suites: 2, items: 2, sentences: 4 });
+		expect(picker.totals.suites).toBe(3);
+	});
+
+	it('picks the saved suite that an added file repeats, listed once', async () => {
+		await saveSuite({ text: smallSuite('Walk'), name: 'Walk', origin: 'paste' });
+		const picker = new BatteryPicker();
+		await picker.load();
+		expect(picker.picked.size).toBe(0);
+		await picker.addFiles([new File([smallSuite('Walk')], 'walk.json')]);
+		expect(picker.entriesFrom('added')).toEqual([]);
+		expect(picker.pickedSuites.map((entry) => [entry.source, entry.sourceName])).toEqual([
+			['library', 'Walk'],
+		]);
+		expect(picker.notice).toBe('walk.json is the same suite as Walk: listed once, and picked.');
+		expect(picker.totals).toEqual({ suites: 1, items: 1, sentences: 2 });
 	});
 
 	it('selects every readable suite or none; inputs follow the list order', async () => {

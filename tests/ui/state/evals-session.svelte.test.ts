@@ -145,7 +145,7 @@ describe('EvalsSession runs', () => {
 		expect(inspect.results.scores[0]?.metrics.accuracy?.value).toBeCloseTo(1 / 3, 12);
 		expect(inspect.eval.model_generate_config).toEqual({ temperature: 0, max_tokens: 4 });
 		const stored = await getEvalsRun(shown?.runRecordId ?? -1);
-		expect(stored?.models.policy[0]).toMatchObject({ source: 'bundled', id: 'gpt2-random-tiny' });
+		expect(stored?.models.policy[0]).toMatchObject({ source: 'bundled', id: 'gpt2-en-small' });
 	});
 
 	it('resumes after a reload: finished samples are not generated again', async () => {

@@ -55,8 +55,35 @@ describe('Evals share links', () => {
 		expect(opened.source).toBe('share');
 		expect(opened.resolved?.samples).toHaveLength(2);
 		expect(opened.policy.kind).toBe('local');
-		expect(opened.policy.localId).toBe('gpt2-random-tiny');
+		expect(opened.policy.localId).toBe('gpt2-en-small');
 		expect(opened.policyOverrides).toEqual({ max_tokens: 3 });
+		// The sharer's run shows before anything is re-run: model, score, samples with verdicts.
+		const verdictOf = (sampleId: string) =>
+			first.shown?.rows.find((row) => row.sampleId === sampleId)?.correct ? 'correct' : 'wrong';
+		const verdicts = [verdictOf('pasted.dev.0'), verdictOf('pasted.dev.1')];
+		const correct = verdicts.filter((verdict) => verdict === 'correct').length;
+		expect(opened.sharedRun).toEqual({
+			model: expect.any(String),
+			grader: null,
+			accuracy: { correct, total: 2 },
+			verdictCounts: expect.any(Array),
+			samples: [
+				{
+					sampleId: 'pasted.dev.0',
+					verdict: verdicts[0],
+					input: 'Say anything.',
+					ideal: ' ',
+				},
+				{
+					sampleId: 'pasted.dev.1',
+					verdict: verdicts[1],
+					input: 'Capital of France?',
+					ideal: 'Paris',
+				},
+			],
+		});
+		expect(opened.sharedRun?.model).toBe(opened.policy.localId);
+		expect(opened.calls()).toBe(0);
 		await opened.run();
 		expect(opened.message).toBe('Reproduced: 2/2 verdicts identical to the shared run.');
 		expect(opened.calls()).toBe(2);

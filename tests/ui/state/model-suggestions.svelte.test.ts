@@ -81,12 +81,33 @@ describe('EvalsModelChoice suggestions and the remembered answer model', () => {
 		});
 	});
 
+	it('starts on the bundled gpt2-en-small (not the random-weight tiny one, still offered)', async () => {
+		const choice = new EvalsModelChoice({
+			readDevice: () => Promise.resolve(BIG_DEVICE),
+			storage: null,
+		});
+		expect(choice.localId).toBe('gpt2-en-small');
+		expect(choice.localIds).toEqual(['gpt2-en-small', 'gpt2-random-tiny']);
+		expect(specOfChoice(choice, endpoint).spec).toMatchObject({
+			source: 'bundled',
+			id: 'gpt2-en-small',
+		});
+		// The one-click offer: the most capable instruction-tuned model that fits, with its size.
+		await choice.suggestions.refreshDevice();
+		const offer = choice.suggestions.recommended();
+		expect(offer?.suggestion.id).toBe('onnx-community/Qwen2.5-0.5B-Instruct');
+		expect(offer?.fit.verdict).toBe('fits');
+		choice.suggestions.pick(offer!);
+		expect(choice.localId).toBe('onnx-community/Qwen2.5-0.5B-Instruct');
+		expect(choice.hubDtype).toBe('q8');
+	});
+
 	it('defaults to the remembered model only when the cache holds it', () => {
 		const storage = memoryStorage();
 		storage.setItem(LAST_ANSWER_MODEL_KEY, JSON.stringify({ id: 'o/m-Instruct', dtype: 'q8' }));
 		const notCached = new EvalsModelChoice({ storage });
 		notCached.applyRememberedDefault([{ id: 'other/model', source: 'hub', bytes: 1, files: 1 }]);
-		expect(notCached.localId).toBe('gpt2-random-tiny');
+		expect(notCached.localId).toBe('gpt2-en-small');
 		expect(specOfChoice(notCached, endpoint).spec.source).toBe('bundled');
 
 		const cached = new EvalsModelChoice({ storage });
@@ -99,8 +120,8 @@ describe('EvalsModelChoice suggestions and the remembered answer model', () => {
 		const storage = memoryStorage();
 		storage.setItem(LAST_ANSWER_MODEL_KEY, JSON.stringify({ id: 'o/m-Instruct', dtype: 'q8' }));
 		const choice = new EvalsModelChoice({ storage });
-		choice.localId = 'gpt2-en-small';
+		choice.localId = 'gpt2-random-tiny';
 		choice.applyRememberedDefault([{ id: 'o/m-Instruct', source: 'hub', bytes: 1, files: 1 }]);
-		expect(choice.localId).toBe('gpt2-en-small');
+		expect(choice.localId).toBe('gpt2-random-tiny');
 	});
 });

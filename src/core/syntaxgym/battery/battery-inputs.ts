@@ -127,8 +127,15 @@ export function orderBySourceName<T extends { readonly sourceName: string }>(
 /** `incoming` entries left out of the list, and why. */
 export interface MergedBatteryEntries {
 	readonly entries: readonly BatteryEntry[];
-	/** Readable entries whose text is already listed: `sourceName` is the same suite as `sameAs`. */
-	readonly duplicates: readonly { readonly sourceName: string; readonly sameAs: string }[];
+	/**
+	 * Readable entries whose text is already listed: `sourceName` is the same suite as `sameAs`,
+	 * the listed entry of `key` (the one to pick when the user added the file on purpose).
+	 */
+	readonly duplicates: readonly {
+		readonly sourceName: string;
+		readonly sameAs: string;
+		readonly key: string;
+	}[];
 	/** Entries not listed because the list holds `cap` already. */
 	readonly overCap: number;
 }
@@ -150,12 +157,14 @@ export function mergeBatteryEntries(
 		(entry) => entry.source !== 'added' || !replaced.has(entry.sourceName),
 	);
 	const byKey = new Map(entries.map((entry) => [entry.key, entry]));
-	const duplicates: { sourceName: string; sameAs: string }[] = [];
+	const duplicates: { sourceName: string; sameAs: string; key: string }[] = [];
 	let overCap = 0;
 	for (const entry of incoming) {
 		const listed = byKey.get(entry.key);
 		if (listed) {
-			if (entry.ok) duplicates.push({ sourceName: entry.sourceName, sameAs: nameOf(listed) });
+			if (entry.ok) {
+				duplicates.push({ sourceName: entry.sourceName, sameAs: nameOf(listed), key: listed.key });
+			}
 			continue;
 		}
 		if (entries.length >= cap) {
@@ -181,10 +190,12 @@ export function leftOutNotice(leftOut: {
 		.slice(0, 3)
 		.map(
 			(duplicate) =>
-				`${duplicate.sourceName} is the same suite as ${duplicate.sameAs}: listed once.`,
+				`${duplicate.sourceName} is the same suite as ${duplicate.sameAs}: listed once, and picked.`,
 		);
 	if (duplicates.length > 3) {
-		parts.push(`${formatCount(duplicates.length - 3, 'more file')} repeat suites already listed.`);
+		parts.push(
+			`${formatCount(duplicates.length - 3, 'more file')} repeat suites already listed (picked).`,
+		);
 	}
 	if (skipped > 0) {
 		parts.push(`${formatCount(skipped, 'file')} skipped: not .json, .jsonl, .csv, .tsv or .zip.`);

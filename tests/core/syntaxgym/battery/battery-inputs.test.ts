@@ -99,7 +99,9 @@ describe('mergeBatteryEntries', () => {
 		const first = readBatteryEntry(text, 'same.json', 'bundled');
 		const merged = mergeBatteryEntries([first], [added(text, 'copy/same.json')]);
 		expect(merged.entries).toEqual([first]);
-		expect(merged.duplicates).toEqual([{ sourceName: 'copy/same.json', sameAs: 'Same' }]);
+		expect(merged.duplicates).toEqual([
+			{ sourceName: 'copy/same.json', sameAs: 'Same', key: first.key },
+		]);
 	});
 
 	it('lists the same text twice in one drop once', () => {
