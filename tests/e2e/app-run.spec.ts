@@ -102,6 +102,8 @@ test('a dropped bundled suite runs on the real engine and lands on its results',
 	console.log(`open → first stored result with ${MODEL_ID}: ${Math.round(firstResultMs ?? 0)} ms`);
 	await expect(page.getByRole('heading', { name: 'Accuracy', exact: true })).toBeVisible();
 	await expect(page.getByRole('heading', { name: 'Regions by condition' })).toBeVisible();
+	// The header says which convention scored it: the bundled model's own default, as the CLI's.
+	await expect(page.locator('.run-facts dt:text-is("Convention") + dd')).toHaveText('bos');
 	await page.screenshot({ path: `${SCREENSHOTS}/results-view.png`, fullPage: true });
 	await page.getByRole('link', { name: 'Item 1: token surprisals' }).click();
 	await expect(page).toHaveURL(/#\/results\/1\/item\/1$/);
@@ -337,7 +339,7 @@ test('a hub model is checked for a connection before the download', async ({ pag
 	// Its tokenizer config cannot be read either: the convention falls back to reference, said so.
 	await expect(page.getByTestId('convention-note')).toContainText('Convention: reference.');
 	await expect(page.getByTestId('convention-note')).toContainText(
-		'does not say whether it expects a start-of-text token',
+		'does not say whether its tokenizer adds a start-of-text token',
 	);
 	await page.getByRole('button', { name: 'Run suite' }).click();
 	await expect(page.getByTestId('hub-problem')).toHaveText(
