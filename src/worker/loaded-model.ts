@@ -133,6 +133,7 @@ export function describeModel(parts: LoadedParts): LoadedModel {
 		maxPositions,
 		...(behaviour.bosTokenId !== undefined ? { bosTokenId: behaviour.bosTokenId } : {}),
 		...(behaviour.eosTokenId !== undefined ? { eosTokenId: behaviour.eosTokenId } : {}),
+		addsBos: behaviour.addsBos,
 		tokenizerKind: facts.kind,
 		hasChatTemplate: hasChatTemplate(tokenizer as unknown as GenerationTokenizer),
 		// q8 is measured batch-dependent (up to 1.24 bits); fp16 is untested here (no fp16 model

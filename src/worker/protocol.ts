@@ -33,6 +33,9 @@ export interface ModelInfo {
 	readonly maxPositions: number;
 	readonly bosTokenId?: number;
 	readonly eosTokenId?: number;
+	/** The tokenizer puts a BOS before a text by itself (probed at load: Llama yes, GPT-2 no).
+	 * Absent when the engine does not say. */
+	readonly addsBos?: boolean;
 	/** How character offsets are reconstructed for this tokenizer. */
 	readonly tokenizerKind: 'byte-level-bpe' | 'sentencepiece' | 'generic';
 	/** Whether batches may mix sentences (false for dtypes whose numbers depend on the batch, e.g. q8). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CliHelpRequest, CliInputError } from '../../src/cli/cli-io';
 import { RUN_USAGE, runCommand } from '../../src/cli/commands/run';
+import { CONVENTION_HELP } from '../../src/cli/commands/surprisals';
 import { VALIDATE_USAGE, validateCommand } from '../../src/cli/commands/validate';
 import { parseCommandArgs } from '../../src/cli/parse-command-args';
 import { runCliCommand } from './run-cli-command';
@@ -42,10 +43,17 @@ describe('parseCommandArgs', () => {
 
 describe('command --help', () => {
 	it.each([
-		['run', runCommand, RUN_USAGE],
+		['run', runCommand, `${RUN_USAGE}\n${CONVENTION_HELP}`],
 		['validate', validateCommand, VALIDATE_USAGE],
 	] as const)('%s --help prints its usage on stdout and exits 0', async (_name, command, usage) => {
 		const run = await runCliCommand(command, ['--help'], {});
 		expect(run).toEqual({ exitCode: 0, stdout: `${usage}\n`, stderr: '' });
+	});
+
+	it('run --help says what each convention does for Llama-3, Qwen and GPT-2, and the default', () => {
+		expect(CONVENTION_HELP).toMatch(/reference .*GPT-2 \(and Qwen\): nothing/s);
+		expect(CONVENTION_HELP).toMatch(/Llama, Llama-3 .*that BOS is kept/s);
+		expect(CONVENTION_HELP).toMatch(/\(Qwen\), config\.json's bos_token_id/s);
+		expect(CONVENTION_HELP).toMatch(/default +the model's own, by the app's rule/);
 	});
 });

@@ -71,6 +71,7 @@ describe('run: a battery of several suites', () => {
 		const table = readTsvTable(await readFile(csvPath, 'utf8'), { separator: 'comma' });
 		expect(table.header).toEqual([
 			'model',
+			'convention',
 			'suite',
 			'circuit',
 			'prediction',
@@ -83,7 +84,9 @@ describe('run: a battery of several suites', () => {
 		const printed = [...stderr.matchAll(/^prediction (\d+) .*: (\d+)\/(\d+) = /gm)].map((m) =>
 			[m[1], m[2], m[3]].join(' '),
 		);
-		const rows = table.rows.map((row) => row.fields);
+		// Every row names the convention (the bundled model's own default); the rest by position.
+		expect(new Set(table.rows.map((row) => row.fields[1]))).toEqual(new Set(['bos']));
+		const rows = table.rows.map((row) => row.fields.filter((_, index) => index !== 1));
 		expect(rows.filter((f) => f[3] !== 'all').map((f) => [f[3], f[5], f[4]].join(' '))).toEqual(
 			printed,
 		);
@@ -134,7 +137,7 @@ describe('run: battery options', () => {
 		expect(hostileLines.length).toBeGreaterThan(0);
 		for (const line of hostileLines) {
 			expect(line).toMatch(
-				/^gpt2-random-tiny,"'=HYPERLINK\(""http:\/\/x"",""y""\)",ungrouped,(\d+|all),\d+,\d+,\d\.\d{6},\d\.\d{6},\d\.\d{6}$/,
+				/^gpt2-random-tiny,[a-z]+,"'=HYPERLINK\(""http:\/\/x"",""y""\)",[^,]+,(\d+|all),\d+,\d+,\d\.\d{6},\d\.\d{6},\d\.\d{6}$/,
 			);
 		}
 	});

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluateCommand } from '../../src/cli/commands/evaluate';
 import { runCommand } from '../../src/cli/commands/run';
 import { surprisalsCommand } from '../../src/cli/commands/surprisals';
+import { conventionDefaultOf, conventionFactsOf } from '../../src/core/model/convention-choice';
+import { DEFAULT_MODEL_ID } from '../../src/core/model/model-spec';
 import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
 import { buildSuiteSentences } from '../../src/core/syntaxgym/suite/build-sentences';
 import { runCliCommand } from './run-cli-command';
@@ -15,13 +17,15 @@ const suiteText = await readFile(new URL(`../../${SUITE_PATH}`, import.meta.url)
 const TINY = ['--model', 'gpt2-random-tiny', '--threads', '2'];
 
 describe('run command', () => {
-	it('prints one result row per item and prediction, accuracies on stderr', async () => {
+	it('--convention reference: syntaxgym-core’s table, one row per item and prediction; accuracies on stderr', async () => {
 		const parsed = parseSuite(suiteText);
 		if (!parsed.ok) throw new Error('the bundled suite does not parse');
 		const { suite } = parsed;
-		const run = await runCliCommand(runCommand, ['suite.json', ...TINY], {
-			'suite.json': suiteText,
-		});
+		const run = await runCliCommand(
+			runCommand,
+			['suite.json', ...TINY, '--convention', 'reference'],
+			{ 'suite.json': suiteText },
+		);
 		expect(run.exitCode).toBe(0);
 		const [header, ...rows] = run.stdout.trimEnd().split('\n');
 		expect(header).toBe('suite\tprediction_id\titem_number\tresult');
@@ -30,7 +34,36 @@ describe('run command', () => {
 			expect(row).toMatch(new RegExp(`^${suite.meta.name}\\t[01]\\t\\d+\\t(True|False)$`));
 		}
 		expect(run.stderr).toMatch(/scored 64 sentences .* gpt2-random-tiny \(fp32, reference\)/);
+		expect(run.stderr).toMatch(
+			/^results of gpt2-random-tiny under convention reference \(--convention\):$/m,
+		);
 		expect(run.stderr).toMatch(/prediction 0 .*: \d+\/16 = /);
+	});
+
+	it('no flags on gpt2-en-small: the app’s default convention (bos), named on stdout and stderr', async () => {
+		const run = await runCliCommand(runCommand, ['suite.json', '--threads', '2'], {
+			'suite.json': suiteText,
+		});
+		expect(run.exitCode, run.stderr).toBe(0);
+		const app = conventionDefaultOf(
+			conventionFactsOf({
+				source: 'bundled',
+				id: DEFAULT_MODEL_ID,
+				dtype: 'fp32',
+				backend: 'wasm',
+			}),
+		);
+		expect(app?.convention).toBe('bos');
+		const [header, ...rows] = run.stdout.trimEnd().split('\n');
+		expect(header).toBe('suite\tprediction_id\titem_number\tresult\tconvention');
+		expect(rows.length).toBeGreaterThan(0);
+		for (const row of rows) expect(row.endsWith('\tbos')).toBe(true);
+		expect(run.stderr).toMatch(
+			/^convention: bos \(the model's default\): gpt2-en-small: its model card/m,
+		);
+		expect(run.stderr).toMatch(
+			/^results of gpt2-en-small under convention bos \(the model's default\):$/m,
+		);
 	});
 
 	it.each(['reference', 'bos', 'bos+eos'])(
@@ -52,7 +85,13 @@ describe('run command', () => {
 				{ 'suite.json': suiteText, 'surprisals.tsv': surprisals.stdout },
 			);
 			expect([run.exitCode, surprisals.exitCode, evaluated.exitCode]).toEqual([0, 0, 0]);
-			expect(run.stdout).toBe(evaluated.stdout);
+			// Outside reference the run's table names its convention in a last column.
+			const table =
+				convention === 'reference'
+					? run.stdout
+					: run.stdout.replaceAll(/\tconvention\n|\t(bos|bos\+eos)\n/g, '\n');
+			expect(run.stdout === table).toBe(convention === 'reference');
+			expect(table).toBe(evaluated.stdout);
 		},
 	);
 

@@ -74,9 +74,9 @@ describe('surprisals command', () => {
 		expect(out.stderr).toMatch(/scored 59 sentences .* gpt2-random-tiny \(fp32, bos\)/);
 	});
 
-	it('default convention is reference: no BOS, the first token 0 bits; bos+eos ends with EOS', async () => {
+	it('reference: no BOS, the first token 0 bits; bos+eos ends with EOS', async () => {
 		const { io, out } = fakeIo({ 's.txt': 'The dog barks.\nA cat sleeps.' });
-		expect(await surprisalsCommand(['s.txt', ...TINY], io)).toBe(0);
+		expect(await surprisalsCommand(['s.txt', ...TINY, '--convention', 'reference'], io)).toBe(0);
 		const reference = readLmZooSurprisals(out.stdout);
 		expect(reference.map((s) => s.tokens[0])).toMatchObject([
 			{ token: 'The', surprisalBits: 0 },
@@ -125,9 +125,10 @@ describe('surprisals command', () => {
 		const text = 'The keys to the cabinet are here.\nShe said:  yes\n\nDogs';
 		const files = { 's.txt': text };
 		const plain = fakeIo(files);
-		await surprisalsCommand(['s.txt', ...TINY, '--words'], plain.io);
+		const args = ['s.txt', ...TINY, '--convention', 'reference', '--words'];
+		await surprisalsCommand(args, plain.io);
 		const bow = fakeIo(files);
-		expect(await surprisalsCommand(['s.txt', ...TINY, '--words', '--bow'], bow.io)).toBe(0);
+		expect(await surprisalsCommand([...args, '--bow'], bow.io)).toBe(0);
 		const plainTable = readTsvTable(plain.out.stdout);
 		const bowTable = readTsvTable(bow.out.stdout);
 		expect(bowTable.header).toEqual([
@@ -223,17 +224,22 @@ describe('surprisals command', () => {
 		}
 	});
 
-	it('a model folder scores like the bundled model of that folder', async () => {
+	it('a model folder scores like the bundled model of that folder (same convention)', async () => {
 		const text = 'Dogs that bark rarely bite.';
 		const bundled = fakeIo({ 's.txt': text });
-		await surprisalsCommand(['s.txt', ...TINY], bundled.io);
+		await surprisalsCommand(['s.txt', ...TINY, '--convention', 'bos'], bundled.io);
 		const folder = fakeIo({ 's.txt': text });
-		await surprisalsCommand(
-			['s.txt', '--model', `${NODE_BUNDLED_MODELS_PATH}gpt2-random-tiny`, '--threads', '2'],
-			folder.io,
-		);
+		const folderArgs = ['--model', `${NODE_BUNDLED_MODELS_PATH}gpt2-random-tiny`, '--threads', '2'];
+		await surprisalsCommand(['s.txt', ...folderArgs, '--convention', 'bos'], folder.io);
 		expect(folder.out.stdout).toBe(bundled.out.stdout);
 		expect(folder.out.stderr).toMatch(/local model/);
+		// Without --convention a folder has only its tokenizer files to go by (GPT-2's adds no
+		// BOS: reference); the bundled model has its card (bos).
+		const plain = fakeIo({ 's.txt': text });
+		await surprisalsCommand(['s.txt', ...folderArgs], plain.io);
+		expect(plain.out.stderr).toMatch(
+			/^convention: reference \(the model's default\): .*gpt2-random-tiny's tokenizer adds no start-of-text token \(its post-processor in tokenizer\.json\)/m,
+		);
 	});
 
 	it.each([

@@ -102,6 +102,8 @@ test('a dropped bundled suite runs on the real engine and lands on its results',
 	console.log(`open → first stored result with ${MODEL_ID}: ${Math.round(firstResultMs ?? 0)} ms`);
 	await expect(page.getByRole('heading', { name: 'Accuracy', exact: true })).toBeVisible();
 	await expect(page.getByRole('heading', { name: 'Regions by condition' })).toBeVisible();
+	// The header says which convention scored it: the bundled model's own default, as the CLI's.
+	await expect(page.locator('.run-facts dt:text-is("Convention") + dd')).toHaveText('bos');
 	await page.screenshot({ path: `${SCREENSHOTS}/results-view.png`, fullPage: true });
 	await page.getByRole('link', { name: 'Item 1: token surprisals' }).click();
 	await expect(page).toHaveURL(/#\/results\/1\/item\/1$/);
@@ -177,6 +179,11 @@ test('reloading mid-run loses no finished item, and the run resumes', async ({ p
 	await dropFile(page, 'long.json', text);
 	await expect(page.getByRole('heading', { name: 'Long garden path' })).toBeVisible();
 	await runWith(page, SLOW_MODEL_ID);
+	// While this tab scores it, History says running and offers no Resume.
+	await page.getByRole('link', { name: 'History' }).click();
+	await expect(page.getByRole('cell', { name: /^running, \d+\/384 items/ })).toBeVisible();
+	await expect(page.getByRole('button', { name: 'Resume run 1' })).toHaveCount(0);
+	await page.getByRole('link', { name: 'Run', exact: true }).click();
 	await expect
 		.poll(async () => (await storedItems(page)).length, { timeout: 120_000, intervals: [50] })
 		.toBeGreaterThanOrEqual(1);
@@ -190,6 +197,18 @@ test('reloading mid-run loses no finished item, and the run resumes', async ({ p
 	}
 	await expect(page.getByRole('heading', { name: 'Interrupted runs' })).toBeVisible();
 	await page.screenshot({ path: `${SCREENSHOTS}/interrupted-run.png`, fullPage: true });
+	// Nothing scores it after the reload; its record still says running: History and the results
+	// page say interrupted, with Resume.
+	await page.getByRole('link', { name: 'History' }).click();
+	await expect(page.getByRole('cell', { name: /^interrupted, \d+\/384 items/ })).toBeVisible();
+	await expect(page.getByRole('cell', { name: /^running,/ })).toHaveCount(0);
+	await expect(page.getByRole('cell').getByRole('button', { name: 'Resume run 1' })).toBeEnabled();
+	await page.getByRole('button', { name: 'Open run 1' }).click();
+	await expect(page.getByTestId('results-status')).toHaveText(
+		/^Interrupted: \d+ of 384 items stored; nothing is scoring it now \(the\s+page that ran it was reloaded or closed\)\. Resume goes on from there\.$/,
+	);
+	await expect(page.getByRole('button', { name: /^Resume \(\d+ items left\)$/ })).toBeEnabled();
+	await page.getByRole('link', { name: 'Run', exact: true }).click();
 	await page.getByRole('button', { name: 'Resume run 1' }).click();
 	await expect(progress(page).getByText(`${total} / ${total} items`)).toBeVisible({
 		timeout: 150_000,
@@ -337,7 +356,7 @@ test('a hub model is checked for a connection before the download', async ({ pag
 	// Its tokenizer config cannot be read either: the convention falls back to reference, said so.
 	await expect(page.getByTestId('convention-note')).toContainText('Convention: reference.');
 	await expect(page.getByTestId('convention-note')).toContainText(
-		'does not say whether it expects a start-of-text token',
+		'does not say whether its tokenizer adds a start-of-text token',
 	);
 	await page.getByRole('button', { name: 'Run suite' }).click();
 	await expect(page.getByTestId('hub-problem')).toHaveText(

@@ -122,7 +122,7 @@ test('runs picked in History open as a model × suite matrix', async ({ page }) 
 	const csv = readFileSync(await download.path(), 'utf8');
 	const lines = csv.split('\r\n').filter((line) => line !== '');
 	expect(lines[0]).toBe(
-		'model,suite,circuit,prediction,items,correct,accuracy,interval_low,interval_high',
+		'model,convention,suite,circuit,prediction,items,correct,accuracy,interval_low,interval_high',
 	);
 	const perModel = SUITES.reduce((sum, { file }) => sum + suiteFacts(file).csvLines, 0);
 	expect(lines).toHaveLength(1 + MODELS.length * perModel);

@@ -242,6 +242,10 @@ test('a run on the bundled tiny model interrupted by a reload resumes and finish
 	await openMemory(page);
 	const notice = page.getByRole('status').filter({ hasText: 'stopped' });
 	await expect(notice).toContainText('Classroom basics');
+	// Nothing scores it after the reload: the past runs say interrupted, never running.
+	const pastRuns = page.getByRole('table').filter({ hasText: 'Status' }).last();
+	await expect(pastRuns).toContainText(/interrupted \(\d\/5\)/);
+	await expect(pastRuns).not.toContainText(/running \(/);
 	await notice.getByRole('button', { name: /Resume/ }).click();
 	await expect(page.getByTestId('memory-progress')).toContainText('5 of 5 tests', {
 		timeout: 180_000,

@@ -17,6 +17,7 @@ import { readSuiteFile } from '../read-scoring-inputs';
 import { refuseLink, writeFileNoFollow } from '../safe-write';
 import { formatAccuracySummary } from './evaluate';
 import {
+	CONVENTION_HELP,
 	MODEL_OPTIONS,
 	MODEL_OPTIONS_USAGE,
 	readModelRequest,
@@ -27,7 +28,9 @@ export const RUN_USAGE = `usage: run <suite.json>... ${MODEL_OPTIONS_USAGE} [--s
   several suites are one battery: all their sentences go to the model in one pooled request`;
 
 /**
- * Sentences are built from the regions as syntaxgym-core does, scored with the engine's character
+ * The results table is syntaxgym-core's (`suite prediction_id item_number result`) under
+ * `reference`; under another convention (by default a bundled model's `bos`) it gains a last
+ * column `convention`. Sentences are built from the regions as syntaxgym-core does, scored with the engine's character
  * offsets, and tokens are assigned to regions by those offsets (the reference's HF path).
  * Several suites are all read before the model loads (a bad one stops the run), then scored in
  * one request: a prefix that sentences of different suites share is computed once. One results
@@ -35,11 +38,12 @@ export const RUN_USAGE = `usage: run <suite.json>... ${MODEL_OPTIONS_USAGE} [--s
  * battery's circuit means and SG score (core/battery). `--battery-csv` writes the long-form CSV.
  */
 export const runCommand: CliCommand = async (args, io) => {
-	const { positionals, values } = parseCommandArgs(args, RUN_USAGE, {
-		...MODEL_OPTIONS,
-		strict: { type: 'boolean' },
-		'battery-csv': { type: 'string' },
-	});
+	const { positionals, values } = parseCommandArgs(
+		args,
+		RUN_USAGE,
+		{ ...MODEL_OPTIONS, strict: { type: 'boolean' }, 'battery-csv': { type: 'string' } },
+		CONVENTION_HELP,
+	);
 	if (positionals.length === 0) {
 		throw new CliInputError(`expected a suite file.\n${RUN_USAGE}`);
 	}
@@ -64,6 +68,7 @@ export const runCommand: CliCommand = async (args, io) => {
 		scored.texts.map((text) => text.tokens),
 		{ alignment: 'offsets' },
 	);
+	const convention = scored.convention.convention;
 	io.stdout(
 		writeSuitesResultsTsv(
 			results.map(({ suite, score }) => ({
@@ -71,17 +76,23 @@ export const runCommand: CliCommand = async (args, io) => {
 				outcomes: score.outcomes,
 				metrics: suite.meta.metrics,
 			})),
+			{ convention },
 		),
 	);
+	const model = request.endpoint ? `openai/${request.endpoint.model}` : request.spec.id;
+	const from = scored.convention.from === 'option' ? '--convention' : "the model's default";
+	io.stderr(`results of ${model} under convention ${convention} (${from}):\n`);
 	for (const { suite, score } of results) io.stderr(formatAccuracySummary(suite, score));
 	const battery = scoreBattery(
 		results.map(({ suite, score }) => ({ suite, outcomes: score.outcomes })),
 	);
 	if (results.length > 1) io.stderr(formatBatterySummary(battery));
 	if (typeof csvPath === 'string') {
-		const model = request.endpoint ? `openai/${request.endpoint.model}` : request.spec.id;
 		try {
-			await writeFileNoFollow(csvPath, writeBatteryCsv([{ model, cells: battery.cells }]));
+			await writeFileNoFollow(
+				csvPath,
+				writeBatteryCsv([{ model, convention, cells: battery.cells }]),
+			);
 		} catch (error) {
 			if (error instanceof CliInputError) throw error;
 			throw new CliInputError(

@@ -3,15 +3,23 @@
  * with `--words`, per-word, `--bow` with the beginning-of-word correction) surprisal of every line
  * as a TSV on stdout, with the real engine in Node. Also the model options `run` shares.
  */
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import * as v from 'valibot';
 import { checkHubModelId, checkHubRevision } from '../../core/model/model-choice';
 import { writeLmZooSurprisals } from '../../core/syntaxgym/formats/lm-zoo-surprisals';
 import { writeWordSurprisalsTsv } from '../../core/syntaxgym/formats/word-surprisals-tsv';
 import { sumCorrectedSurprisalsToWords } from '../../core/syntaxgym/surprisal/word-boundary-correction';
 import { sumSurprisalsToWords } from '../../core/syntaxgym/surprisal/word-surprisal';
-import { defaultConvention } from '../../core/model/default-convention';
+import {
+	CONVENTION_FILE_MAX_BYTES,
+	conventionFactsFromFiles,
+	defaultConvention,
+	factsWithoutFiles,
+	parseConventionFile,
+	type ConventionDefault,
+	type ConventionFacts,
+} from '../../core/model/default-convention';
 import {
 	BUNDLED_MODEL_IDS,
 	DEFAULT_MODEL_ID,
@@ -52,6 +60,21 @@ export const MODEL_OPTIONS_USAGE =
 	'[--convention reference|bos|bos+eos] [--dtype fp32|fp16|q8] [--threads <n>] ' +
 	'[--concurrency <n> (endpoint requests at once, default 4)]';
 
+/** What `--help` says on conventions, after the usage line of `run` and `surprisals`. */
+export const CONVENTION_HELP = `--convention: what goes around each sentence before it is scored
+  reference  as syntaxgym-core: only what the tokenizer adds by itself. GPT-2 (and Qwen): nothing,
+             so the first word has no context and gets 0 bits. Llama, Llama-3 (their tokenizer
+             adds a start-of-text token, BOS): that BOS is kept, and the first word is scored.
+  bos        one BOS first, so the first word is scored: the tokenizer's own (Llama, Llama-3: the
+             same input as reference), GPT-2's <|endoftext|>, or, for a tokenizer without one
+             (Qwen), config.json's bos_token_id. Through an endpoint: the text <|endoftext|>.
+  bos+eos    as bos, plus an end-of-text token after the sentence, scored in the last region
+             (lm-zoo's Docker GPT-2).
+  default    the model's own, by the app's rule: a bundled model's card (gpt2-en-small,
+             gpt2-random-tiny: bos); a tokenizer that adds its own BOS: bos; else reference.
+             stderr says which and why; the result table's last column 'convention' names it
+             unless it is reference (then the table is syntaxgym-core's, byte for byte).`;
+
 export const SURPRISALS_USAGE = `usage: surprisals <sentences.txt> [--words [--bow]] ${MODEL_OPTIONS_USAGE}`;
 
 const DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q8'];
@@ -59,9 +82,8 @@ const DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q8'];
 /** What the model options ask for. */
 export interface ModelRequest {
 	readonly spec: ModelSpec;
-	readonly convention: SurprisalConvention;
-	/** The convention was given with `--convention` (not the default). */
-	readonly conventionFromOption?: boolean;
+	/** `--convention`; absent: the model's own default (chooseConvention). */
+	readonly convention?: SurprisalConvention;
 	readonly threads?: number;
 	/** `--concurrency`: requests in flight at once to an endpoint (its client's default: 4). */
 	readonly concurrency?: number;
@@ -100,15 +122,16 @@ async function isDirectory(path: string): Promise<boolean> {
 
 /**
  * `--model`: a bundled model's name (default gpt2-en-small), else an existing folder, else a hub
- * id (`owner/name`, `--revision` default main). Convention default: `reference`.
+ * id (`owner/name`, `--revision` default main). No `--convention`: the model's own default, read
+ * when the model is (chooseConvention).
  * @throws CliInputError for anything else, naming the option and the choices.
  */
 export async function readModelRequest(
 	values: ModelOptionValues,
 	usage: string,
 ): Promise<ModelRequest> {
-	const convention = (stringOption(values, 'convention') ?? 'reference') as SurprisalConvention;
-	if (!SURPRISAL_CONVENTIONS.includes(convention)) {
+	const convention = stringOption(values, 'convention') as SurprisalConvention | undefined;
+	if (convention !== undefined && !SURPRISAL_CONVENTIONS.includes(convention)) {
 		throw new CliInputError(
 			`--convention must be one of ${SURPRISAL_CONVENTIONS.join(', ')} (got '${convention}').\n${usage}`,
 		);
@@ -159,25 +182,77 @@ export async function readModelRequest(
 	}
 	return {
 		spec,
-		convention,
-		conventionFromOption: stringOption(values, 'convention') !== undefined,
+		...(convention !== undefined ? { convention } : {}),
 		...(threads !== undefined ? { threads } : {}),
 		...(concurrency !== undefined ? { concurrency } : {}),
 		...(endpoint !== undefined ? { endpoint } : {}),
 	};
 }
 
+/** The convention a CLI run uses, where it came from, and the model's own default. */
+export interface ConventionChoice {
+	readonly convention: SurprisalConvention;
+	/** `option`: `--convention`; `default`: the model's own (core/model/default-convention). */
+	readonly from: 'option' | 'default';
+	readonly modelDefault: ConventionDefault;
+}
+
+/** A model file of a folder as JSON; undefined when absent, too big or not JSON. */
+async function readFolderJson(folder: string, name: string): Promise<unknown> {
+	const path = join(folder, name);
+	try {
+		if ((await stat(path)).size > CONVENTION_FILE_MAX_BYTES) return undefined;
+		return parseConventionFile(await readFile(path, 'utf8'));
+	} catch {
+		return undefined;
+	}
+}
+
 /**
- * The stderr line that says which convention a run uses and where it came from; for a bundled
- * model scored as `reference`, it names the model's own default (the app uses it).
+ * The facts the one rule reads for this request: a bundled model's card, an endpoint (nothing
+ * known), a folder's tokenizer files (as the app reads a picked folder), a hub model's loaded
+ * tokenizer (`info.addsBos`, probed at load).
  */
-export function describeConventionChoice(request: ModelRequest): string {
-	const from = request.conventionFromOption ? '--convention' : 'the CLI default, as syntaxgym-core';
-	const line = `convention: ${request.convention} (${from})`;
-	const own = defaultConvention({ source: request.spec.source, id: request.spec.id });
-	return request.spec.source === 'bundled' && own.convention !== request.convention
-		? `${line}; ${request.spec.id}'s own default is ${own.convention} (--convention ${own.convention})`
-		: line;
+async function conventionFactsOfRequest(
+	request: ModelRequest,
+	info?: ModelInfo,
+): Promise<ConventionFacts> {
+	if (request.endpoint) return { source: 'openai', id: request.endpoint.model };
+	const { source, id } = request.spec;
+	const known = factsWithoutFiles(source, id);
+	if (known !== null) return known;
+	if (source === 'local') {
+		const [tokenizerJson, tokenizerConfig, config] = await Promise.all(
+			['tokenizer.json', 'tokenizer_config.json', 'config.json'].map((name) =>
+				readFolderJson(id, name),
+			),
+		);
+		return conventionFactsFromFiles(source, id, { tokenizerJson, tokenizerConfig, config });
+	}
+	return info?.addsBos === undefined
+		? { source, id }
+		: { source, id, addsBos: info.addsBos, addsBosFrom: 'probe' };
+}
+
+/** `--convention` when given, else the model's own default by the app's rule. */
+export async function chooseConvention(
+	request: ModelRequest,
+	info?: ModelInfo,
+): Promise<ConventionChoice> {
+	const modelDefault = defaultConvention(await conventionFactsOfRequest(request, info));
+	return request.convention !== undefined
+		? { convention: request.convention, from: 'option', modelDefault }
+		: { convention: modelDefault.convention, from: 'default', modelDefault };
+}
+
+/** The stderr line that says which convention a run uses and why. */
+export function describeConventionChoice(choice: ConventionChoice): string {
+	const { convention, modelDefault } = choice;
+	if (choice.from === 'default')
+		return `convention: ${convention} (the model's default): ${modelDefault.reason}`;
+	return modelDefault.convention === convention
+		? `convention: ${convention} (--convention; also the model's default)`
+		: `convention: ${convention} (--convention); the model's default is ${modelDefault.convention}: ${modelDefault.reason}`;
 }
 
 /** What a Node scoring run asks for beyond the model. */
@@ -193,9 +268,16 @@ export async function scoreTextsInNode(
 	texts: readonly string[],
 	io: CliIo,
 	options: NodeScoringOptions = {},
-): Promise<{ readonly info?: ModelInfo; readonly texts: readonly ScoredText[] }> {
+): Promise<{
+	readonly info?: ModelInfo;
+	readonly texts: readonly ScoredText[];
+	readonly convention: ConventionChoice;
+}> {
 	const wordBoundaries = options.wordBoundaries === true ? { wordBoundaries: true } : {};
 	if (request.endpoint) {
+		const choice = await chooseConvention(request);
+		const convention = choice.convention;
+		io.stderr(`${describeConventionChoice(choice)}\n`);
 		const { model, baseUrl } = request.endpoint;
 		const apiKey = process.env['OPENAI_API_KEY'];
 		const client = new OpenAIClient({
@@ -207,10 +289,10 @@ export async function scoreTextsInNode(
 		const started = Date.now();
 		const scored = await scoreTextsViaEndpoint(client, texts, {
 			model,
-			convention: request.convention,
+			convention,
 			...wordBoundaries,
 		});
-		const { prefix, suffix } = endpointPromptParts({ convention: request.convention });
+		const { prefix, suffix } = endpointPromptParts({ convention });
 		const prompts = texts.map((text) => prefix + text + suffix);
 		const named = await withVocabularyForms(scored, prompts, {
 			baseUrl,
@@ -220,31 +302,33 @@ export async function scoreTextsInNode(
 		});
 		io.stderr(
 			`scored ${texts.length} sentences with openai/${model} at ${baseUrl} ` +
-				`(${request.convention}, prompt logprobs) in ${((Date.now() - started) / 1000).toFixed(2)} s\n`,
+				`(${convention}, prompt logprobs) in ${((Date.now() - started) / 1000).toFixed(2)} s\n`,
 		);
 		if (typeof named === 'string') io.stderr(`note: tokens are in text form (${named})\n`);
-		return { texts: typeof named === 'string' ? scored : named };
+		return { texts: typeof named === 'string' ? scored : named, convention: choice };
 	}
 	const engine = createNodeEngine(
 		request.threads !== undefined ? { threads: request.threads } : {},
 	);
 	const info = await engine.loadModel({ spec: request.spec });
-	io.stderr(`${describeConventionChoice(request)}\n`);
-	if (info.fallbackReason !== undefined) io.stderr(`note: ${info.fallbackReason}\n`);
 	try {
+		const choice = await chooseConvention(request, info);
+		const convention = choice.convention;
+		io.stderr(`${describeConventionChoice(choice)}\n`);
+		if (info.fallbackReason !== undefined) io.stderr(`note: ${info.fallbackReason}\n`);
 		const result = await engine.scoreTexts({
 			modelKey: info.modelKey,
 			texts,
-			convention: request.convention,
+			convention,
 			...wordBoundaries,
 		});
 		const seconds = result.elapsedMs / 1000;
 		io.stderr(
 			`scored ${texts.length} sentences (${result.tokenCount} tokens) with ` +
-				`${info.spec.source} model ${info.spec.id} (${info.spec.dtype}, ${request.convention}) ` +
+				`${info.spec.source} model ${info.spec.id} (${info.spec.dtype}, ${convention}) ` +
 				`in ${seconds.toFixed(2)} s\n`,
 		);
-		return { info, texts: result.texts };
+		return { info, texts: result.texts, convention: choice };
 	} finally {
 		await engine.disposeModel(info.modelKey);
 	}
@@ -335,11 +419,12 @@ export function splitSentenceLines(text: string): string[] {
  * in a column named `surprisal_bow` instead of `surprisal`.
  */
 export const surprisalsCommand: CliCommand = async (args, io) => {
-	const { positionals, values } = parseCommandArgs(args, SURPRISALS_USAGE, {
-		...MODEL_OPTIONS,
-		words: { type: 'boolean' },
-		bow: { type: 'boolean' },
-	});
+	const { positionals, values } = parseCommandArgs(
+		args,
+		SURPRISALS_USAGE,
+		{ ...MODEL_OPTIONS, words: { type: 'boolean' }, bow: { type: 'boolean' } },
+		CONVENTION_HELP,
+	);
 	const [path] = positionals;
 	if (path === undefined || positionals.length > 1) {
 		throw new CliInputError(`expected one sentences file.\n${SURPRISALS_USAGE}`);

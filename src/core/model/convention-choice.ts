@@ -2,11 +2,12 @@
  * The surprisal convention of the model picker's choice, decided from the choice itself: the
  * chosen model's default (default-convention.ts) until the user picks a convention for that
  * model. Decided in the same step as the model, so a run started at once is never scored under
- * the previous model's convention. Pure: the caller holds the state and reads a hub model's
- * tokenizer_config.json.
+ * the previous model's convention. Pure: the caller holds the state and reads a hub model's or a
+ * folder's tokenizer files.
  */
 import {
 	defaultConvention,
+	factsWithoutFiles,
 	type ConventionDefault,
 	type ConventionFacts,
 } from './default-convention';
@@ -41,17 +42,17 @@ export function conventionModelKey(spec: ModelSpec | EndpointModelSpec | null): 
 }
 
 /**
- * The facts the choice alone gives: all there is for a bundled or local model and an endpoint
- * (which says nothing about its tokenizer); null for a hub model, whose tokenizer_config.json
- * holds them.
+ * The facts the choice alone gives: all there is for a bundled model (its card) and an endpoint
+ * (which says nothing about its tokenizer); null for a hub model or a folder, whose tokenizer
+ * files hold them (conventionFactsFromFiles).
  */
 export function conventionFactsOf(
 	spec: ModelSpec | EndpointModelSpec | null,
 ): ConventionFacts | null {
-	if (spec === null || spec.source === 'hub') return null;
+	if (spec === null) return null;
 	return spec.source === 'openai'
-		? { source: 'openai', id: spec.model }
-		: { source: spec.source, id: spec.id };
+		? factsWithoutFiles('openai', spec.model)
+		: factsWithoutFiles(spec.source, spec.id);
 }
 
 /**

@@ -491,6 +491,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 			progress: () => this.progress,
 		};
 		const ended: { report?: FinalReport } = {};
+		this.workOn(record.id);
 		const end = await this.guardedRun(async (signal) => {
 			this.setProgress({ done: 0, total, tokens: 0, elapsedMs: record.progress.elapsedMs });
 			await updateEvalsRun(record.id, { status: 'running', errorMessage: undefined });

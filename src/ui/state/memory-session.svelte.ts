@@ -373,6 +373,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 		this.#live = null;
 		const started = this.#now() - record.progress.elapsedMs;
 		const ended: RunEnd = { latest: record.progress, state: resumeFrom };
+		this.workOn(record.id);
 		const end = await this.guardedRun(
 			async (signal) => {
 				try {

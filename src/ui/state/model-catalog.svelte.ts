@@ -38,9 +38,12 @@ import { describeError } from '../../core/messages/describe-error';
 import type { DeviceFacts, ModelSuggestion } from '../../core/model/model-suggestions';
 import { SuggestionPicker } from './model-suggestions.svelte';
 import {
-	readTokenizerConventionFacts,
+	CONVENTION_FILE_MAX_BYTES,
+	conventionFactsFromFiles,
+	parseConventionFile,
 	type ConventionDefault,
 	type ConventionFacts,
+	type ConventionFiles,
 } from '../../core/model/default-convention';
 import {
 	conventionDefaultOf,
@@ -59,25 +62,55 @@ export interface PickedFile {
 	readonly relativePath: string;
 }
 
-/** The convention facts in a hub model's tokenizer_config.json (never rejects: {} when unread). */
+/** A hub model's files for its default convention (never rejects: {} when unread). */
 export type ReadHubConventionFacts = (
 	id: string,
 	revision: string,
 	signal?: AbortSignal,
-) => Promise<Pick<ConventionFacts, 'addBosToken' | 'hasBosToken'>>;
+) => Promise<ConventionFiles>;
 
-/** Reads tokenizer_config.json from the hub (a small file transformers.js fetches anyway). */
+/** A small JSON file of a hub model, parsed; undefined when absent, too big or not JSON. */
+async function fetchHubJson(url: string, signal?: AbortSignal): Promise<unknown> {
+	try {
+		const response = await fetch(url, signal ? { signal } : {});
+		const length = Number(response.headers.get('content-length') ?? '0');
+		if (!response.ok || length > CONVENTION_FILE_MAX_BYTES) return undefined;
+		return parseConventionFile(await response.text());
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Reads tokenizer_config.json and config.json from the hub (small files transformers.js fetches
+ * anyway), and tokenizer.json (its post-processor is what the tokenizer adds) only when
+ * tokenizer_config.json does not say `add_bos_token`: Llama-3's says nothing.
+ */
 export const readHubConventionFacts: ReadHubConventionFacts = async (id, revision, signal) => {
 	if (typeof navigator !== 'undefined' && !navigator.onLine) return {};
-	try {
-		const url = `https://huggingface.co/${id}/resolve/${encodeURIComponent(revision)}/tokenizer_config.json`;
-		const response = await fetch(url, signal ? { signal } : {});
-		if (!response.ok) return {};
-		return readTokenizerConventionFacts(await response.json());
-	} catch {
-		return {};
-	}
+	const base = `https://huggingface.co/${id}/resolve/${encodeURIComponent(revision)}/`;
+	const [tokenizerConfig, config] = await Promise.all([
+		fetchHubJson(`${base}tokenizer_config.json`, signal),
+		fetchHubJson(`${base}config.json`, signal),
+	]);
+	const says =
+		typeof tokenizerConfig === 'object' &&
+		tokenizerConfig !== null &&
+		typeof (tokenizerConfig as { add_bos_token?: unknown }).add_bos_token === 'boolean';
+	const tokenizerJson = says ? undefined : await fetchHubJson(`${base}tokenizer.json`, signal);
+	return { tokenizerConfig, config, tokenizerJson };
 };
+
+/** A picked folder's file as JSON; undefined when absent, too big or not JSON. */
+async function readLocalJson(files: readonly LocalModelFile[], path: string): Promise<unknown> {
+	const file = files.find((f) => f.path === path)?.file;
+	if (file === undefined || file.size > CONVENTION_FILE_MAX_BYTES) return undefined;
+	try {
+		return parseConventionFile(await file.text());
+	} catch {
+		return undefined;
+	}
+}
 
 function sameSpec(a: ModelSpec, b: ModelSpec): boolean {
 	return (
@@ -105,8 +138,8 @@ export class ModelCatalog {
 	backend = $state<BrowserBackend>('wasm');
 	/** The user's last pick of a convention, and the model it was made for. */
 	#conventionPick = $state.raw<ConventionPick>({ modelKey: null, convention: 'reference' });
-	/** The tokenizer facts of the last hub model read (see readHubConventionFacts). */
-	#hubFacts = $state.raw<{ modelKey: string; facts: ConventionFacts } | null>(null);
+	/** The tokenizer facts of the last hub model or folder read (see readConventionFacts). */
+	#readFacts = $state.raw<{ modelKey: string; facts: ConventionFacts } | null>(null);
 	readonly #readHubFacts: ReadHubConventionFacts;
 	/** Ask for word-boundary values in the next run (see `RunStartOptions.wordBoundaries`). */
 	wordBoundaries = $state(false);
@@ -166,7 +199,7 @@ export class ModelCatalog {
 	get conventionDefault(): ConventionDefault | null {
 		const spec = this.runSpec;
 		const key = conventionModelKey(spec);
-		const read = this.#hubFacts;
+		const read = this.#readFacts;
 		return conventionDefaultOf(
 			conventionFactsOf(spec) ?? (read !== null && read.modelKey === key ? read.facts : null),
 		);
@@ -195,27 +228,40 @@ export class ModelCatalog {
 	/** Why a run cannot start yet for the convention's sake, or null. */
 	get conventionProblem(): string | null {
 		const spec = this.runSpec;
-		return this.conventionPending && spec?.source === 'hub'
+		if (!this.conventionPending) return null;
+		return spec?.source === 'hub'
 			? `Reading ${spec.id}'s tokenizer config for its default convention…`
-			: null;
+			: spec?.source === 'local'
+				? `Reading ${spec.id}'s tokenizer files for its default convention…`
+				: null;
 	}
 
 	/**
-	 * Reads the chosen hub model's tokenizer facts for its default convention. A read that a
-	 * newer choice superseded is kept under its own model only. Never rejects.
+	 * Reads the chosen hub model's or folder's tokenizer files for its default convention. A read
+	 * that a newer choice superseded is kept under its own model only. Never rejects.
 	 */
-	async readHubConventionFacts(signal?: AbortSignal): Promise<void> {
+	async readConventionFacts(signal?: AbortSignal): Promise<void> {
 		const spec = this.runSpec;
 		const modelKey = conventionModelKey(spec);
-		if (spec?.source !== 'hub' || modelKey === null) return;
-		let read: Awaited<ReturnType<ReadHubConventionFacts>> = {};
+		if ((spec?.source !== 'hub' && spec?.source !== 'local') || modelKey === null) return;
+		let files: ConventionFiles = {};
 		try {
-			read = await this.#readHubFacts(spec.id, spec.revision ?? 'main', signal);
+			if (spec.source === 'hub') {
+				files = await this.#readHubFacts(spec.id, spec.revision ?? 'main', signal);
+			} else {
+				const local = this.#localFiles;
+				const [tokenizerJson, tokenizerConfig, config] = await Promise.all(
+					['tokenizer.json', 'tokenizer_config.json', 'config.json'].map((path) =>
+						readLocalJson(local, path),
+					),
+				);
+				files = { tokenizerJson, tokenizerConfig, config };
+			}
 		} catch {
-			// Unread facts are no facts: the default is then `reference`, said so.
+			// Unread files are no facts: the default is then `reference`, said so.
 		}
 		if (signal?.aborted) return;
-		this.#hubFacts = { modelKey, facts: { source: 'hub', id: spec.id, ...read } };
+		this.#readFacts = { modelKey, facts: conventionFactsFromFiles(spec.source, spec.id, files) };
 	}
 
 	/**
@@ -361,6 +407,9 @@ export class ModelCatalog {
 		this.#localFolderName = first.includes('/') ? first.slice(0, first.indexOf('/')) : '';
 		this.#localFiles = files.map((f) => ({ path: stripFolderName(f.relativePath), file: f.file }));
 		this.source = 'local';
+		// Another folder of the same name is another model: its files are read again.
+		if (this.#readFacts?.modelKey === this.conventionModelKey) this.#readFacts = null;
+		void this.readConventionFacts();
 	}
 
 	/** Sets every field of the picker from a spec (resume, compare, share links). */

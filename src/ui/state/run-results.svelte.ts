@@ -16,7 +16,7 @@ import {
 import { heatScaleBits } from '../../core/syntaxgym/charts/surprisal-heat';
 import { summarizeConditionMeans } from '../../core/syntaxgym/aggregation/condition-means';
 import { writeLmZooSurprisals } from '../../core/syntaxgym/formats/lm-zoo-surprisals';
-import { writeResultsTsv } from '../../core/syntaxgym/formats/results-tsv';
+import { writeSuitesResultsTsv } from '../../core/syntaxgym/formats/results-tsv';
 import { writeWordSurprisalsTsv } from '../../core/syntaxgym/formats/word-surprisals-tsv';
 import {
 	mergeRegionTokensIntoWords,
@@ -467,7 +467,8 @@ export class RunResults {
 		this.#selectedItem = null;
 	}
 
-	/** syntaxgym-core's result TSV (the CLI's `run` output for the same tokens). */
+	/** syntaxgym-core's result TSV (the CLI's `run` output for the same tokens): a run not under
+	 * `reference` has a last column `convention`, as there. */
 	exportResultsTsv(): ExportFile | null {
 		const suite = this.#suite;
 		const run = this.#run;
@@ -476,7 +477,10 @@ export class RunResults {
 		return {
 			fileName: `${fileStem(suite.meta.name)}-run${run.id}-results.tsv`,
 			mimeType: 'text/tab-separated-values',
-			text: writeResultsTsv(suite.meta.name, score.outcomes, suite.meta.metrics),
+			text: writeSuitesResultsTsv(
+				[{ suiteName: suite.meta.name, outcomes: score.outcomes, metrics: suite.meta.metrics }],
+				{ convention: run.convention },
+			),
 		};
 	}
 

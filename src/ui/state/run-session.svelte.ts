@@ -133,6 +133,11 @@ export class RunSession extends TaskSession<SuiteRun> {
 		return this.#runs;
 	}
 
+	/** A suite session works on every run of its battery at once. */
+	protected override workingOnIds(): readonly number[] {
+		return this.#runs.map((run) => run.id);
+	}
+
 	/** The current (or last) session's battery id; null for a run of one suite. */
 	get batteryId(): string | null {
 		return this.#batteryId;

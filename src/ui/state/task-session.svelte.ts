@@ -43,6 +43,8 @@ export abstract class TaskSession<Run> {
 	#progress = $state.raw<TaskProgress>(NO_PROGRESS);
 	#runs = $state.raw<readonly Run[]>([]);
 	#abort: AbortController | null = null;
+	/** The stored run the run going on works on (set before guardedRun, cleared at its end). */
+	#workingOn = $state<number | null>(null);
 
 	/** `rule`: the run kind's resume rule, which also gives the words of the shared messages. */
 	protected constructor(rule: ResumeRule<Run>) {
@@ -96,6 +98,23 @@ export abstract class TaskSession<Run> {
 	get noun(): string {
 		return this.#rule.noun;
 	}
+	/**
+	 * Whether this session is scoring stored run `id` now. A record left `running` that no session
+	 * of this tab works on was interrupted (storedRunStatusWord). Another tab's run is not known
+	 * here: it reads as interrupted in this tab while that tab scores it.
+	 */
+	isWorkingOn(id: number): boolean {
+		return this.#running && this.workingOnIds().includes(id);
+	}
+	/** The stored runs the run going on works on (a page with several per run overrides it). */
+	protected workingOnIds(): readonly number[] {
+		return this.#workingOn === null ? [] : [this.#workingOn];
+	}
+	/** Names the stored run the next guardedRun works on. */
+	protected workOn(id: number): void {
+		this.#workingOn = id;
+	}
+
 	/** How far a stored run got, and whether it can be resumed (null: it cannot). */
 	resumePlanOf(run: Run): ResumePlan | null {
 		return this.#rule.resumePlan(run);
@@ -198,6 +217,7 @@ export abstract class TaskSession<Run> {
 			this.#running = false;
 			this.#cancelling = false;
 			this.#abort = null;
+			this.#workingOn = null;
 		}
 		return end;
 	}

@@ -84,13 +84,13 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
 		id: 'bos',
 		term: 'BOS (start-of-text token)',
 		short: 'A special token put before the sentence, standing for “a new text starts here”.',
-		more: 'Without it, the first word has nothing before it and the model cannot score it, so it gets 0 bits. GPT-2 was trained with this token before every text, so scoring with it is fairer.',
+		more: 'Without it, the first word has nothing before it and the model cannot score it, so it gets 0 bits. Some tokenizers add it by themselves (Llama, Llama-3); GPT-2’s and Qwen’s do not. The bundled models were trained with it before every text, so scoring with it is fairer.',
 	},
 	{
 		id: 'convention',
 		term: 'Convention',
 		short: 'Whether a start-of-text token (and an end token) is added around each sentence.',
-		more: '“reference” adds none, as the syntaxgym-core tool does; “bos” adds a start-of-text token; “bos+eos” adds one at each end. Benchtop picks the one the model was trained with; you can change it.',
+		more: '“reference” adds only what the tokenizer adds by itself, as the syntaxgym-core tool does: nothing for GPT-2 or Qwen (the first word gets 0 bits), the start-of-text token for Llama and Llama-3. “bos” puts one start-of-text token first: the tokenizer’s own, or for a tokenizer without one (Qwen) the model config’s bos_token_id. “bos+eos” also adds an end token, counted in the last region. The default is the model’s own, the same in the app and the CLI: a bundled model’s card says bos; a tokenizer that adds its own start-of-text token gives bos; anything else reference. Every result says which was used; you can change it.',
 	},
 	{
 		id: 'weights',

@@ -26,12 +26,9 @@ describe('conventionModelKey', () => {
 });
 
 describe('conventionFactsOf', () => {
-	it('knows bundled, local and endpoint models at once; a hub model needs its tokenizer config', () => {
+	it('knows bundled and endpoint models at once; a hub model or a folder needs its tokenizer files', () => {
 		expect(conventionDefaultOf(conventionFactsOf(bundled))?.convention).toBe('bos');
-		expect(conventionFactsOf({ ...bundled, source: 'local', id: 'folder' })).toEqual({
-			source: 'local',
-			id: 'folder',
-		});
+		expect(conventionFactsOf({ ...bundled, source: 'local', id: 'folder' })).toBeNull();
 		expect(conventionDefaultOf(conventionFactsOf(endpoint))?.convention).toBe('reference');
 		expect(conventionFactsOf(hub)).toBeNull();
 		expect(conventionDefaultOf(null)).toBeNull();

@@ -75,7 +75,7 @@ describe('BatteryMatrixState', () => {
 		expect([state.columnA, state.columnB]).toEqual([0, 1]);
 		expect(state.comparison?.battery).toMatchObject({ pairs: 2, aOnly: 2, bOnly: 0, pValue: 0.5 }); // 2 · C(2, 0) / 2²
 		expect(state.csv().split('\r\n')[0]).toBe(
-			'model,suite,circuit,prediction,items,correct,accuracy,interval_low,interval_high',
+			'model,convention,suite,circuit,prediction,items,correct,accuracy,interval_low,interval_high',
 		);
 	});
 

@@ -35,7 +35,7 @@ describe('ModelCatalog convention', () => {
 		catalog.source = 'openai';
 		catalog.endpoint.modelId = 'gpt2-random-tiny';
 		expect(catalog.convention).toBe('reference');
-		expect(catalog.conventionDefault?.reason).toMatch(/^gpt2-random-tiny does not say/);
+		expect(catalog.conventionDefault?.reason).toMatch(/endpoint gpt2-random-tiny does not say/);
 		expect(catalog.conventionProblem).toBeNull();
 		catalog.source = 'bundled';
 		expect(catalog.convention).toBe('bos');
@@ -66,13 +66,13 @@ describe('ModelCatalog convention', () => {
 		const asked: string[] = [];
 		const catalog = createCatalog(async (id, revision) => {
 			asked.push(`${id}@${revision}`);
-			return { addBosToken: true, hasBosToken: true };
+			return { tokenizerConfig: { add_bos_token: true, bos_token: '<s>' } };
 		});
 		catalog.source = 'hub';
 		catalog.hubId = 'owner/llama-ish';
 		expect(catalog.conventionPending).toBe(true);
 		expect(catalog.conventionProblem).toMatch(/owner\/llama-ish/);
-		await catalog.readHubConventionFacts();
+		await catalog.readConventionFacts();
 		expect(asked).toEqual(['owner/llama-ish@main']);
 		expect(catalog.conventionPending).toBe(false);
 		expect(catalog.conventionProblem).toBeNull();
@@ -94,7 +94,7 @@ describe('ModelCatalog convention', () => {
 		expect(catalog.convention).toBe('bos+eos');
 		catalog.hubId = 'owner/b';
 		expect(catalog.conventionPending).toBe(true);
-		await catalog.readHubConventionFacts();
+		await catalog.readConventionFacts();
 		expect(catalog.conventionPending).toBe(false);
 		expect(catalog.convention).toBe('reference');
 		expect(catalog.conventionDefault?.reason).toMatch(/^owner\/b does not say/);
@@ -105,12 +105,13 @@ describe('ModelCatalog convention', () => {
 		const catalog = createCatalog(
 			(id) =>
 				new Promise((resolve) => {
-					release = () => resolve(id === 'owner/old' ? { addBosToken: true } : {});
+					release = () =>
+						resolve(id === 'owner/old' ? { tokenizerConfig: { add_bos_token: true } } : {});
 				}),
 		);
 		catalog.source = 'hub';
 		catalog.hubId = 'owner/old';
-		const reading = catalog.readHubConventionFacts();
+		const reading = catalog.readConventionFacts();
 		catalog.hubId = 'owner/new';
 		release?.();
 		await reading;
@@ -119,6 +120,45 @@ describe('ModelCatalog convention', () => {
 		catalog.hubId = 'owner/old';
 		expect(catalog.conventionPending).toBe(false);
 		expect(catalog.convention).toBe('bos');
+	});
+
+	it('reads a folder’s tokenizer files: a post-processor that adds BOS gives bos, with that reason', async () => {
+		const catalog = createCatalog();
+		const json = (value: unknown) => new Blob([JSON.stringify(value)]);
+		catalog.setLocalFolder([
+			{ relativePath: 'llama3/config.json', file: json({ bos_token_id: 128000 }) },
+			{
+				relativePath: 'llama3/tokenizer.json',
+				file: json({
+					post_processor: {
+						type: 'Sequence',
+						processors: [
+							{ type: 'ByteLevel' },
+							{
+								type: 'TemplateProcessing',
+								single: [
+									{ SpecialToken: { id: '<|begin_of_text|>', type_id: 0 } },
+									{ Sequence: { id: 'A', type_id: 0 } },
+								],
+							},
+						],
+					},
+				}),
+			},
+			{
+				relativePath: 'llama3/tokenizer_config.json',
+				file: json({ bos_token: '<|begin_of_text|>' }),
+			},
+			{ relativePath: 'llama3/onnx/model.onnx', file: new Blob([]) },
+		]);
+		expect(catalog.conventionPending).toBe(true);
+		expect(catalog.conventionProblem).toMatch(/llama3's tokenizer files/);
+		await catalog.readConventionFacts();
+		expect(catalog.convention).toBe('bos');
+		expect(catalog.conventionDefault?.reason).toMatch(
+			/llama3's tokenizer adds its own .*post-processor/,
+		);
+		expect(catalog.conventionDefault?.reason).not.toMatch(/does not say|0 bits/);
 	});
 
 	it('sets the convention with the model when a spec is chosen (resume, share links)', () => {

@@ -45,6 +45,10 @@ class FakeSession extends TaskSession<FakeRun> {
 	store(create: () => Promise<FakeRun>) {
 		return this.storeRun(create);
 	}
+	runOn(id: number, work: () => Promise<'done' | 'cancelled'>) {
+		this.workOn(id);
+		return this.guardedRun(work);
+	}
 	find(id: number) {
 		return this.storedRun(() => Promise.resolve(this.stored.find((run) => run.id === id)));
 	}
@@ -163,5 +167,18 @@ describe('TaskSession', () => {
 		session.cancel();
 		expect(session.stopping).toBe(false);
 		expect(session.message).toBeNull();
+	});
+});
+
+describe('TaskSession.isWorkingOn', () => {
+	it('is true for the stored run the run going on works on, and only while it goes', async () => {
+		const session = new FakeSession();
+		let seen: boolean[] = [];
+		await session.runOn(7, async () => {
+			seen = [session.isWorkingOn(7), session.isWorkingOn(8)];
+			return 'done';
+		});
+		expect(seen).toEqual([true, false]);
+		expect(session.isWorkingOn(7)).toBe(false);
 	});
 });

@@ -10,6 +10,7 @@ import type { BatterySuiteCell, CellAccuracy } from './sg-score';
 /** The header of {@link writeBatteryCsv}. */
 export const BATTERY_CSV_COLUMNS = [
 	'model',
+	'convention',
 	'suite',
 	'circuit',
 	'prediction',
@@ -20,9 +21,11 @@ export const BATTERY_CSV_COLUMNS = [
 	'interval_high',
 ] as const;
 
-/** One model's column of the matrix: a label and its suites' cells. */
+/** One model's column of the matrix: a label, its convention and its suites' cells. */
 export interface BatteryCsvRun {
 	readonly model: string;
+	/** The surprisal convention the column was scored under (empty when not known). */
+	readonly convention?: string;
 	readonly cells: readonly BatterySuiteCell[];
 }
 
@@ -30,9 +33,10 @@ function decimal(value: number | undefined): string {
 	return value === undefined || Number.isNaN(value) ? '' : value.toFixed(6);
 }
 
-function rowOf(model: string, cell: BatterySuiteCell, accuracy: CellAccuracy): string[] {
+function rowOf(run: BatteryCsvRun, cell: BatterySuiteCell, accuracy: CellAccuracy): string[] {
 	return [
-		model,
+		run.model,
+		run.convention ?? '',
 		cell.suiteName,
 		cell.circuit,
 		String(accuracy.prediction),
@@ -51,10 +55,10 @@ function rowOf(model: string, cell: BatterySuiteCell, accuracy: CellAccuracy): s
  */
 export function writeBatteryCsv(runs: readonly BatteryCsvRun[]): string {
 	const rows: string[][] = [[...BATTERY_CSV_COLUMNS]];
-	for (const { model, cells } of runs) {
-		for (const cell of cells) {
-			for (const accuracy of cell.predictions) rows.push(rowOf(model, cell, accuracy));
-			if (cell.predictions.length > 1) rows.push(rowOf(model, cell, cell.allPredictions));
+	for (const run of runs) {
+		for (const cell of run.cells) {
+			for (const accuracy of cell.predictions) rows.push(rowOf(run, cell, accuracy));
+			if (cell.predictions.length > 1) rows.push(rowOf(run, cell, cell.allPredictions));
 		}
 	}
 	return writeCsvTable(rows);

@@ -425,6 +425,7 @@ export function writeMatrixCsv(matrix: Pick<BatteryMatrix, 'rows' | 'columns'>):
 	return writeBatteryCsv(
 		matrix.columns.map((column, index) => ({
 			model: column.label,
+			convention: column.convention,
 			cells: columnCells(matrix.rows, index),
 		})),
 	);

@@ -1,7 +1,9 @@
 /**
  * syntaxgym-core's result table (`syntaxgym evaluate`): `suite prediction_id item_number result`
- * with `True`/`False`, plus a `metric` column for multi-metric suites. Writer only.
+ * with `True`/`False`, plus a `metric` column for multi-metric suites and a `convention` column
+ * for a run not scored as syntaxgym-core scores. Writer only.
  */
+import type { SurprisalConvention } from '../../model/model-spec';
 import type { MetricName } from '../suite/types';
 import type { PredictionOutcome } from '../scoring/types';
 import { formatTsvField } from '../../formats/tsv-table';
@@ -28,15 +30,31 @@ export function writeResultsTsv(
 	return writeSuitesResultsTsv([{ suiteName, outcomes, metrics }]);
 }
 
+/** What the results were scored under, for {@link writeSuitesResultsTsv}. */
+export interface ResultsProvenance {
+	/** The surprisal convention; `reference` (syntaxgym-core's) or absent adds no column. */
+	readonly convention?: SurprisalConvention;
+}
+
 /**
  * Several suites in one table: one header, then each suite's rows as `writeResultsTsv` orders
  * them, suites in the given order. The `metric` column is there when any suite has several
- * metrics (then every row has it); one suite gives exactly `writeResultsTsv`'s table.
+ * metrics (then every row has it); one suite gives exactly `writeResultsTsv`'s table. A
+ * convention other than `reference` adds a last column `convention` (every row): the table then
+ * says it is not syntaxgym-core's scoring, and a `reference` table stays byte for byte its format.
  */
-export function writeSuitesResultsTsv(suites: readonly SuiteResults[]): string {
+export function writeSuitesResultsTsv(
+	suites: readonly SuiteResults[],
+	provenance: ResultsProvenance = {},
+): string {
 	const withMetric = suites.some((suite) => suite.metrics.length > 1);
+	const convention =
+		provenance.convention !== undefined && provenance.convention !== 'reference'
+			? provenance.convention
+			: undefined;
 	const header = ['suite', 'prediction_id', 'item_number', 'result'];
 	if (withMetric) header.push('metric');
+	if (convention !== undefined) header.push('convention');
 	const lines = [header.join('\t')];
 	for (const { suiteName, outcomes, metrics } of suites) {
 		const rank = (metric: MetricName) => {
@@ -54,6 +72,7 @@ export function writeSuitesResultsTsv(suites: readonly SuiteResults[]): string {
 				outcome.result ? 'True' : 'False',
 			];
 			if (withMetric) row.push(outcome.metric);
+			if (convention !== undefined) row.push(convention);
 			lines.push(row.join('\t'));
 		}
 	}

@@ -1,4 +1,4 @@
-// The long-form battery CSV: header, a row per model × suite × prediction (plus `all` for suites
+// The long-form battery CSV: header (with each model's convention), a row per model × suite × prediction (plus `all` for suites
 // with several predictions), RFC 4180 quoting and CRLF, and what Python's csv module would read.
 import { describe, expect, it } from 'vitest';
 import { writeBatteryCsv } from '../../../../src/core/syntaxgym/battery/battery-csv';
@@ -19,26 +19,27 @@ describe('writeBatteryCsv', () => {
 		},
 		{ suite: fixtureSuite('empty', { items: 2 }), outcomes: [] },
 	]);
-	const csv = writeBatteryCsv([{ model: 'gpt2-en-small', cells }]);
+	const csv = writeBatteryCsv([{ model: 'gpt2-en-small', convention: 'bos', cells }]);
 
 	it('writes one CRLF-ended row per model, suite and prediction', () => {
 		// Intervals: scipy 1.17.1 binomtest(k, n).proportion_ci(method='wilson'), printed with '%.6f'.
 		const lines = csv.split('\r\n');
 		expect(lines.at(-1)).toBe('');
 		expect(lines.slice(0, -1)).toEqual([
-			'model,suite,circuit,prediction,items,correct,accuracy,interval_low,interval_high',
-			'gpt2-en-small,number_src,Agreement,0,2,1,0.500000,0.094531,0.905469',
-			'gpt2-en-small,"Agreement, ""hard""",ungrouped,0,2,2,1.000000,0.342380,1.000000',
-			'gpt2-en-small,"Agreement, ""hard""",ungrouped,1,2,1,0.500000,0.094531,0.905469',
-			'gpt2-en-small,"Agreement, ""hard""",ungrouped,all,2,1,0.500000,0.094531,0.905469',
-			'gpt2-en-small,empty,ungrouped,0,0,0,,,',
+			'model,convention,suite,circuit,prediction,items,correct,accuracy,interval_low,interval_high',
+			'gpt2-en-small,bos,number_src,Agreement,0,2,1,0.500000,0.094531,0.905469',
+			'gpt2-en-small,bos,"Agreement, ""hard""",ungrouped,0,2,2,1.000000,0.342380,1.000000',
+			'gpt2-en-small,bos,"Agreement, ""hard""",ungrouped,1,2,1,0.500000,0.094531,0.905469',
+			'gpt2-en-small,bos,"Agreement, ""hard""",ungrouped,all,2,1,0.500000,0.094531,0.905469',
+			'gpt2-en-small,bos,empty,ungrouped,0,0,0,,,',
 		]);
 	});
 
 	it('reads back as CSV with the same fields', () => {
 		const table = readTsvTable(csv, { separator: 'comma' });
 		expect(table.rows).toHaveLength(5);
-		expect(table.rows[1]?.fields[1]).toBe('Agreement, "hard"');
+		expect(table.rows[1]?.fields[2]).toBe('Agreement, "hard"');
+		expect(table.rows[1]?.fields[1]).toBe('bos');
 	});
 
 	it.each(HOSTILE_CELLS)(

@@ -393,13 +393,14 @@ describe('writeMatrixCsv', () => {
 		expect(lines).toHaveLength(1 + 2 * (1 + 3));
 		// Wilson 1 of 2 by hand: 0.5 ± 1.96·√(0.125 + 1.96²/16) / (1 + 1.96²/2) = 0.5 ± 0.405469.
 		expect(lines[1]).toBe(
-			'gpt2-en-small · reference · 2026-11-20,a,ungrouped,0,2,1,0.500000,0.094531,0.905469',
+			'gpt2-en-small · reference · 2026-11-20,reference,a,ungrouped,0,2,1,0.500000,0.094531,0.905469',
 		);
 		expect(lines.filter((line) => line.startsWith('m · reference'))).toHaveLength(4);
 		expect(writeMatrixCsv(matrix)).toBe(
 			writeBatteryCsv(
 				matrix.columns.map((c, i) => ({
 					model: c.label,
+					convention: c.convention,
 					cells: matrix.rows.flatMap((r) => {
 						const cell = r.cells[i];
 						return cell?.kind === 'scored' ? [cell.cell] : [];

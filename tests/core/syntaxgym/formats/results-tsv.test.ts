@@ -88,4 +88,16 @@ describe('writeSuitesResultsTsv', () => {
 				'b\t0\t1\tFalse\tsum\n',
 		);
 	});
+
+	it('names a convention other than reference in a last column; reference stays syntaxgym-core’s table', () => {
+		const suites = [{ suiteName: 'a', outcomes: one, metrics: ['sum'] as const }];
+		expect(writeSuitesResultsTsv(suites, { convention: 'reference' })).toBe(
+			writeSuitesResultsTsv(suites),
+		);
+		expect(writeSuitesResultsTsv(suites, { convention: 'bos' })).toBe(
+			'suite\tprediction_id\titem_number\tresult\tconvention\n' +
+				'a\t0\t1\tTrue\tbos\n' +
+				'a\t0\t2\tFalse\tbos\n',
+		);
+	});
 });
