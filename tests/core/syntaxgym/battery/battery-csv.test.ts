@@ -49,7 +49,7 @@ describe('writeBatteryCsv', () => {
 				{ suite: fixtureSuite(cell, { items: 2 }), outcomes: fixtureOutcomes([[true, false]]) },
 			]);
 			const lines = writeBatteryCsv([{ model: cell, cells: hostile.cells }]).split('\r\n');
-			expect(lines[1]).toBe(`${written},${written},ungrouped,0,2,1,0.500000,0.094531,0.905469`);
+			expect(lines[1]).toBe(`${written},,${written},ungrouped,0,2,1,0.500000,0.094531,0.905469`);
 		},
 	);
 });
