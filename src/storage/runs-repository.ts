@@ -7,9 +7,16 @@ import { SUITE_RESUME } from '../core/run/resume-plan';
 import type { RunRecord as RunOfAnyKind } from '../core/kinds/run-record';
 import type { ItemResult, RunDraft, SuiteRun, RunStatus } from '../core/run/run-types';
 import { db, type RunRow, type SuiteRunRow } from './db';
-import { listResumableRowsOfKind, listRowsOfKind, withId } from './run-rows';
+import { storedRunProblem } from '../core/kinds/stored-run-check';
+import {
+	listCheckedRowsOfKind,
+	listResumableRowsOfKind,
+	listRowsOfKind,
+	withId,
+	type UnreadableRun,
+} from './run-rows';
 import { saveItemResult } from './results-repository';
-import { guardQuota } from './storage-errors';
+import { UnreadableRunError, guardQuota } from './storage-errors';
 import { saveSuite, type SuiteToSave } from './suites-repository';
 
 /** Fields of a run that change while it is scored. `errorMessage: undefined` clears it. */
@@ -65,23 +72,50 @@ export async function listBatteryRuns(batteryId: string): Promise<SuiteRun[]> {
 		.sort((a, b) => (a.battery?.index ?? 0) - (b.battery?.index ?? 0));
 }
 
-/** A suite run (undefined for a missing id or a run of another kind). */
+/**
+ * A suite run (undefined for a missing id or a run of another kind).
+ * @throws UnreadableRunError when the stored record cannot be shown (a time a date cannot hold …)
+ */
 export async function getRun(id: number): Promise<SuiteRun | undefined> {
 	const row = await db.runs.get(id);
-	return row?.kind === 'suite' ? toSuiteRun(row) : undefined;
+	if (row?.kind !== 'suite') return undefined;
+	const problem = storedRunProblem(row);
+	if (problem !== null) throw new UnreadableRunError(id, problem);
+	return toSuiteRun(row);
 }
 
-/** The suite-run history, newest first. */
+/** The suite-run history, newest first (unreadable records left out). */
 export async function listRuns(): Promise<SuiteRun[]> {
 	const rows = await listRowsOfKind('suite');
 	return rows.map(toSuiteRun);
 }
+
+/**
+ * The suite-run history as the History page lists it: the runs it can show, newest first, and
+ * apart the records it cannot (a suite run's, or one of no known kind), to be deleted.
+ */
+export async function listRunHistory(): Promise<{
+	readonly runs: SuiteRun[];
+	readonly unreadable: UnreadableRun[];
+}> {
+	const { rows, unreadable } = await listCheckedRowsOfKind('suite', true);
+	return { runs: rows.map(toSuiteRun), unreadable };
+}
+
+/** The stored runs of `kind` that pages cannot show (see listRunHistory), newest id first. */
+export async function listUnreadableRuns(kind: RunRow['kind']): Promise<UnreadableRun[]> {
+	return (await listCheckedRowsOfKind(kind)).unreadable;
+}
+
+export { deleteUnreadableRun } from './run-rows';
+export type { UnreadableRun } from './run-rows';
 
 /** Runs of one suite (by the SHA-256 of its text), newest first: what "compare" offers. */
 export async function listRunsForSuite(suiteSha256: string): Promise<SuiteRun[]> {
 	const rows = await db.runs.where('suiteSha256').equals(suiteSha256).toArray();
 	return rows
 		.filter(isSuiteRow)
+		.filter((row) => storedRunProblem(row) === null)
 		.sort((a, b) => b.createdAt - a.createdAt)
 		.map(toSuiteRun);
 }
@@ -92,7 +126,7 @@ export async function listRunsForSuite(suiteSha256: string): Promise<SuiteRun[]>
  */
 export async function listAllRuns(): Promise<RunSummary[]> {
 	const rows = await db.runs.orderBy('createdAt').reverse().toArray();
-	return rows.map(withId);
+	return rows.filter((row) => storedRunProblem(row) === null).map(withId);
 }
 
 /** A run of any kind without an Evals run's input. */

@@ -5,7 +5,13 @@
 import { describeError } from '../../core/messages/describe-error';
 import { SUITE_RUN_KIND } from '../../core/kinds/run-kinds';
 import type { SuiteRun } from '../../core/run/run-types';
-import { deleteRun, importRun, listRuns } from '../../storage/runs-repository';
+import {
+	deleteRun,
+	deleteUnreadableRun,
+	importRun,
+	listRunHistory,
+	type UnreadableRun,
+} from '../../storage/runs-repository';
 import {
 	estimateStorageUsage,
 	readPersistence,
@@ -16,6 +22,7 @@ import {
 
 export class RunHistory {
 	#runs = $state.raw<readonly SuiteRun[]>([]);
+	#unreadable = $state.raw<readonly UnreadableRun[]>([]);
 	#usage = $state.raw<StorageUsage | null>(null);
 	#persistence = $state<PersistenceState>('unsupported');
 	#message = $state<string | null>(null);
@@ -23,6 +30,11 @@ export class RunHistory {
 
 	get runs(): readonly SuiteRun[] {
 		return this.#runs;
+	}
+
+	/** Stored records that cannot be shown (a time a date cannot hold, …), listed apart. */
+	get unreadable(): readonly UnreadableRun[] {
+		return this.#unreadable;
 	}
 
 	get loaded(): boolean {
@@ -45,7 +57,9 @@ export class RunHistory {
 	/** Re-reads runs, usage and persistence. Never throws; a failure becomes `message`. */
 	async refresh(): Promise<void> {
 		try {
-			this.#runs = await listRuns();
+			const { runs, unreadable } = await listRunHistory();
+			this.#runs = runs;
+			this.#unreadable = unreadable;
 		} catch (error) {
 			this.#message = `The run history could not be read: ${describeError(error)}`;
 		}
@@ -66,6 +80,17 @@ export class RunHistory {
 			this.#message = `Run ${runId} deleted.`;
 		} catch (error) {
 			this.#message = `Run ${runId} could not be deleted: ${describeError(error)}`;
+		}
+		await this.refresh();
+	}
+
+	/** Deletes a stored record that cannot be shown (and everything stored under its id). */
+	async deleteUnreadable(runId: number): Promise<void> {
+		try {
+			await deleteUnreadableRun(runId);
+			this.#message = `Unreadable record ${runId} deleted.`;
+		} catch (error) {
+			this.#message = `Record ${runId} could not be deleted: ${describeError(error)}`;
 		}
 		await this.refresh();
 	}
