@@ -15,8 +15,8 @@ import {
 	withId,
 	type UnreadableRun,
 } from './run-rows';
-import { saveItemResult } from './results-repository';
-import { UnreadableRunError, guardQuota } from './storage-errors';
+import { suiteItemRow } from './results-repository';
+import { ImportCancelledError, UnreadableRunError, guardQuota } from './storage-errors';
 import { saveSuite, type SuiteToSave } from './suites-repository';
 
 /** Fields of a run that change while it is scored. `errorMessage: undefined` clears it. */
@@ -164,11 +164,38 @@ export interface RunToImport {
 	readonly items: readonly ItemResult[];
 }
 
+/** How an import goes: cancel, and items stored so far. */
+export interface ImportOptions {
+	/** Aborting it rolls the import back (nothing of it stays stored); ImportCancelledError. */
+	readonly signal?: AbortSignal;
+	/** Called after each chunk: items written so far and in all (written, not yet committed). */
+	readonly onProgress?: (stored: number, total: number) => void;
+	/** Items per bulk write (default {@link IMPORT_CHUNK_ITEMS}). */
+	readonly chunkItems?: number;
+}
+
+/**
+ * Items written per bulk write of an import: big enough that IndexedDB's per-request cost does
+ * not show, small enough that progress moves several times a second.
+ */
+export const IMPORT_CHUNK_ITEMS = 2000;
+
 /**
  * Imports a run as a new run of this browser (a new id), saving its suite to the library.
- * All or nothing: a failure (e.g. a full quota) leaves no partial run behind.
+ * All or nothing, in one transaction: the items go in bulk writes of `chunkItems`, progress said
+ * after each; a failure (e.g. a full quota), a cancel or a closed tab leaves no partial run behind.
+ * @throws ImportCancelledError when `signal` aborts; StorageQuotaError
  */
-export async function importRun(imported: RunToImport): Promise<SuiteRun> {
+export async function importRun(
+	imported: RunToImport,
+	options: ImportOptions = {},
+): Promise<SuiteRun> {
+	const { signal, onProgress, chunkItems = IMPORT_CHUNK_ITEMS } = options;
+	const total = imported.items.length;
+	const stopIfCancelled = (): void => {
+		if (signal?.aborted) throw new ImportCancelledError();
+	};
+	stopIfCancelled();
 	const id = await guardQuota(() =>
 		db.transaction('rw', db.runs, db.runItems, db.suites, async () => {
 			const suite = await saveSuite(imported.suite, imported.run.createdAt);
@@ -180,8 +207,20 @@ export async function importRun(imported: RunToImport): Promise<SuiteRun> {
 				itemsDone: 0,
 			};
 			const runId = await db.runs.add(row);
-			for (const item of imported.items) await saveItemResult(runId, item, imported.run.updatedAt);
-			await db.runs.update(runId, { updatedAt: imported.run.updatedAt });
+			const savedAt = imported.run.updatedAt;
+			for (let start = 0; start < total; start += chunkItems) {
+				stopIfCancelled();
+				const chunk = imported.items.slice(start, start + chunkItems);
+				await db.runItems.bulkPut(chunk.map((item) => suiteItemRow(runId, item, savedAt)));
+				onProgress?.(Math.min(total, start + chunkItems), total);
+			}
+			stopIfCancelled();
+			const itemsDone = await db.runItems.where('runId').equals(runId).count();
+			await db.runs.update(runId, (stored) => {
+				if (stored.kind !== 'suite') return;
+				stored.itemsDone = itemsDone;
+				stored.updatedAt = savedAt;
+			});
 			return runId;
 		}),
 	);

@@ -31,6 +31,15 @@ export class UnreadableRunError extends BenchtopError {
 	}
 }
 
+/** An import the user cancelled: nothing of it was stored. */
+export class ImportCancelledError extends BenchtopError {
+	override readonly failureKind = 'run';
+	override name = 'ImportCancelledError';
+	constructor() {
+		super('Import cancelled; nothing of it was stored.');
+	}
+}
+
 /** Whether `error` (or the error it wraps, as Dexie does) is a quota error. */
 export function isQuotaExceeded(error: unknown): boolean {
 	for (let current = error, depth = 0; current && depth < 4; depth++) {
