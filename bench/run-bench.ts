@@ -12,10 +12,11 @@
  * The last stdout line is one JSON object.
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
  * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34-node,suites34-wasm,app,
- * app-battery,generate,ltm,bundle; `suites34` is both suites34 parts; default all), BENCHTOP_BENCH_REPEATS (timed runs per
+ * app-battery,generate,ltm,bundle,bundle-import; `suites34` is both suites34 parts; default all;
+ * `bundle-import` imports a generated BENCHTOP_BENCH_IMPORT_ITEMS-item bundle, default 100,000), BENCHTOP_BENCH_REPEATS (timed runs per
  * figure, default 3).
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -48,7 +49,10 @@ const HEADLINE_MODEL = 'gpt2-en-small';
 /** The 34 suites are scored as a teacher would: the default model's own convention. */
 const SUITES34_CONVENTION: SurprisalConvention = 'bos';
 const PARTS = new Set(
-	(process.env.BENCHTOP_BENCH_PARTS ?? 'node,browser,suites34,app,app-battery,generate,ltm,bundle')
+	(
+		process.env.BENCHTOP_BENCH_PARTS ??
+		'node,browser,suites34,app,app-battery,generate,ltm,bundle,bundle-import'
+	)
 		.split(',')
 		.map((p) => p.trim())
 		.flatMap((p) => (p === 'suites34' ? ['suites34-node', 'suites34-wasm'] : [p])),
@@ -336,6 +340,67 @@ async function suites34Files(): Promise<string[]> {
  * battery → "Battery done" (one pooled request, every item stored in IndexedDB). Median of
  * REPEATS; every run is logged.
  */
+/** Items of the generated suite run bundle that part `bundle-import` imports on History. */
+const IMPORT_ITEMS = Number(process.env.BENCHTOP_BENCH_IMPORT_ITEMS ?? 100_000) || 100_000;
+
+/**
+ * Imports a generated IMPORT_ITEMS-item suite run bundle (one two-token sentence per item) on
+ * the app's History page in a fresh profile: file picked → the run's results page.
+ */
+async function benchBundleImport(browser: Browser): Promise<{ wallMs: number; mib: number }> {
+	const { SUITE_RUN_KIND } = await import('../src/core/kinds/run-kinds');
+	const { sha256Hex } = await import('../src/core/hash/sha256');
+	const suiteText = '{"meta":{"name":"generated"}}\n';
+	const text = SUITE_RUN_KIND.writeBundle({
+		run: {
+			suiteName: 'generated',
+			suiteSha256: sha256Hex(suiteText),
+			model: { source: 'bundled', id: 'gpt2-random-tiny', dtype: 'fp32', backend: 'wasm' },
+			convention: 'bos',
+			itemCount: IMPORT_ITEMS,
+			appVersion: 'bench',
+			createdAt: 1_700_000_000_000,
+			updatedAt: 1_700_000_000_000,
+			status: 'done',
+			scoringMs: 0,
+			tokenCount: IMPORT_ITEMS * 2,
+		},
+		suiteText,
+		items: Array.from({ length: IMPORT_ITEMS }, (_, index) => ({
+			itemNumber: index + 1,
+			sentences: [
+				{
+					conditionName: 'good',
+					text: 'a b',
+					tokens: [
+						{ token: 'a', surprisalBits: 1.5, start: 0, end: 1 },
+						{ token: 'Ġb', surprisalBits: index % 17, start: 1, end: 3 },
+					],
+				},
+			],
+		})),
+	});
+	// A file on disk: the browser reads it as a picked file (a buffer would cross the protocol).
+	const file = join(tmpdir(), `benchtop-bench-import-${IMPORT_ITEMS}.json`);
+	await writeFile(file, text);
+	const context = await browser.newContext();
+	try {
+		const page = await context.newPage();
+		await page.goto(`http://127.0.0.1:${PORT}/#/history`);
+		await page.getByText('No runs yet.').waitFor();
+		const started = performance.now();
+		await page.getByTestId('history-import').setInputFiles(file, { timeout: 600_000 });
+		await page.waitForURL(/#\/results\/\d+$/, { timeout: 600_000 });
+		const wallMs = Math.round(performance.now() - started);
+		log(
+			`bundle import, ${IMPORT_ITEMS} items (${(text.length / 2 ** 20).toFixed(1)} MiB): ${wallMs} ms`,
+		);
+		return { wallMs, mib: round(text.length / 2 ** 20, 1) };
+	} finally {
+		await context.close();
+	}
+}
+
 async function benchAppBattery(browser: Browser, files: readonly string[]): Promise<number[]> {
 	const times: number[] = [];
 	for (let run = 0; run < REPEATS; run++) {
@@ -474,6 +539,8 @@ async function main(): Promise<void> {
 				? await benchAppBattery(browser, await suites34Files())
 				: [];
 
+		const bundleImport = PARTS.has('bundle-import') ? await benchBundleImport(browser) : undefined;
+
 		const nodeHeadline = headline(node);
 		const wasmHeadline = headline(wasm);
 		const summary = {
@@ -516,6 +583,13 @@ async function main(): Promise<void> {
 			bundle_suite_mib: bundle?.bundle_suite_mib ?? null,
 			bundle_suite_write_s: bundle?.bundle_suite_write_s ?? null,
 			bundle_suite_read_s: bundle?.bundle_suite_read_s ?? null,
+			// A generated suite run bundle imported on History (fresh profile): file picked → results.
+			bundle_import_items: bundleImport ? IMPORT_ITEMS : null,
+			bundle_import_mib: bundleImport?.mib ?? null,
+			bundle_import_wall_s: bundleImport ? round(bundleImport.wallMs / 1000, 2) : null,
+			bundle_import_items_per_s_chromium: bundleImport
+				? Math.round(IMPORT_ITEMS / (bundleImport.wallMs / 1000))
+				: null,
 			cross_origin_isolated: environment.crossOriginIsolated,
 			// Other processes on the machine skew every figure: the 1-minute load average before and after.
 			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],

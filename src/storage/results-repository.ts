@@ -105,6 +105,17 @@ export async function listFinishedItemNumbers(runId: number): Promise<number[]> 
 	return keys.flatMap(([, key]) => (typeof key === 'number' ? [key] : []));
 }
 
+/** One item of a run as its stored row (sentences column-wise). */
+export function suiteItemRow(runId: number, result: ItemResult, now: number): SuiteItemRecord {
+	return {
+		runId,
+		kind: 'suite-item',
+		key: result.itemNumber,
+		sentences: result.sentences.map(toColumnarSentence),
+		savedAt: now,
+	};
+}
+
 function isSuiteItem(row: RunItemRow): row is SuiteItemRecord {
 	return row.kind === 'suite-item';
 }

@@ -1,20 +1,80 @@
 /**
  * Queries over the one run store shared by the suite, Evals and LTM repositories: the runs of one
- * kind, newest first, and a stored row as a record with its id.
+ * kind, newest first, each checked (unreadable rows listed apart, and deleted on request), and a
+ * stored row as a record with its id.
  */
 import { UNFINISHED_STATUSES, type ResumeRule } from '../core/run/resume-plan';
+import { RUN_KINDS } from '../core/run/run-types';
+import {
+	storedRunProblem,
+	unreadableRun,
+	type UnreadableRun,
+} from '../core/kinds/stored-run-check';
 import { db, type RunRow } from './db';
 
-/** The rows of one kind, newest first (ties: the later id first), by `[kind+createdAt]`. */
+export type { UnreadableRun } from '../core/kinds/stored-run-check';
+
+/** The rows of one kind that pages can show, newest first, and the kind's unreadable rows. */
+export interface CheckedRows<R> {
+	readonly rows: R[];
+	readonly unreadable: UnreadableRun[];
+}
+
+/**
+ * The rows of one kind, newest first (ties: the later id first), each checked
+ * (core/kinds/stored-run-check): a row with a field the pages cannot format (a time a date cannot
+ * hold, a missing name) is listed apart as unreadable, so that one bad row never hides the others.
+ * Read by the `kind` index, so a row whose `createdAt` is not even a number is found too; with
+ * `strays`, rows whose `kind` is none of the run kinds are listed as unreadable as well.
+ */
+export async function listCheckedRowsOfKind<K extends RunRow['kind']>(
+	kind: K,
+	strays = false,
+): Promise<CheckedRows<Extract<RunRow, { kind: K }>>> {
+	const stored: unknown[] = await db.runs.where('kind').equals(kind).toArray();
+	if (strays) {
+		const known = new Set(await db.runs.where('kind').anyOf(RUN_KINDS).primaryKeys());
+		const others = (await db.runs.toCollection().primaryKeys()).filter((id) => !known.has(id));
+		stored.push(...(await db.runs.bulkGet(others)));
+	}
+	const rows: Extract<RunRow, { kind: K }>[] = [];
+	const unreadable: UnreadableRun[] = [];
+	for (const row of stored) {
+		const id = (row as { id?: unknown } | undefined)?.id;
+		if (typeof id !== 'number') continue;
+		const problem = storedRunProblem(row);
+		if (problem === null) rows.push(row as Extract<RunRow, { kind: K }>);
+		else unreadable.push(unreadableRun(id, row, problem));
+	}
+	rows.sort((a, b) => b.createdAt - a.createdAt || (b.id ?? 0) - (a.id ?? 0));
+	unreadable.sort((a, b) => b.id - a.id);
+	return { rows, unreadable };
+}
+
+/** The rows of one kind that pages can show, newest first (unreadable rows left out). */
 export async function listRowsOfKind<K extends RunRow['kind']>(
 	kind: K,
 ): Promise<Extract<RunRow, { kind: K }>[]> {
-	const rows = await db.runs
-		.where('[kind+createdAt]')
-		.between([kind, -Infinity], [kind, Infinity])
-		.reverse()
-		.toArray();
-	return rows.filter((row): row is Extract<RunRow, { kind: K }> => row.kind === kind);
+	return (await listCheckedRowsOfKind(kind)).rows;
+}
+
+/**
+ * Deletes a stored run that is unreadable, with every piece stored under its id. A run that reads
+ * well is left alone (its page's own delete handles it): returns whether the row was deleted.
+ */
+export async function deleteUnreadableRun(id: number): Promise<boolean> {
+	return db.transaction('rw', db.runs, db.runItems, async () => {
+		const row: unknown = await db.runs.get(id);
+		if (row === undefined || storedRunProblem(row) === null) return false;
+		await db.runItems.where('runId').equals(id).delete();
+		await db.runs.delete(id);
+		return true;
+	});
+}
+
+/** Whether the stored row `row` (read by id) is one pages can show. */
+export function isReadableRow<T extends RunRow>(row: T | undefined): row is T {
+	return row !== undefined && storedRunProblem(row) === null;
 }
 
 /**
@@ -27,7 +87,7 @@ export async function listResumableRowsOfKind<K extends RunRow['kind']>(
 	const rows = await db.runs.where('status').anyOf(UNFINISHED_STATUSES).toArray();
 	return rows
 		.filter((row): row is Extract<RunRow, { kind: K }> => row.kind === rule.kind)
-		.filter((row) => rule.resumePlan(row) !== null)
+		.filter((row) => storedRunProblem(row) === null && rule.resumePlan(row) !== null)
 		.sort((a, b) => b.createdAt - a.createdAt);
 }
 

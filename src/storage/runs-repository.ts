@@ -7,9 +7,16 @@ import { SUITE_RESUME } from '../core/run/resume-plan';
 import type { RunRecord as RunOfAnyKind } from '../core/kinds/run-record';
 import type { ItemResult, RunDraft, SuiteRun, RunStatus } from '../core/run/run-types';
 import { db, type RunRow, type SuiteRunRow } from './db';
-import { listResumableRowsOfKind, listRowsOfKind, withId } from './run-rows';
-import { saveItemResult } from './results-repository';
-import { guardQuota } from './storage-errors';
+import { storedRunProblem } from '../core/kinds/stored-run-check';
+import {
+	listCheckedRowsOfKind,
+	listResumableRowsOfKind,
+	listRowsOfKind,
+	withId,
+	type UnreadableRun,
+} from './run-rows';
+import { suiteItemRow } from './results-repository';
+import { ImportCancelledError, UnreadableRunError, guardQuota } from './storage-errors';
 import { saveSuite, type SuiteToSave } from './suites-repository';
 
 /** Fields of a run that change while it is scored. `errorMessage: undefined` clears it. */
@@ -65,23 +72,50 @@ export async function listBatteryRuns(batteryId: string): Promise<SuiteRun[]> {
 		.sort((a, b) => (a.battery?.index ?? 0) - (b.battery?.index ?? 0));
 }
 
-/** A suite run (undefined for a missing id or a run of another kind). */
+/**
+ * A suite run (undefined for a missing id or a run of another kind).
+ * @throws UnreadableRunError when the stored record cannot be shown (a time a date cannot hold …)
+ */
 export async function getRun(id: number): Promise<SuiteRun | undefined> {
 	const row = await db.runs.get(id);
-	return row?.kind === 'suite' ? toSuiteRun(row) : undefined;
+	if (row?.kind !== 'suite') return undefined;
+	const problem = storedRunProblem(row);
+	if (problem !== null) throw new UnreadableRunError(id, problem);
+	return toSuiteRun(row);
 }
 
-/** The suite-run history, newest first. */
+/** The suite-run history, newest first (unreadable records left out). */
 export async function listRuns(): Promise<SuiteRun[]> {
 	const rows = await listRowsOfKind('suite');
 	return rows.map(toSuiteRun);
 }
+
+/**
+ * The suite-run history as the History page lists it: the runs it can show, newest first, and
+ * apart the records it cannot (a suite run's, or one of no known kind), to be deleted.
+ */
+export async function listRunHistory(): Promise<{
+	readonly runs: SuiteRun[];
+	readonly unreadable: UnreadableRun[];
+}> {
+	const { rows, unreadable } = await listCheckedRowsOfKind('suite', true);
+	return { runs: rows.map(toSuiteRun), unreadable };
+}
+
+/** The stored runs of `kind` that pages cannot show (see listRunHistory), newest id first. */
+export async function listUnreadableRuns(kind: RunRow['kind']): Promise<UnreadableRun[]> {
+	return (await listCheckedRowsOfKind(kind)).unreadable;
+}
+
+export { deleteUnreadableRun } from './run-rows';
+export type { UnreadableRun } from './run-rows';
 
 /** Runs of one suite (by the SHA-256 of its text), newest first: what "compare" offers. */
 export async function listRunsForSuite(suiteSha256: string): Promise<SuiteRun[]> {
 	const rows = await db.runs.where('suiteSha256').equals(suiteSha256).toArray();
 	return rows
 		.filter(isSuiteRow)
+		.filter((row) => storedRunProblem(row) === null)
 		.sort((a, b) => b.createdAt - a.createdAt)
 		.map(toSuiteRun);
 }
@@ -92,7 +126,7 @@ export async function listRunsForSuite(suiteSha256: string): Promise<SuiteRun[]>
  */
 export async function listAllRuns(): Promise<RunSummary[]> {
 	const rows = await db.runs.orderBy('createdAt').reverse().toArray();
-	return rows.map(withId);
+	return rows.filter((row) => storedRunProblem(row) === null).map(withId);
 }
 
 /** A run of any kind without an Evals run's input. */
@@ -130,11 +164,38 @@ export interface RunToImport {
 	readonly items: readonly ItemResult[];
 }
 
+/** How an import goes: cancel, and items stored so far. */
+export interface ImportOptions {
+	/** Aborting it rolls the import back (nothing of it stays stored); ImportCancelledError. */
+	readonly signal?: AbortSignal;
+	/** Called after each chunk: items written so far and in all (written, not yet committed). */
+	readonly onProgress?: (stored: number, total: number) => void;
+	/** Items per bulk write (default {@link IMPORT_CHUNK_ITEMS}). */
+	readonly chunkItems?: number;
+}
+
+/**
+ * Items written per bulk write of an import: big enough that IndexedDB's per-request cost does
+ * not show, small enough that progress moves several times a second.
+ */
+export const IMPORT_CHUNK_ITEMS = 2000;
+
 /**
  * Imports a run as a new run of this browser (a new id), saving its suite to the library.
- * All or nothing: a failure (e.g. a full quota) leaves no partial run behind.
+ * All or nothing, in one transaction: the items go in bulk writes of `chunkItems`, progress said
+ * after each; a failure (e.g. a full quota), a cancel or a closed tab leaves no partial run behind.
+ * @throws ImportCancelledError when `signal` aborts; StorageQuotaError
  */
-export async function importRun(imported: RunToImport): Promise<SuiteRun> {
+export async function importRun(
+	imported: RunToImport,
+	options: ImportOptions = {},
+): Promise<SuiteRun> {
+	const { signal, onProgress, chunkItems = IMPORT_CHUNK_ITEMS } = options;
+	const total = imported.items.length;
+	const stopIfCancelled = (): void => {
+		if (signal?.aborted) throw new ImportCancelledError();
+	};
+	stopIfCancelled();
 	const id = await guardQuota(() =>
 		db.transaction('rw', db.runs, db.runItems, db.suites, async () => {
 			const suite = await saveSuite(imported.suite, imported.run.createdAt);
@@ -146,8 +207,20 @@ export async function importRun(imported: RunToImport): Promise<SuiteRun> {
 				itemsDone: 0,
 			};
 			const runId = await db.runs.add(row);
-			for (const item of imported.items) await saveItemResult(runId, item, imported.run.updatedAt);
-			await db.runs.update(runId, { updatedAt: imported.run.updatedAt });
+			const savedAt = imported.run.updatedAt;
+			for (let start = 0; start < total; start += chunkItems) {
+				stopIfCancelled();
+				const chunk = imported.items.slice(start, start + chunkItems);
+				await db.runItems.bulkPut(chunk.map((item) => suiteItemRow(runId, item, savedAt)));
+				onProgress?.(Math.min(total, start + chunkItems), total);
+			}
+			stopIfCancelled();
+			const itemsDone = await db.runItems.where('runId').equals(runId).count();
+			await db.runs.update(runId, (stored) => {
+				if (stored.kind !== 'suite') return;
+				stored.itemsDone = itemsDone;
+				stored.updatedAt = savedAt;
+			});
 			return runId;
 		}),
 	);

@@ -1,5 +1,6 @@
 /**
- * Storage failures as named errors the UI can explain: a full quota becomes StorageQuotaError.
+ * Storage failures as named errors the UI can explain: a full quota becomes StorageQuotaError, a
+ * stored run that cannot be shown UnreadableRunError.
  * Knows the names IndexedDB/Dexie give errors; nothing else.
  */
 import { BenchtopError } from '../core/errors';
@@ -13,6 +14,29 @@ export class StorageQuotaError extends BenchtopError {
 			'Browser storage is full, so this could not be saved. Delete old runs or cached models (History and Model panels), then try again.',
 			{ cause },
 		);
+	}
+}
+
+/** A stored run whose record pages cannot show (core/kinds/stored-run-check says what is wrong). */
+export class UnreadableRunError extends BenchtopError {
+	override readonly failureKind = 'run';
+	override name = 'UnreadableRunError';
+	constructor(
+		readonly runId: number,
+		readonly problem: string,
+	) {
+		super(
+			`Run ${runId} is an unreadable record (${problem}): it cannot be shown. Delete it on the History page.`,
+		);
+	}
+}
+
+/** An import the user cancelled: nothing of it was stored. */
+export class ImportCancelledError extends BenchtopError {
+	override readonly failureKind = 'run';
+	override name = 'ImportCancelledError';
+	constructor() {
+		super('Import cancelled; nothing of it was stored.');
 	}
 }
 

@@ -17,6 +17,7 @@ import {
 	updateRun,
 } from '../../src/storage/runs-repository';
 import { getSuite, listSuites } from '../../src/storage/suites-repository';
+import { ImportCancelledError } from '../../src/storage/storage-errors';
 import { createEvalsRun, getEvalsRun } from '../../src/storage/evals-runs-repository';
 import { createLtmRun, getLtmRun } from '../../src/storage/ltm-runs-repository';
 import { clearDatabase } from './clear-database';
@@ -123,5 +124,52 @@ describe('runs repository', () => {
 		expect((await getLtmRun(ltm.id))?.status).toBe('running');
 		await deleteRun(evals.id);
 		expect(await getEvalsRun(evals.id)).toEqual(evals);
+	});
+});
+
+describe('importing a large run (issue 28 item 8)', () => {
+	const bigImport = (count: number) => ({
+		run: {
+			...runDraft({ itemCount: count }),
+			status: 'done' as const,
+			updatedAt: 1_700_000_001_000,
+			scoringMs: 5,
+			tokenCount: 7,
+		},
+		suite: { text: SUITE_TEXT, name: 'tiny agreement', origin: 'import' as const },
+		items: Array.from({ length: count }, (_, index) => itemResult(index + 1)),
+	});
+
+	it('stores the items in chunks, saying how many are stored after each', async () => {
+		const progress: [number, number][] = [];
+		const run = await importRun(bigImport(250), {
+			chunkItems: 100,
+			onProgress: (stored, total) => progress.push([stored, total]),
+		});
+		expect(progress).toEqual([
+			[100, 250],
+			[200, 250],
+			[250, 250],
+		]);
+		expect(run.itemsDone).toBe(250);
+		expect(await listFinishedItemNumbers(run.id)).toHaveLength(250);
+		expect(await getItemResult(run.id, 250)).toEqual(itemResult(250));
+	});
+
+	it('a cancel between chunks leaves nothing of the import stored', async () => {
+		const abort = new AbortController();
+		await expect(
+			importRun(bigImport(250), {
+				chunkItems: 100,
+				signal: abort.signal,
+				onProgress: (stored) => {
+					if (stored === 200) abort.abort();
+				},
+			}),
+		).rejects.toBeInstanceOf(ImportCancelledError);
+		expect(await listRuns()).toEqual([]);
+		expect(await listSuites()).toEqual([]);
+		const { db } = await import('../../src/storage/db');
+		expect(await db.runItems.count()).toBe(0);
 	});
 });

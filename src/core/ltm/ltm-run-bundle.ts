@@ -11,10 +11,12 @@
 import * as v from 'valibot';
 import type { LtmRunRecord } from './ltm-run-record';
 import {
+	IsoTimeSchema,
 	RELEASE_RUN_BUNDLE_FORMATS,
 	RUN_BUNDLE_FORMAT,
 	RunStatusSchema,
 	TextModelSpecSchema,
+	TimeMsSchema,
 	portableModelSpec,
 	readRunBundleOfKind,
 	writeRunBundleText,
@@ -84,6 +86,12 @@ export function serializeLtmRunBundle(bundle: LtmRunBundle): string {
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Strings = v.array(v.string());
 
+/**
+ * A log entry's virtual clock, in seconds from the run's start: at most 1e10 s (317 years), so that
+ * a start within the years 0000-9999 plus the clock is a time a date can hold (the log's times).
+ */
+const ClockSchema = v.pipe(v.number(), v.minValue(0), v.maxValue(1e10));
+
 const SummarySchema = v.looseObject({
 	run_name: v.string(),
 	memory_span: v.number(),
@@ -117,7 +125,7 @@ const StateSchema = v.looseObject({
 	format: v.literal('ltm-run-state/1'),
 	config: ConfigSchema,
 	tests: v.array(TestSchema),
-	startTime: v.string(),
+	startTime: IsoTimeSchema,
 	totalTokens: v.number(),
 	agentTokens: v.number(),
 	agentDurationMs: v.number(),
@@ -141,7 +149,7 @@ const StateSchema = v.looseObject({
 			role: v.picklist(['user', 'agent', 'system']),
 			testId: v.string(),
 			text: v.string(),
-			clockS: v.number(),
+			clockS: ClockSchema,
 		}),
 	),
 });
@@ -168,8 +176,8 @@ const BundleSchema = v.object({
 			tokens: Count,
 			elapsedMs: v.number(),
 		}),
-		createdAt: v.number(),
-		updatedAt: v.number(),
+		createdAt: TimeMsSchema,
+		updatedAt: TimeMsSchema,
 		summary: v.optional(SummarySchema),
 		errorMessage: v.optional(v.string()),
 	}),

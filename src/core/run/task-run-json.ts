@@ -36,6 +36,42 @@ export const GENERATION_PARAMS_ENTRIES = {
 
 export const RunStatusSchema = v.picklist(['running', 'cancelled', 'done', 'failed']);
 
+/**
+ * The times a run record may hold, in milliseconds since 1970: 0000-01-01 to 9999-12-31 (UTC), the
+ * years an ISO date writes with four digits. Every page formats these (`toISOString` throws a
+ * RangeError past ±8.64e15), so a bundle or a stored row with another time is refused.
+ */
+export const MIN_TIME_MS = -62_167_219_200_000;
+export const MAX_TIME_MS = 253_402_300_799_999;
+
+/** The refusal of a time outside {@link MIN_TIME_MS}..{@link MAX_TIME_MS} (or not a number). */
+export const TIME_MS_MESSAGE =
+	'expected a time in milliseconds since 1970, within the years 0000 to 9999';
+
+/** Whether `value` is a time a run record may hold (a finite number within the years 0-9999). */
+export function isTimeMs(value: unknown): value is number {
+	return typeof value === 'number' && value >= MIN_TIME_MS && value <= MAX_TIME_MS;
+}
+
+/** A run record's time (`createdAt`, `updatedAt`): see {@link isTimeMs}. */
+export const TimeMsSchema = v.custom<number>(isTimeMs, TIME_MS_MESSAGE);
+
+/** Whether `text` is an ISO time (`2026-01-02T03:04:05.678901Z`) within the years 0000-9999. */
+export function isIsoTime(text: unknown): text is string {
+	if (
+		typeof text !== 'string' ||
+		!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(text)
+	)
+		return false;
+	return isTimeMs(Date.parse(text.replace(/(\.\d{3})\d+/, '$1')));
+}
+
+/** An ISO time as a run's state holds it (an LTM run's `startTime`): see {@link isIsoTime}. */
+export const IsoTimeSchema = v.custom<string>(
+	isIsoTime,
+	'expected an ISO time (YYYY-MM-DDTHH:MM:SS with a zone, e.g. 2026-01-02T03:04:05.678Z)',
+);
+
 /** A model spec with only its declared fields (an endpoint's key never travels). */
 export function portableModelSpec(spec: TextModelSpec): TextModelSpec {
 	switch (spec.source) {

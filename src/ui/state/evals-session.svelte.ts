@@ -5,6 +5,7 @@
  * reload (finished samples are stored as they finish and answered again from them), the results
  * shown (a run of this browser or an imported oaieval log), exports and the list of past runs.
  */
+import { listUnreadableRuns, type UnreadableRun } from '../../storage/runs-repository';
 import { EVALS_RESUME } from '../../core/evals/evals-run-record';
 import { EVALS_RUN_KIND } from '../../core/kinds/run-kinds';
 import { runFileSizeProblem } from '../../core/run/task-run-json';
@@ -386,6 +387,10 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 
 	protected listRuns(): Promise<readonly EvalsRunRecord[]> {
 		return listEvalsRuns();
+	}
+
+	protected override listUnreadable(): Promise<readonly UnreadableRun[]> {
+		return listUnreadableRuns('evals');
 	}
 
 	/** Starts a run of the picked eval on the picked models. */

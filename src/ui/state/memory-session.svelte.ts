@@ -8,6 +8,7 @@
  * State only: the logic is in core/ltm, the reading of sources and models in ui/memory-*.ts.
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- file maps here are not UI state (the $state fields hold them as raw values) */
+import { listUnreadableRuns, type UnreadableRun } from '../../storage/runs-repository';
 import { formatAppRoute } from '../../core/routing/app-route';
 import { LTM_RESUME } from '../../core/ltm/ltm-run-record';
 import { LTM_RUN_KIND } from '../../core/kinds/run-kinds';
@@ -306,6 +307,10 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 
 	protected listRuns(): Promise<readonly LtmRunRecord[]> {
 		return listLtmRuns();
+	}
+
+	protected override listUnreadable(): Promise<readonly UnreadableRun[]> {
+		return listUnreadableRuns('ltm');
 	}
 
 	/** Starts a run of the loaded definitions on the picked agent (and judge). */

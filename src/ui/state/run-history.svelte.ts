@@ -5,7 +5,13 @@
 import { describeError } from '../../core/messages/describe-error';
 import { SUITE_RUN_KIND } from '../../core/kinds/run-kinds';
 import type { SuiteRun } from '../../core/run/run-types';
-import { deleteRun, importRun, listRuns } from '../../storage/runs-repository';
+import {
+	deleteRun,
+	deleteUnreadableRun,
+	importRun,
+	listRunHistory,
+	type UnreadableRun,
+} from '../../storage/runs-repository';
 import {
 	estimateStorageUsage,
 	readPersistence,
@@ -13,16 +19,42 @@ import {
 	type PersistenceState,
 	type StorageUsage,
 } from '../../storage/storage-usage';
+import { ImportCancelledError } from '../../storage/storage-errors';
+
+/** An import going on: the file, and items stored of all (null while the file is read). */
+export interface ImportProgress {
+	readonly name: string;
+	readonly stored: number;
+	readonly total: number | null;
+}
 
 export class RunHistory {
 	#runs = $state.raw<readonly SuiteRun[]>([]);
+	#unreadable = $state.raw<readonly UnreadableRun[]>([]);
 	#usage = $state.raw<StorageUsage | null>(null);
 	#persistence = $state<PersistenceState>('unsupported');
 	#message = $state<string | null>(null);
 	#loaded = $state(false);
+	#importing = $state.raw<ImportProgress | null>(null);
+	#importAbort: AbortController | null = null;
 
 	get runs(): readonly SuiteRun[] {
 		return this.#runs;
+	}
+
+	/** Stored records that cannot be shown (a time a date cannot hold, …), listed apart. */
+	get unreadable(): readonly UnreadableRun[] {
+		return this.#unreadable;
+	}
+
+	/** The import going on, or null. */
+	get importing(): ImportProgress | null {
+		return this.#importing;
+	}
+
+	/** Cancels the import going on: nothing of it stays stored. */
+	cancelImport(): void {
+		this.#importAbort?.abort();
 	}
 
 	get loaded(): boolean {
@@ -45,7 +77,9 @@ export class RunHistory {
 	/** Re-reads runs, usage and persistence. Never throws; a failure becomes `message`. */
 	async refresh(): Promise<void> {
 		try {
-			this.#runs = await listRuns();
+			const { runs, unreadable } = await listRunHistory();
+			this.#runs = runs;
+			this.#unreadable = unreadable;
 		} catch (error) {
 			this.#message = `The run history could not be read: ${describeError(error)}`;
 		}
@@ -70,11 +104,26 @@ export class RunHistory {
 		await this.refresh();
 	}
 
+	/** Deletes a stored record that cannot be shown (and everything stored under its id). */
+	async deleteUnreadable(runId: number): Promise<void> {
+		try {
+			await deleteUnreadableRun(runId);
+			this.#message = `Unreadable record ${runId} deleted.`;
+		} catch (error) {
+			this.#message = `Record ${runId} could not be deleted: ${describeError(error)}`;
+		}
+		await this.refresh();
+	}
+
 	/**
 	 * Imports a run bundle (JSON text). Returns the new run, or null with `message` saying what
 	 * is wrong and where.
 	 */
 	async importBundle(text: string, sourceName: string): Promise<SuiteRun | null> {
+		if (this.#importing) {
+			this.#message = `An import is going on (${this.#importing.name}); wait for it or cancel it.`;
+			return null;
+		}
 		const parsed = SUITE_RUN_KIND.readBundle(text);
 		if (!parsed.ok) {
 			const where = parsed.pointer === '' ? '' : ` at ${parsed.pointer}`;
@@ -82,12 +131,23 @@ export class RunHistory {
 			return null;
 		}
 		const { run, suiteText, items } = parsed.bundle;
+		const abort = new AbortController();
+		this.#importAbort = abort;
+		this.#importing = { name: sourceName, stored: 0, total: items.length };
 		try {
-			const record = await importRun({
-				run,
-				suite: { text: suiteText, name: run.suiteName, origin: 'import', sourceName },
-				items,
-			});
+			const record = await importRun(
+				{
+					run,
+					suite: { text: suiteText, name: run.suiteName, origin: 'import', sourceName },
+					items,
+				},
+				{
+					signal: abort.signal,
+					onProgress: (stored, total) => {
+						this.#importing = { name: sourceName, stored, total };
+					},
+				},
+			);
 			const sealed = parsed.resultsSha256
 				? ' Its results match the SHA-256 it was written with.'
 				: '';
@@ -95,8 +155,14 @@ export class RunHistory {
 			await this.refresh();
 			return record;
 		} catch (error) {
-			this.#message = `${sourceName} could not be stored: ${describeError(error)}`;
+			this.#message =
+				error instanceof ImportCancelledError
+					? `Import of ${sourceName} cancelled; nothing of it was stored.`
+					: `${sourceName} could not be stored: ${describeError(error)}`;
 			return null;
+		} finally {
+			this.#importing = null;
+			this.#importAbort = null;
 		}
 	}
 

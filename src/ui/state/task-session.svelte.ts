@@ -5,6 +5,8 @@
 import { asSentence, describeError } from '../../core/messages/describe-error';
 import type { ResumePlan, ResumeRule } from '../../core/run/resume-plan';
 import { estimateRemainingMs } from '../../core/run/run-progress';
+import type { UnreadableRun } from '../../core/kinds/stored-run-check';
+import { deleteUnreadableRun } from '../../storage/runs-repository';
 
 /** How a run ended. */
 export type TaskStatus = 'done' | 'cancelled' | 'failed';
@@ -42,6 +44,7 @@ export abstract class TaskSession<Run> {
 	#message = $state<string | null>(null);
 	#progress = $state.raw<TaskProgress>(NO_PROGRESS);
 	#runs = $state.raw<readonly Run[]>([]);
+	#unreadable = $state.raw<readonly UnreadableRun[]>([]);
 	#abort: AbortController | null = null;
 	/** The stored run the run going on works on (set before guardedRun, cleared at its end). */
 	#workingOn = $state<number | null>(null);
@@ -75,6 +78,10 @@ export abstract class TaskSession<Run> {
 	/** The stored runs, newest first. */
 	get runs(): readonly Run[] {
 		return this.#runs;
+	}
+	/** Stored records of the page's kind that cannot be shown (listed apart, with Delete). */
+	get unreadable(): readonly UnreadableRun[] {
+		return this.#unreadable;
 	}
 	/** Stored runs a reload, a cancel or an error stopped with work left, offered for resume. */
 	get resumable(): readonly Run[] {
@@ -142,13 +149,30 @@ export abstract class TaskSession<Run> {
 	async refreshRuns(): Promise<void> {
 		try {
 			this.#runs = await this.listRuns();
+			this.#unreadable = await this.listUnreadable();
 		} catch (error) {
 			this.#message = `Past runs could not be read: ${describeError(error)}`;
 		}
 	}
 
-	/** The page's stored runs. */
+	/** Deletes a stored record that cannot be shown, then re-reads the runs. */
+	async deleteUnreadable(runId: number): Promise<void> {
+		try {
+			await deleteUnreadableRun(runId);
+			this.#message = `Unreadable record ${runId} deleted.`;
+		} catch (error) {
+			this.#message = `Record ${runId} could not be deleted: ${describeError(error)}`;
+		}
+		await this.refreshRuns();
+	}
+
+	/** The page's stored runs (records it cannot show left out). */
 	protected abstract listRuns(): Promise<readonly Run[]>;
+
+	/** The page's stored records that cannot be shown; none unless the page lists them. */
+	protected listUnreadable(): Promise<readonly UnreadableRun[]> {
+		return Promise.resolve([]);
+	}
 
 	/** Stores a new run; null (and the message said) when storage refuses it. */
 	protected async storeRun<T>(create: () => Promise<T>): Promise<T | null> {

@@ -218,6 +218,18 @@ describe('Evals run bundle', () => {
 			/./,
 		],
 		[
+			'a creation time past what a date holds (8.65e15)',
+			(j) => ({ ...j, run: { ...j.run, createdAt: 8.65e15 } }),
+			'/run/createdAt',
+			/within the years 0000 to 9999/,
+		],
+		[
+			'an update time that is a string',
+			(j) => ({ ...j, run: { ...j.run, updatedAt: '2026-01-01' } }),
+			'/run/updatedAt',
+			/time in milliseconds/,
+		],
+		[
 			'an event without its sample id',
 			(j) => ({
 				...j,

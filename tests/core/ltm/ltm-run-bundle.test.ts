@@ -229,6 +229,30 @@ describe('LTM run bundle', () => {
 			/./,
 		],
 		[
+			'a creation time past what a date holds (8.65e15)',
+			(j) => ({ ...j, run: { ...j.run, createdAt: 8.65e15 } }),
+			'/run/createdAt',
+			/within the years 0000 to 9999/,
+		],
+		[
+			'an update time of the year 10000',
+			(j) => ({ ...j, run: { ...j.run, updatedAt: 253_402_300_800_000 } }),
+			'/run/updatedAt',
+			/within the years 0000 to 9999/,
+		],
+		[
+			'a start time that is not an ISO time',
+			(j) => ({ ...j, state: { ...j.state, startTime: 'yesterday' } }),
+			'/state/startTime',
+			/expected an ISO time/,
+		],
+		[
+			'a log clock past what a date holds',
+			(j) => ({ ...j, state: { ...j.state, log: [{ ...j.state.log[0], clockS: 1e16 }] } }),
+			'/state/log/0/clockS',
+			/./,
+		],
+		[
 			'a result without its score',
 			(j) => ({
 				...j,

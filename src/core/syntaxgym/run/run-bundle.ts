@@ -23,7 +23,9 @@ import {
 	type ScoredSentence,
 } from '../../run/run-types';
 import {
+	TIME_MS_MESSAGE,
 	checkRunBundleKind,
+	isTimeMs,
 	parseJsonText,
 	writeRunBundleText,
 	type ReadBundleResult,
@@ -159,6 +161,11 @@ function readNumber(value: Json, pointer: string): number {
 	return value;
 }
 
+function readTime(value: Json, pointer: string): number {
+	if (!isTimeMs(value)) fail(pointer, TIME_MS_MESSAGE);
+	return value;
+}
+
 function readInteger(value: Json, pointer: string, min: number): number {
 	const number = readNumber(value, pointer);
 	if (!Number.isInteger(number) || number < min) {
@@ -235,8 +242,8 @@ function readRun(value: Json, pointer: string): PortableRun {
 		...(wordBoundaries === undefined ? {} : { wordBoundaries }),
 		itemCount: readInteger(run.itemCount, `${pointer}/itemCount`, 0),
 		appVersion: readString(run.appVersion, `${pointer}/appVersion`),
-		createdAt: readNumber(run.createdAt, `${pointer}/createdAt`),
-		updatedAt: readNumber(run.updatedAt, `${pointer}/updatedAt`),
+		createdAt: readTime(run.createdAt, `${pointer}/createdAt`),
+		updatedAt: readTime(run.updatedAt, `${pointer}/updatedAt`),
 		status: readOneOf<RunStatus>(run.status, `${pointer}/status`, RUN_STATUSES),
 		scoringMs: readNumber(run.scoringMs, `${pointer}/scoringMs`),
 		tokenCount: readInteger(run.tokenCount, `${pointer}/tokenCount`, 0),

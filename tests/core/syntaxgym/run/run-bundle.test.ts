@@ -323,6 +323,21 @@ describe('run bundle', () => {
 			'expected the model id',
 		],
 		[
+			withRoot((r) => ((r.run as Record<string, unknown>).createdAt = 8.65e15)),
+			'/run/createdAt',
+			'expected a time in milliseconds since 1970, within the years 0000 to 9999',
+		],
+		[
+			withRoot((r) => ((r.run as Record<string, unknown>).updatedAt = -8.65e15)),
+			'/run/updatedAt',
+			'within the years 0000 to 9999',
+		],
+		[
+			withRoot((r) => ((r.run as Record<string, unknown>).createdAt = '1700000000000')),
+			'/run/createdAt',
+			'expected a time in milliseconds',
+		],
+		[
 			withRoot((r) => ((r.run as Record<string, unknown>).wordBoundaries = 'yes')),
 			'/run/wordBoundaries',
 			'expected true or false',
