@@ -218,7 +218,11 @@ describe('surprisals command', () => {
 				return most;
 			};
 			expect(await run(['--concurrency', '1'])).toBe(1);
-			expect(await run([])).toBe(3);
+			// Each batch may send a second request (the max_tokens 1 fallback after a 400), so more
+			// than three requests can be waiting at once: the default cap of 4 is what holds.
+			const mostByDefault = await run([]);
+			expect(mostByDefault).toBeGreaterThan(1);
+			expect(mostByDefault).toBeLessThanOrEqual(4);
 		} finally {
 			await server.close();
 		}
