@@ -5,7 +5,12 @@
  * else seeded temperature / top_p sampling), stop sequences, streaming and cancel. The model and
  * tokenizer come from text-generator.ts (transformers.js itself: transformers-library.ts).
  */
-import type { ChatMessage, GenerationPrompt, TokenUsage } from '../core/model/generation';
+import {
+	DEFAULT_MAX_NEW_TOKENS,
+	type ChatMessage,
+	type GenerationPrompt,
+	type TokenUsage,
+} from '../core/model/generation';
 import { renderChatAsText } from '../core/model/render-chat-as-text';
 import {
 	applyPenalties,
@@ -17,9 +22,6 @@ import { findStopIndex, safeEmitLength } from '../core/model/stop-sequences';
 import type { GenerateTextOptions } from './engine';
 import type { GenerateTextParams, GenerateTextResult } from './protocol';
 import { CancelledError } from './engine-errors';
-
-/** New tokens when a request names no `max_tokens` (upstream templates often pass none). */
-export const DEFAULT_MAX_NEW_TOKENS = 256;
 
 /** What generation needs of a transformers.js tokenizer. */
 export interface GenerationTokenizer {

@@ -53,7 +53,17 @@ const COMMANDS: readonly CommandCase[] = [
 		async run(baseUrl) {
 			const cli = await runCliCommand(
 				oaievalCommand,
-				[`openai/${MODEL}`, 'capitals', '--max_samples', '3', '--base-url', baseUrl],
+				// The tiny model's context (128) is under the app's 256: send none, as upstream.
+				[
+					`openai/${MODEL}`,
+					'capitals',
+					'--max_samples',
+					'3',
+					'--default_max_tokens',
+					'none',
+					'--base-url',
+					baseUrl,
+				],
 				'disk',
 			);
 			return { cli, result: cli.stdout };

@@ -72,6 +72,9 @@ describe('a sentinel API key never leaves memory', () => {
 					'capitals',
 					'--max_samples',
 					'2',
+					// The tiny model's context (128) is under the app's 256: send none, as upstream.
+					'--default_max_tokens',
+					'none',
 					'--record_path',
 					join(dir, 'log.jsonl'),
 					'--inspect_log',

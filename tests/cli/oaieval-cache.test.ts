@@ -53,6 +53,9 @@ async function runCapitals(): Promise<{ record: string; inspect: string }> {
 			'capitals',
 			'--max_samples',
 			'3',
+			// The tiny model's context (128) is under the app's 256: send none, as upstream.
+			'--default_max_tokens',
+			'none',
 			'--base-url',
 			baseUrl,
 			'--record_path',

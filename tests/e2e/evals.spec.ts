@@ -45,12 +45,21 @@ test('runs a bundled Match eval on the local tiny model: metrics, transcript, lo
 		.first()
 		.click();
 	await expect(page.getByText(/Picked capitals\.test\.v1/)).toBeVisible();
-	// Upstream's Match sends temperature 0 and no max_tokens.
+	// Upstream's Match sends temperature 0 and no max_tokens: the app default, 256, is sent.
 	const params = page.locator('table.params').first();
 	await expect(params.getByRole('row', { name: /Temperature/ })).toContainText('0');
+	await expect(params.getByLabel('Max new tokens')).toHaveAttribute(
+		'placeholder',
+		'256 (app default)',
+	);
 	await setPolicyMaxTokens(page, 6);
 	await page.getByRole('button', { name: 'Run eval' }).click();
 	await expect(metrics(page)).toBeVisible({ timeout: 120_000 });
+	// The run header states the cap and where it came from; no app default, so no parity mark.
+	await expect(page.getByTestId('evals-max-tokens').first()).toHaveText(
+		'max_tokens 6 (your setting; the template sends none)',
+	);
+	await expect(page.getByTestId('evals-parity-mark')).toHaveCount(0);
 	await expect(metrics(page)).toContainText('accuracy');
 	await expect(metrics(page)).toContainText('boostrap_std');
 	await expect(page.getByTestId('evals-progress')).toContainText('12 of 12 samples');

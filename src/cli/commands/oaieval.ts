@@ -11,10 +11,13 @@ import { fileURLToPath } from 'node:url';
 import {
 	DEFAULT_EVAL_SEED,
 	FLOAT_KEYS,
+	PROVIDER_DEFAULT_REPLACED,
 	buildInspectLog,
 	buildRunSpec,
 	commandLine,
 	formatFinalReport,
+	maxTokensNote,
+	maxTokensSent,
 	parseAnswerPrompts,
 	pythonFloatRepr,
 	newRunId,
@@ -23,12 +26,13 @@ import {
 	readRegistry,
 	resolveEval,
 	runEval,
+	upstreamParams,
 	type AnswerPrompts,
 	type EvalRunResult,
 	type RegistryFiles,
 	type ResolvedEval,
 } from '../../core/evals';
-import type { TextModel } from '../../core/model/generation';
+import { DEFAULT_MAX_NEW_TOKENS, type TextModel } from '../../core/model/generation';
 import { openTextModel, type OpenedTextModel } from '../../providers/open-model';
 import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
 import { OaievalLogFile } from '../oaieval-log-file';
@@ -37,9 +41,10 @@ import { parseCommandArgs } from '../parse-command-args';
 
 export const OAIEVAL_USAGE =
 	'usage: oaieval <model>[,<model>...] <eval> [--registry_path <dir>] [--record_path <log.jsonl>] ' +
-	'[--max_samples N] [--seed N] [--concurrency N] [--answer_prompts <file.json>] [--inspect_log <file.json>] [--cache-dir <dir>] [--base-url <url>]\n' +
+	'[--max_samples N] [--seed N] [--concurrency N] [--default_max_tokens N|none] [--answer_prompts <file.json>] [--inspect_log <file.json>] [--cache-dir <dir>] [--base-url <url>]\n' +
 	'  models: a bundled name, hub id, folder, openai/<model> or replay:<file.jsonl>; with several, the last grades model-graded evals\n' +
 	'  --registry_path defaults to the bundled example registry (suites/evals)\n' +
+	'  --default_max_tokens N: max_tokens sent where the template passes none (Match, Includes; default 256, as the page and the local engine); none sends none, as upstream\n' +
 	'  --concurrency N (else EVALS_THREADS=N, as upstream; EVALS_SEQUENTIAL=1 means 1): samples and endpoint requests at once (default 1 sample, 4 requests)';
 
 /** The bundled example registry, next to the sources. */
@@ -126,6 +131,18 @@ function formatReportValue(key: string, value: number): string {
 	return FLOAT_KEYS.has(key) ? pythonFloatRepr(value) : String(value);
 }
 
+/** `--default_max_tokens N|none` (default: the app default, 256). */
+function defaultMaxTokensOf(value: string | boolean | undefined): number | null {
+	if (value === 'none') return null;
+	const tokens = positiveInt(value, '--default_max_tokens') ?? DEFAULT_MAX_NEW_TOKENS;
+	if (tokens < 1) {
+		throw new CliInputError(
+			`--default_max_tokens must be 1 or more, or none, not ${tokens}.\n${OAIEVAL_USAGE}`,
+		);
+	}
+	return tokens;
+}
+
 /** The command line of `oaieval`, read and checked. */
 interface OaievalOptions {
 	readonly modelSpecs: readonly string[];
@@ -133,6 +150,8 @@ interface OaievalOptions {
 	readonly maxSamples: number | undefined;
 	readonly seed: number;
 	readonly threads: number | undefined;
+	/** `max_tokens` where the template passes none; null sends none (upstream). */
+	readonly defaultMaxTokens: number | null;
 	readonly registryPath: string;
 	readonly recordPath: string | undefined;
 	readonly answerPromptsPath: string | undefined;
@@ -156,6 +175,7 @@ function readOaievalOptions(args: readonly string[]): OaievalOptions {
 		max_samples: { type: 'string' },
 		seed: { type: 'string' },
 		concurrency: { type: 'string' },
+		default_max_tokens: { type: 'string' },
 		answer_prompts: { type: 'string' },
 		inspect_log: { type: 'string' },
 		'cache-dir': { type: 'string' },
@@ -170,6 +190,7 @@ function readOaievalOptions(args: readonly string[]): OaievalOptions {
 	const maxSamples = positiveInt(values.max_samples, '--max_samples');
 	const seed = positiveInt(values.seed, '--seed') ?? DEFAULT_EVAL_SEED;
 	const threads = threadsOf(values.concurrency);
+	const defaultMaxTokens = defaultMaxTokensOf(values.default_max_tokens);
 	const registryPath = resolve(stringOption(values.registry_path) ?? BUNDLED_REGISTRY);
 	if (!existsSync(registryPath) || !statSync(registryPath).isDirectory()) {
 		throw new CliInputError(
@@ -182,6 +203,7 @@ function readOaievalOptions(args: readonly string[]): OaievalOptions {
 		maxSamples,
 		seed,
 		threads,
+		defaultMaxTokens,
 		registryPath,
 		recordPath: stringOption(values.record_path),
 		answerPromptsPath: stringOption(values.answer_prompts),
@@ -202,6 +224,17 @@ export const oaievalCommand: CliCommand = async (args, io) => {
 	const files: RegistryFiles = new RegistryFolder(options.registryPath);
 	const evalSpec = resolveEval(readRegistry(files), options.evalName);
 	for (const note of evalSpec.notes ?? []) io.stderr(`Note: ${note}\n`);
+	if (options.defaultMaxTokens !== null) {
+		// One default everywhere (the page's, the local engine's), said rather than silent.
+		const maxTokens = maxTokensSent(upstreamParams(evalSpec).policy, {
+			...(options.defaultMaxTokens === DEFAULT_MAX_NEW_TOKENS
+				? {}
+				: { max_tokens: options.defaultMaxTokens }),
+		});
+		if (maxTokens.source !== 'template') {
+			io.stderr(`Note: ${maxTokensNote(maxTokens)}; ${PROVIDER_DEFAULT_REPLACED}\n`);
+		}
+	}
 
 	const opened: OpenedTextModel[] = [];
 	try {
@@ -267,6 +300,7 @@ async function runAndReport(
 			runId,
 			...(maxSamples === undefined ? {} : { maxSamples }),
 			concurrency: options.threads ?? 1,
+			defaultMaxTokens: options.defaultMaxTokens,
 			...(answerPrompts ? { answerPrompts } : {}),
 			...(log ? { onEvent: (event) => log.append(event) } : {}),
 		});

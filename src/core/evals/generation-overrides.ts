@@ -1,9 +1,16 @@
 /**
  * The generation parameters of an Evals run: what upstream's templates send per role, the
  * parameters the user may set over them, which of those differ from upstream ("not upstream"),
- * and a model that puts the user's values over every request's.
+ * the app's `max_tokens` where a template passes none, and a model that puts the user's values
+ * over every request's.
  */
-import type { GenerateRequest, GenerationParams, ModelCall, TextModel } from '../model/generation';
+import {
+	DEFAULT_MAX_NEW_TOKENS,
+	type GenerateRequest,
+	type GenerationParams,
+	type ModelCall,
+	type TextModel,
+} from '../model/generation';
 import { templateOf } from './templates';
 import type { ResolvedEval } from './types';
 
@@ -13,6 +20,64 @@ export function upstreamParams(evalSpec: ResolvedEval): {
 	grader: GenerationParams | null;
 } {
 	return templateOf(evalSpec.kind).params(evalSpec);
+}
+
+/** Where the `max_tokens` an Evals call sends comes from. */
+export type MaxTokensSource = 'template' | 'override' | 'app default';
+
+/** The `max_tokens` an Evals call sends, where it comes from, and what the template passes. */
+export interface MaxTokensSent {
+	readonly value: number;
+	readonly source: MaxTokensSource;
+	/** The template's own value (upstream's), or null where it passes none. */
+	readonly template: number | null;
+}
+
+/** The run's mark when the app's `max_tokens` replaced a provider's own default (none sent). */
+export const PROVIDER_DEFAULT_REPLACED = 'parity: provider default replaced';
+
+/**
+ * The one rule for the `max_tokens` of an Evals policy or grader call: the user's override, else
+ * the template's own value (where upstream passes one), else the app default (the local engine's
+ * cap, {@link DEFAULT_MAX_NEW_TOKENS}), sent to endpoints too so that local and endpoint runs
+ * stop at the same length. Upstream's Match and Includes pass none, so a server's own default
+ * (up to the context length) would apply.
+ */
+export function maxTokensSent(
+	template: GenerationParams,
+	overrides: GenerationParams,
+): MaxTokensSent {
+	const own = template.max_tokens ?? null;
+	if (overrides.max_tokens !== undefined) {
+		return { value: overrides.max_tokens, source: 'override', template: own };
+	}
+	if (own !== null) return { value: own, source: 'template', template: own };
+	return { value: DEFAULT_MAX_NEW_TOKENS, source: 'app default', template: null };
+}
+
+/**
+ * A template's parameters as an Evals run sends them: `max_tokens` filled in where absent, with
+ * `defaultMaxTokens` (the app default; null sends none, as upstream: `oaieval --default_max_tokens none`).
+ */
+export function withAppDefaults(
+	params: GenerationParams,
+	defaultMaxTokens: number | null = DEFAULT_MAX_NEW_TOKENS,
+): GenerationParams {
+	if (params.max_tokens !== undefined || defaultMaxTokens === null) return params;
+	return { ...params, max_tokens: defaultMaxTokens };
+}
+
+/** E.g. "max_tokens 256 (app default: the template sends none)", for the run header and the CLI. */
+export function maxTokensNote(sent: MaxTokensSent): string {
+	const template = sent.template === null ? 'none' : String(sent.template);
+	switch (sent.source) {
+		case 'app default':
+			return `max_tokens ${sent.value} (app default: the template sends none)`;
+		case 'template':
+			return `max_tokens ${sent.value} (the template's)`;
+		case 'override':
+			return `max_tokens ${sent.value} (your setting; the template sends ${template})`;
+	}
 }
 
 /** Parameters the page lets the user set. */
@@ -70,17 +135,32 @@ export function withOverride(
 	return next as GenerationParams;
 }
 
+/** The parameters one role of a run sent, with where its `max_tokens` came from. */
+export interface RoleParamsSent {
+	readonly role: string;
+	readonly params: GenerationParams;
+	readonly maxTokens: MaxTokensSent;
+}
+
 /** The parameters a run sent per role (the grader's only when the run has a grader model). */
 export function paramsSentOf(
 	evalSpec: ResolvedEval,
 	overrides: { readonly policy: GenerationParams; readonly grader: GenerationParams },
 	hasGrader: boolean,
-): { role: string; params: GenerationParams }[] {
+): RoleParamsSent[] {
 	const upstream = upstreamParams(evalSpec);
+	const sent = (role: string, template: GenerationParams, set: GenerationParams) => ({
+		role,
+		params: mergeParams(withAppDefaults(template), set),
+		maxTokens: maxTokensSent(template, set),
+	});
 	return [
-		{ role: 'model under test', params: mergeParams(upstream.policy, overrides.policy) },
-		...(upstream.grader && hasGrader
-			? [{ role: 'grader', params: mergeParams(upstream.grader, overrides.grader) }]
-			: []),
+		sent('model under test', upstream.policy, overrides.policy),
+		...(upstream.grader && hasGrader ? [sent('grader', upstream.grader, overrides.grader)] : []),
 	];
+}
+
+/** True when a role of the run sent the app's `max_tokens` where upstream sends none. */
+export function providerDefaultReplaced(sent: readonly RoleParamsSent[]): boolean {
+	return sent.some((entry) => entry.maxTokens.source === 'app default');
 }

@@ -108,13 +108,21 @@ export {
 export {
 	EDITABLE_PARAMS,
 	PARAM_LABELS,
+	PROVIDER_DEFAULT_REPLACED,
 	isNotUpstream,
+	maxTokensNote,
+	maxTokensSent,
 	mergeParams,
 	paramsSentOf,
+	providerDefaultReplaced,
 	upstreamParams,
+	withAppDefaults,
 	withOverride,
 	withParamOverrides,
 	type EditableParam,
+	type MaxTokensSent,
+	type MaxTokensSource,
+	type RoleParamsSent,
 } from './generation-overrides';
 export {
 	EVALS_SHARE_VERSION,

@@ -16,6 +16,7 @@ import {
 import { chatFromStringPrompt, renderChatAsText } from '../model/render-chat-as-text';
 import { DEFAULT_ANSWER_PROMPTS } from './answer-prompts';
 import { EvalsError } from './errors';
+import { withAppDefaults } from './generation-overrides';
 import { shuffledSampleIndices } from '../python/python-random';
 import { memoryRecorder, newRunId, preciseNow, type EvalRecorder } from './recorder';
 import { templateOf, type EvalTemplate, type RunModels, type SampleContext } from './templates';
@@ -42,6 +43,11 @@ export interface RunEvalOptions {
 	readonly maxSamples?: number;
 	/** Samples evaluated at once (upstream: 10 threads); 1 keeps the event order fixed. */
 	readonly concurrency?: number;
+	/**
+	 * `max_tokens` sent where the template passes none (default: the app default, 256, the local
+	 * engine's cap; null sends none, as upstream). See `maxTokensSent`.
+	 */
+	readonly defaultMaxTokens?: number | null;
 	/** Answer prompts for the registry's `eval_type` (default: Benchtop's wording). */
 	readonly answerPrompts?: AnswerPrompts;
 	readonly runId?: string;
@@ -155,7 +161,9 @@ function sampleContext(
 	): Promise<string> => {
 		const generationPrompt = promptForModel(model, prompt);
 		const call = { runId, sampleId, role, callIndex };
-		const request = { prompt: generationPrompt, params };
+		// The template's parameters with the app's max_tokens where it passes none.
+		const sent = withAppDefaults(params, options.defaultMaxTokens);
+		const request = { prompt: generationPrompt, params: sent };
 		const done = await generateCompletion(model, request, call, options.signal);
 		const promptAsSent =
 			generationPrompt.kind === 'chat' ? generationPrompt.messages : generationPrompt.text;
@@ -168,7 +176,7 @@ function sampleContext(
 		calls.push({
 			role,
 			prompt: promptAsSent,
-			params,
+			params: sent,
 			completion: done.completion,
 			modelLabel: model.label,
 			finishReason: done.finishReason,

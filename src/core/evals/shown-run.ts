@@ -4,7 +4,12 @@
  */
 import type { GenerationParams } from '../model/generation';
 import { describeModelSpec, type TextModelSpec } from '../model/model-spec';
-import { paramsSentOf } from './generation-overrides';
+import {
+	PROVIDER_DEFAULT_REPLACED,
+	paramsSentOf,
+	providerDefaultReplaced,
+	type RoleParamsSent,
+} from './generation-overrides';
 import { buildRunSpec, type OaievalLog } from './oaieval-log';
 import { pythonUtcTimestamp } from './recorder';
 import { rowFromResult, rowsFromEvents, type EvalsSampleRowView } from './sample-rows';
@@ -29,7 +34,10 @@ export interface EvalsShownRun {
 	readonly events: readonly EvalEvent[];
 	readonly spec: RunSpec;
 	readonly seed: number | null;
-	readonly paramsSent: readonly { role: string; params: GenerationParams }[];
+	/** Per role, the parameters sent and where their `max_tokens` came from (none for a log). */
+	readonly paramsSent: readonly RoleParamsSent[];
+	/** `parity: provider default replaced` where the app's `max_tokens` stood in for none. */
+	readonly parityMarks: readonly string[];
 	readonly runRecordId?: number;
 	readonly status?: string;
 }
@@ -62,6 +70,11 @@ export function shownRunOfStored(
 		...record.models.policy.map(describeModelSpec),
 		...(record.models.grader ? [describeModelSpec(record.models.grader)] : []),
 	];
+	const paramsSent = paramsSentOf(
+		record.spec.eval,
+		record.overrides,
+		Boolean(record.models.grader),
+	);
 	return {
 		source: 'run',
 		title: `${record.evalName} on ${models.join(', ')}`,
@@ -82,7 +95,8 @@ export function shownRunOfStored(
 			createdBy: 'benchtop',
 		}),
 		seed: record.seed,
-		paramsSent: paramsSentOf(record.spec.eval, record.overrides, Boolean(record.models.grader)),
+		paramsSent,
+		parityMarks: providerDefaultReplaced(paramsSent) ? [PROVIDER_DEFAULT_REPLACED] : [],
 		runRecordId: record.id,
 		status: record.status,
 	};
@@ -103,5 +117,6 @@ export function shownRunOfLog(log: OaievalLog, fileName: string): EvalsShownRun 
 		spec: log.spec,
 		seed: typeof runConfig.seed === 'number' ? runConfig.seed : null,
 		paramsSent: [],
+		parityMarks: [],
 	};
 }

@@ -20,8 +20,14 @@ export type GenerationPrompt =
 	| { readonly kind: 'text'; readonly text: string };
 
 /**
+ * New tokens when a request names no `max_tokens`: the local engine's cap, and the value an Evals
+ * run sends (to any provider) for a template that passes none (evals/generation-overrides.ts).
+ */
+export const DEFAULT_MAX_NEW_TOKENS = 256;
+
+/**
  * Generation parameters. Only the ones the caller set are present: a provider sends exactly these
- * (nothing more), so an upstream template that passes no `max_tokens` sends none.
+ * (nothing more); an Evals run fills in `max_tokens` where its template passes none.
  */
 export interface GenerationParams {
 	/** 0 means greedy decoding. */

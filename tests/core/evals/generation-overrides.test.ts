@@ -3,15 +3,21 @@ import {
 	EDITABLE_PARAMS,
 	PARAM_LABELS,
 	isNotUpstream,
+	maxTokensNote,
+	maxTokensSent,
 	mergeParams,
 	paramsSentOf,
+	providerDefaultReplaced,
 	upstreamParams,
+	withAppDefaults,
 	withOverride,
 	withParamOverrides,
 	type EditableParam,
+	type MaxTokensSent,
+	type RoleParamsSent,
 } from '../../../src/core/evals';
 import type { ModelGradedArgs, ResolvedEval, TemplateKind } from '../../../src/core/evals/types';
-import type { GenerationParams } from '../../../src/core/model/generation';
+import { DEFAULT_MAX_NEW_TOKENS, type GenerationParams } from '../../../src/core/model/generation';
 import { scriptedModel } from './scripted-model';
 
 function evalOf(kind: TemplateKind, extra: Partial<ResolvedEval> = {}): ResolvedEval {
@@ -180,35 +186,150 @@ describe('withOverride', () => {
 
 describe('paramsSentOf', () => {
 	const overrides = { policy: { max_tokens: 5 }, grader: { temperature: 1 } };
-	it.each<[string, ResolvedEval, boolean, { role: string; params: GenerationParams }[]]>([
+	const set = (template: number | null) => ({ value: 5, source: 'override', template }) as const;
+	const own = { value: 1024, source: 'template', template: 1024 } as const;
+	it.each<[string, ResolvedEval, boolean, RoleParamsSent[]]>([
 		[
 			'a basic eval: the model under test only',
 			evalOf('match'),
 			false,
-			[{ role: 'model under test', params: { temperature: 0, max_tokens: 5 } }],
+			[
+				{
+					role: 'model under test',
+					params: { temperature: 0, max_tokens: 5 },
+					maxTokens: set(null),
+				},
+			],
 		],
 		[
 			'a basic eval ignores a grader model',
 			evalOf('includes'),
 			true,
-			[{ role: 'model under test', params: { max_tokens: 5 } }],
+			[{ role: 'model under test', params: { max_tokens: 5 }, maxTokens: set(null) }],
 		],
 		[
 			'model-graded with a grader: both roles',
 			graded({}),
 			true,
 			[
-				{ role: 'model under test', params: { ...PROMPT_FN_DEFAULTS, max_tokens: 5 } },
-				{ role: 'grader', params: { ...PROMPT_FN_DEFAULTS, temperature: 1 } },
+				{
+					role: 'model under test',
+					params: { ...PROMPT_FN_DEFAULTS, max_tokens: 5 },
+					maxTokens: set(1024),
+				},
+				{ role: 'grader', params: { ...PROMPT_FN_DEFAULTS, temperature: 1 }, maxTokens: own },
 			],
 		],
 		[
 			'model-graded without a grader model: the model under test only',
 			graded({}),
 			false,
-			[{ role: 'model under test', params: { ...PROMPT_FN_DEFAULTS, max_tokens: 5 } }],
+			[
+				{
+					role: 'model under test',
+					params: { ...PROMPT_FN_DEFAULTS, max_tokens: 5 },
+					maxTokens: set(1024),
+				},
+			],
 		],
 	])('%s', (_what, spec, hasGrader, sent) => {
 		expect(paramsSentOf(spec, overrides, hasGrader)).toEqual(sent);
+	});
+
+	it('without a setting, Match sends the app max_tokens and the run is marked', () => {
+		const sent = paramsSentOf(evalOf('match'), { policy: {}, grader: {} }, false);
+		expect(sent).toEqual([
+			{
+				role: 'model under test',
+				params: { temperature: 0, max_tokens: 256 },
+				maxTokens: { value: 256, source: 'app default', template: null },
+			},
+		]);
+		expect(providerDefaultReplaced(sent)).toBe(true);
+		expect(providerDefaultReplaced(paramsSentOf(evalOf('match'), overrides, false))).toBe(false);
+	});
+});
+
+// Issue 30 item 9: an endpoint got no max_tokens for Match / Includes, so a server's own default
+// (up to the context length) applied. One rule: the user's setting, else the template's value,
+// else the app default, the local engine's cap.
+describe('maxTokensSent: the max_tokens each template sends', () => {
+	it.each<[string, ResolvedEval, 'policy' | 'grader', GenerationParams, MaxTokensSent, string]>([
+		[
+			'Match (upstream passes none)',
+			evalOf('match'),
+			'policy',
+			{},
+			{ value: 256, source: 'app default', template: null },
+			'max_tokens 256 (app default: the template sends none)',
+		],
+		[
+			'Includes (upstream passes none)',
+			evalOf('includes'),
+			'policy',
+			{},
+			{ value: 256, source: 'app default', template: null },
+			'max_tokens 256 (app default: the template sends none)',
+		],
+		[
+			'FuzzyMatch (100)',
+			evalOf('fuzzy_match'),
+			'policy',
+			{},
+			{ value: 100, source: 'template', template: 100 },
+			"max_tokens 100 (the template's)",
+		],
+		[
+			'JsonMatch (512)',
+			evalOf('json_match'),
+			'policy',
+			{},
+			{ value: 512, source: 'template', template: 512 },
+			"max_tokens 512 (the template's)",
+		],
+		[
+			'ModelBasedClassify policy (1024)',
+			graded({}),
+			'policy',
+			{},
+			{ value: 1024, source: 'template', template: 1024 },
+			"max_tokens 1024 (the template's)",
+		],
+		[
+			'ModelBasedClassify grader (1024)',
+			graded({}),
+			'grader',
+			{},
+			{ value: 1024, source: 'template', template: 1024 },
+			"max_tokens 1024 (the template's)",
+		],
+		[
+			'Match with a setting',
+			evalOf('match'),
+			'policy',
+			{ max_tokens: 8 },
+			{ value: 8, source: 'override', template: null },
+			'max_tokens 8 (your setting; the template sends none)',
+		],
+		[
+			'FuzzyMatch with a setting',
+			evalOf('fuzzy_match'),
+			'policy',
+			{ max_tokens: 8 },
+			{ value: 8, source: 'override', template: 100 },
+			'max_tokens 8 (your setting; the template sends 100)',
+		],
+	])('%s', (_what, spec, role, set, sent, note) => {
+		const template = upstreamParams(spec)[role] ?? {};
+		expect(maxTokensSent(template, set)).toEqual(sent);
+		expect(maxTokensNote(maxTokensSent(template, set))).toBe(note);
+		expect(mergeParams(withAppDefaults(template), set).max_tokens).toBe(sent.value);
+	});
+
+	it('the app default is the local engine cap', () => {
+		expect(maxTokensSent({}, {}).value).toBe(DEFAULT_MAX_NEW_TOKENS);
+		expect(withAppDefaults({ temperature: 0 })).toEqual({ temperature: 0, max_tokens: 256 });
+		const own = { max_tokens: 9 };
+		expect(withAppDefaults(own)).toBe(own);
 	});
 });

@@ -77,7 +77,7 @@ describe('buildInspectLog', () => {
 			]),
 		);
 		expect(log.eval.created).toBe('2026-01-02T03:04:05+00:00');
-		expect(log.eval.model_generate_config).toEqual({ temperature: 0 });
+		expect(log.eval.model_generate_config).toEqual({ temperature: 0, max_tokens: 256 });
 		expect(log.eval.dataset).toMatchObject({
 			samples: 2,
 			sample_ids: ['t.dev.1', 't.dev.0'],

@@ -43,7 +43,7 @@ const ANSWERS: Record<string, string> = {
 };
 
 describe('runEval: basic templates', () => {
-	it('Match: order from Random(123), ids <base>.<split>.<index>, temperature 0 only, match events', async () => {
+	it('Match: order from Random(123), ids <base>.<split>.<index>, temperature 0 and max_tokens 256 (app default), match events', async () => {
 		const model = scriptedModel('m', (request) => ANSWERS[promptText(request)] ?? '');
 		const result = await runEval(evalOf('evals.elsuite.basic.match:Match', '', QA), {
 			policy: [model],
@@ -58,7 +58,10 @@ describe('runEval: basic templates', () => {
 			't.dev.2',
 			't.dev.0',
 		]);
-		expect(model.calls.map((c) => c.request.params)).toEqual(Array(5).fill({ temperature: 0 }));
+		// Upstream's Match passes no max_tokens: the app's 256 is sent instead of none.
+		expect(model.calls.map((c) => c.request.params)).toEqual(
+			Array(5).fill({ temperature: 0, max_tokens: 256 }),
+		);
 		expect(model.calls[0]?.request.prompt).toEqual({
 			kind: 'chat',
 			messages: [{ role: 'system', content: 'Largest planet?' }],
@@ -135,13 +138,13 @@ describe('runEval: basic templates', () => {
 		expect(result.samples[0]?.correct).toBe(false);
 	});
 
-	it('Includes passes no parameters at all; ignore_case; picked is the completion', async () => {
+	it('Includes passes no temperature (only the app max_tokens); ignore_case; picked is the completion', async () => {
 		const model = scriptedModel('m', (request) => ANSWERS[promptText(request)] ?? '');
 		const result = await runEval(
 			evalOf('evals.elsuite.basic.includes:Includes', '    ignore_case: true\n', QA),
 			{ policy: [model] },
 		);
-		expect(model.calls.every((c) => Object.keys(c.request.params).length === 0)).toBe(true);
+		expect(model.calls.map((c) => c.request.params)).toEqual(Array(5).fill({ max_tokens: 256 }));
 		expect(result.finalReport.accuracy).toBe(1);
 		const match = result.events.find((e) => e.type === 'match' && e.sample_id === 't.dev.2');
 		expect(match?.data).toEqual({

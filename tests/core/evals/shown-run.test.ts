@@ -64,7 +64,14 @@ describe('shownRunOfStored', () => {
 				models: [describeModelSpec(TINY)],
 				report: { accuracy: 1 },
 				seed: 20220722,
-				paramsSent: [{ role: 'model under test', params: { temperature: 0, max_tokens: 4 } }],
+				paramsSent: [
+					{
+						role: 'model under test',
+						params: { temperature: 0, max_tokens: 4 },
+						maxTokens: { value: 4, source: 'override', template: null },
+					},
+				],
+				parityMarks: [],
 				runRecordId: 7,
 				status: 'done',
 			},
@@ -77,6 +84,20 @@ describe('shownRunOfStored', () => {
 				models: [describeModelSpec(TINY), describeModelSpec(REPLAY)],
 				report: null,
 				status: 'running',
+			},
+		],
+		[
+			'a Match run without a max_tokens setting: the app default, marked',
+			record({ overrides: { policy: {}, grader: {} } }),
+			{
+				paramsSent: [
+					{
+						role: 'model under test',
+						params: { temperature: 0, max_tokens: 256 },
+						maxTokens: { value: 256, source: 'app default', template: null },
+					},
+				],
+				parityMarks: ['parity: provider default replaced'],
 			},
 		],
 	])('%s', (_what, stored, expected) => {
@@ -144,6 +165,7 @@ describe('shownRunOfLog', () => {
 				report: { accuracy: 0.5 },
 				seed: 20220722,
 				paramsSent: [],
+				parityMarks: [],
 				rows: [],
 			},
 		],

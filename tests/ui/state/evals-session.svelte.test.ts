@@ -3,7 +3,7 @@
 // sample, the log export, and resume after a "reload" (a new session) without calling the model
 // again for finished samples.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readOaievalLog, type InspectEvalLog } from '../../../src/core/evals';
+import { maxTokensNote, readOaievalLog, type InspectEvalLog } from '../../../src/core/evals';
 import { createMemoryResponseCache } from '../../../src/providers/response-cache';
 import { db } from '../../../src/storage/db';
 import {
@@ -111,6 +111,32 @@ describe('EvalsSession registry input', () => {
 });
 
 describe('EvalsSession runs', () => {
+	// Issue 30 item 9: a template that passes no max_tokens (Match) gets the app default, 256, the
+	// same on the local engine and an endpoint, and the run header says so and marks the run.
+	it('a Match run without a setting sends max_tokens 256; the header states it and the parity mark', async () => {
+		const inner = createInThreadClient(new FakeEngine());
+		const sent: unknown[] = [];
+		const client: InferenceClientApi = {
+			call: (kind, params, options) => {
+				if (kind === 'generate') sent.push((params as { params: unknown }).params);
+				return inner.call(kind, params, options);
+			},
+			dispose: () => inner.dispose(),
+		};
+		const evals = session(client);
+		evals.pasteText = SAMPLES;
+		evals.loadPasted();
+		evals.policy.kind = 'local';
+		await evals.run();
+		expect(sent).toEqual(Array(3).fill({ temperature: 0, max_tokens: 256 }));
+		const entry = evals.shown?.paramsSent[0];
+		expect(entry?.maxTokens).toEqual({ value: 256, source: 'app default', template: null });
+		expect(entry && maxTokensNote(entry.maxTokens)).toBe(
+			'max_tokens 256 (app default: the template sends none)',
+		);
+		expect(evals.shown?.parityMarks).toEqual(['parity: provider default replaced']);
+	});
+
 	it('runs a pasted Match eval on a local model, stores every sample, and exports a log', async () => {
 		const { client, generateCalls } = countingClient();
 		const evals = session(client);
