@@ -211,7 +211,8 @@ export async function importRun(
 			for (let start = 0; start < total; start += chunkItems) {
 				stopIfCancelled();
 				const chunk = imported.items.slice(start, start + chunkItems);
-				await db.runItems.bulkPut(chunk.map((item) => suiteItemRow(runId, item, savedAt)));
+				// Adds, not puts: the run is new, so a row already there is a fault, not an update.
+				await db.runItems.bulkAdd(chunk.map((item) => suiteItemRow(runId, item, savedAt)));
 				onProgress?.(Math.min(total, start + chunkItems), total);
 			}
 			stopIfCancelled();

@@ -172,4 +172,17 @@ describe('importing a large run (issue 28 item 8)', () => {
 		const { db } = await import('../../src/storage/db');
 		expect(await db.runItems.count()).toBe(0);
 	});
+
+	it('an item that cannot be stored fails the import and leaves nothing of it stored', async () => {
+		const twice = bigImport(250);
+		// Item 150 again as the last item (third chunk): its row's key is taken, so the write is refused.
+		const items = [...twice.items.slice(0, 249), itemResult(150)];
+		await expect(importRun({ ...twice, items }, { chunkItems: 100 })).rejects.toThrow(
+			/ConstraintError/,
+		);
+		expect(await listRuns()).toEqual([]);
+		expect(await listSuites()).toEqual([]);
+		const { db } = await import('../../src/storage/db');
+		expect(await db.runItems.count()).toBe(0);
+	});
 });
