@@ -64,7 +64,7 @@ for (const [width, height] of [
 		await expect(page.getByTestId('run-bar')).toContainText('with gpt2-random-tiny (bos)');
 		await expect(page.getByTestId('convention-note')).toContainText('Convention: bos.');
 		await expect(page.getByTestId('convention-note')).toContainText(
-			'gpt2-random-tiny was trained with a start-of-text token',
+			'gpt2-random-tiny: its model card scores tokenizer → BOS → model',
 		);
 		await run.click();
 		await expect(progress(page).getByText('16 / 16 items')).toBeVisible({ timeout: 120_000 });
@@ -118,7 +118,7 @@ for (const [width, height] of [
 			const box = await button.boundingBox();
 			expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
 		}
-		await expect(page.getByText(/done, 16\/16 items/)).toBeVisible();
+		await expect(page.getByRole('cell', { name: /done, 16\/16 items/ })).toBeVisible();
 		await page.screenshot({ path: `${SCREENSHOTS}/layout-${width}-history.png`, fullPage: true });
 	});
 }
