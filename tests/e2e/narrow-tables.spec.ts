@@ -34,6 +34,8 @@ async function firstCellPositions(table: Locator): Promise<string[]> {
 /** The scroll box around `table`: wider content than box, and the cue line after it shown. */
 async function expectScrollCue(table: Locator): Promise<void> {
 	const box = table.locator('xpath=ancestor::div[contains(@class, "table-scroll")][1]');
+	// The attachment updates on its ResizeObserver, a frame after the viewport changed.
+	await expect(box).toHaveAttribute('data-overflow', 'more');
 	const overflow = await box.evaluate((element) => ({
 		wider: element.scrollWidth > element.clientWidth,
 		shadow: getComputedStyle(element).boxShadow,
