@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { sha256Hex } from '../src/core/hash/sha256';
-import { SUITE_RUN_KIND } from '../src/core/syntaxgym/run/suite-run-kind';
+import { SUITE_RUN_KIND } from '../src/core/syntaxgym/suite-run-kind';
 import type { RunBundle } from '../src/core/syntaxgym/run/run-bundle';
 
 export interface BundleBench {

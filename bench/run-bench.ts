@@ -348,7 +348,7 @@ const IMPORT_ITEMS = Number(process.env.BENCHTOP_BENCH_IMPORT_ITEMS ?? 100_000) 
  * the app's History page in a fresh profile: file picked → the run's results page.
  */
 async function benchBundleImport(browser: Browser): Promise<{ wallMs: number; mib: number }> {
-	const { SUITE_RUN_KIND } = await import('../src/core/syntaxgym/run/suite-run-kind');
+	const { SUITE_RUN_KIND } = await import('../src/core/syntaxgym/suite-run-kind');
 	const { sha256Hex } = await import('../src/core/hash/sha256');
 	const suiteText = '{"meta":{"name":"generated"}}\n';
 	const text = SUITE_RUN_KIND.bundle.write({

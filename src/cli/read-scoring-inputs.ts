@@ -15,7 +15,7 @@ import {
 	type ScoreOptions,
 	type SuiteScore,
 } from '../core/syntaxgym/scoring/score-suite';
-import type { ScoredToken } from '../core/syntaxgym/scoring/types';
+import type { ScoredToken } from '../core/scoring/scored-token';
 import { parseSuite } from '../core/syntaxgym/suite/parse-suite';
 import type { Diagnostic, ParseSuiteOptions, Suite } from '../core/syntaxgym/suite/types';
 import { CliInputError, type CliIo } from './cli-io';

@@ -7,7 +7,7 @@
  * is an EndpointCannotScoreError, never a wrong number; so is a request for word boundaries
  * (prompt logprobs hold no probability of "the next token starts a word").
  */
-import { scoredTokensFromEcho } from '../core/syntaxgym/surprisal/echo-logprobs';
+import { scoredTokensFromEcho } from '../core/scoring/echo-logprobs';
 import type { SurprisalConvention } from '../core/model/model-spec';
 import type { ScoredText } from '../worker/protocol';
 import {

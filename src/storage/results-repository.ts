@@ -4,8 +4,8 @@
  * (and word-boundary values, when scored with them) are kept column-wise.
  */
 import type { ColumnarSentence, SuiteItemRecord } from '../core/kinds/run-record';
-import type { ItemResult, ScoredSentence } from '../core/run/run-types';
-import type { ScoredToken } from '../core/syntaxgym/scoring/types';
+import type { ItemResult, ScoredSentence } from '../core/syntaxgym/run/suite-run';
+import type { ScoredToken } from '../core/scoring/scored-token';
 import { db, type RunItemRow } from './db';
 import { guardQuota } from './storage-errors';
 

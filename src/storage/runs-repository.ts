@@ -3,9 +3,10 @@
  * status, history, delete (with their item results), and import of a whole run; and the list of
  * runs of every kind. Returns the core's records; no Dexie type leaks out.
  */
-import { SUITE_RESUME } from '../core/run/resume-plan';
+import { SUITE_RESUME } from '../core/syntaxgym/run/suite-run';
 import type { RunRecord as RunOfAnyKind } from '../core/kinds/run-record';
-import type { ItemResult, RunDraft, SuiteRun, RunStatus } from '../core/run/run-types';
+import type { RunStatus } from '../core/run/run-types';
+import type { ItemResult, RunDraft, SuiteRun } from '../core/syntaxgym/run/suite-run';
 import { db, type RunRow, type SuiteRunRow } from './db';
 import {
 	listCheckedRowsOfKind,

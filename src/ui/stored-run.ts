@@ -8,7 +8,7 @@ import {
 	addScoredItems,
 	assembleStoredRunScore,
 } from '../core/syntaxgym/run/stored-run-scores';
-import type { ItemResult, SuiteRun } from '../core/run/run-types';
+import type { ItemResult, SuiteRun } from '../core/syntaxgym/run/suite-run';
 import type { RunResults } from '../core/syntaxgym/share/result-fingerprint';
 import { parseSuite } from '../core/syntaxgym/suite/parse-suite';
 import type { Suite } from '../core/syntaxgym/suite/types';

@@ -6,7 +6,7 @@ import type { SurprisalConvention } from '../core/model/model-spec';
 import { renderChatAsText } from '../core/model/render-chat-as-text';
 import { seededRandom } from '../core/model/sample-token';
 import { findStopIndex, safeEmitLength } from '../core/model/stop-sequences';
-import type { ScoredToken } from '../core/syntaxgym/scoring/types';
+import type { ScoredToken } from '../core/scoring/scored-token';
 import {
 	throwIfCancelled,
 	type InferenceEngine,

@@ -18,8 +18,8 @@ import {
 	type CacheOutput,
 	type PastRow,
 	type PrefixCache,
-} from '../core/syntaxgym/surprisal/prefix-cache';
-import type { ContinuationInputs, ContinuationRow } from '../core/syntaxgym/surprisal/prefix-plan';
+} from '../core/scoring/prefix-cache';
+import type { ContinuationInputs, ContinuationRow } from '../core/scoring/prefix-plan';
 import { BackendError, classifyRunError, messageOf } from './engine-errors';
 import type { LoadedModel } from './loaded-model';
 import type { OrtRuntime, OrtTensor } from './ort-runtime';

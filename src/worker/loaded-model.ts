@@ -13,13 +13,13 @@ import {
 	TOP_POSITIONS_INPUT_NAME,
 	WORD_START_MASK_INPUT_NAME,
 } from '../core/onnx/append-log-prob-tail';
-import type { SpecialTokenBehaviour } from '../core/syntaxgym/surprisal/conventions';
-import { readTokenizerFacts, type TokenizerFacts } from '../core/syntaxgym/surprisal/token-offsets';
+import type { SpecialTokenBehaviour } from '../core/scoring/conventions';
+import { readTokenizerFacts, type TokenizerFacts } from '../core/scoring/token-offsets';
 import {
 	findWordStartTokens,
 	readLstripAddedTokenIds,
 	type WordStartTokens,
-} from '../core/syntaxgym/surprisal/word-start-tokens';
+} from '../core/scoring/word-start-tokens';
 import { now } from './engine';
 import { messageOf, UnsupportedModelError } from './engine-errors';
 import { hasChatTemplate, type GenerationTokenizer } from './generate-text';

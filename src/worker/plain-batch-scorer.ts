@@ -2,13 +2,10 @@
  * Scoring in plain batches (each sequence whole, no past): the batch loop, and the ScoringRun
  * contract it shares with the prefix-reuse runner (limits, cancel, finishing texts, progress).
  */
-import type { BatchLimits } from '../core/syntaxgym/surprisal/plan-batches';
-import { buildBatchInputs, planBatches } from '../core/syntaxgym/surprisal/plan-batches';
-import { joinBoundarySurprisals } from '../core/syntaxgym/surprisal/prefix-plan';
-import {
-	readReducedLogProbs,
-	surprisalsBitsForRow,
-} from '../core/syntaxgym/surprisal/surprisal-from-logits';
+import type { BatchLimits } from '../core/scoring/plan-batches';
+import { buildBatchInputs, planBatches } from '../core/scoring/plan-batches';
+import { joinBoundarySurprisals } from '../core/scoring/prefix-plan';
+import { readReducedLogProbs, surprisalsBitsForRow } from '../core/scoring/surprisal-from-logits';
 import { throwIfCancelled } from './engine';
 import type { ForwardPass, TopOutputs } from './forward-pass';
 import { nextMacrotask } from './generate-text';

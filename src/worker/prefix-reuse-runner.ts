@@ -1,15 +1,11 @@
 /**
- * Runs a shared-prefix reuse plan (core/surprisal/prefix-plan.ts): a prefix shared with an
+ * Runs a shared-prefix reuse plan (core/scoring/prefix-plan.ts): a prefix shared with an
  * earlier sequence runs once, that sequence's key/value cache stands in for it and only the
  * continuation runs. Continuations with pasts of different lengths share a batch (padded past
  * masked, explicit positions). Caches, surprisals and extra targets live for one round.
  */
-import {
-	bucketSequenceLength,
-	planBatches,
-	type BatchGroup,
-} from '../core/syntaxgym/surprisal/plan-batches';
-import { keepCachePositions, type PrefixCache } from '../core/syntaxgym/surprisal/prefix-cache';
+import { bucketSequenceLength, planBatches, type BatchGroup } from '../core/scoring/plan-batches';
+import { keepCachePositions, type PrefixCache } from '../core/scoring/prefix-cache';
 import {
 	buildContinuationInputs,
 	continuationLength,
@@ -23,7 +19,7 @@ import {
 	type ContinuationInputs,
 	type ContinuationRow,
 	type PrefixPlan,
-} from '../core/syntaxgym/surprisal/prefix-plan';
+} from '../core/scoring/prefix-plan';
 import { throwIfCancelled } from './engine';
 import type { BatchOutputs, ForwardPass } from './forward-pass';
 import { nextMacrotask } from './generate-text';

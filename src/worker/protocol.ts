@@ -3,7 +3,7 @@
  * inference-client.ts). One map ties each request kind to its params and result, so neither side
  * casts. Messages are plain data (structured clone): no classes, no functions.
  */
-import type { ScoredToken } from '../core/syntaxgym/scoring/types';
+import type { ScoredToken } from '../core/scoring/scored-token';
 import type { InferenceBackend, ModelSpec, SurprisalConvention } from '../core/model/model-spec';
 import type { GenerationParams, GenerationPrompt, TokenUsage } from '../core/model/generation';
 

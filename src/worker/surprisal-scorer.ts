@@ -6,14 +6,14 @@
  */
 import type { SurprisalConvention } from '../core/model/model-spec';
 import { MAX_TOP_LOG_PROBS } from '../core/onnx/append-log-prob-tail';
-import type { ScoredToken } from '../core/syntaxgym/scoring/types';
+import type { ScoredToken } from '../core/scoring/scored-token';
 import {
 	assembleScoredTokens,
 	planModelInput,
 	type ModelInputPlan,
-} from '../core/syntaxgym/surprisal/conventions';
-import { exactBuckets, type BatchLimits } from '../core/syntaxgym/surprisal/plan-batches';
-import { computeTokenOffsets, type TokenSpan } from '../core/syntaxgym/surprisal/token-offsets';
+} from '../core/scoring/conventions';
+import { exactBuckets, type BatchLimits } from '../core/scoring/plan-batches';
+import { computeTokenOffsets, type TokenSpan } from '../core/scoring/token-offsets';
 import { now, throwIfCancelled, type ScoreTextsOptions } from './engine';
 import { UnsupportedModelError } from './engine-errors';
 import type { ForwardPass } from './forward-pass';

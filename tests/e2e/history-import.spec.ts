@@ -4,7 +4,7 @@
 // meanwhile, and a Cancel that leaves nothing stored.
 import { expect, test, type Page } from '@playwright/test';
 import { sha256Hex } from '../../src/core/hash/sha256';
-import { SUITE_RUN_KIND } from '../../src/core/syntaxgym/run/suite-run-kind';
+import { SUITE_RUN_KIND } from '../../src/core/syntaxgym/suite-run-kind';
 
 const SUITE_TEXT = '{"meta":{"name":"generated"}}\n';
 

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { formatPythonFloat } from '../../src/core/python/python-float';
-import type { ScoredToken } from '../../src/core/syntaxgym/scoring/types';
-import { sumSurprisalsToWords } from '../../src/core/syntaxgym/surprisal/word-surprisal';
+import type { ScoredToken } from '../../src/core/scoring/scored-token';
+import { sumSurprisalsToWords } from '../../src/core/scoring/word-surprisal';
 import { axeSummary } from './axe';
 
 const TINY = 'gpt2-random-tiny';

@@ -8,7 +8,7 @@ import type {
 	ModelCall,
 	TextModel,
 } from '../../src/core/model/generation';
-import type { ItemResult, RunDraft } from '../../src/core/run/run-types';
+import type { ItemResult, RunDraft } from '../../src/core/syntaxgym/run/suite-run';
 import type { EvalsRunDraft } from '../../src/storage/evals-runs-repository';
 import type { LtmRunDraft } from '../../src/storage/ltm-runs-repository';
 

@@ -6,7 +6,7 @@ import { Dexie } from 'dexie';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { EvalEvent } from '../../src/core/evals/types';
 import { LtmCancelledError, runLtm, type LogEntry, type LtmRunState } from '../../src/core/ltm';
-import type { ItemResult } from '../../src/core/run/run-types';
+import type { ItemResult } from '../../src/core/syntaxgym/run/suite-run';
 import type { CachedResponse } from '../../src/providers/response-cache';
 import { DATABASE_NAME, db } from '../../src/storage/db';
 import {

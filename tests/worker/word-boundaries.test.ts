@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SurprisalConvention } from '../../src/core/model/model-spec';
-import type { ScoredToken } from '../../src/core/syntaxgym/scoring/types';
+import type { ScoredToken } from '../../src/core/scoring/scored-token';
 import { createNodeEngine, NODE_BUNDLED_MODELS_PATH } from '../../src/worker/node-engine';
 import { createNodeOrtRuntime } from '../../src/worker/ort-node';
 import type { ScoreTextsResult } from '../../src/worker/protocol';

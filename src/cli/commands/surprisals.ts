@@ -9,8 +9,8 @@ import * as v from 'valibot';
 import { checkHubModelId, checkHubRevision } from '../../core/model/model-choice';
 import { writeLmZooSurprisals } from '../../core/syntaxgym/formats/lm-zoo-surprisals';
 import { writeWordSurprisalsTsv } from '../../core/syntaxgym/formats/word-surprisals-tsv';
-import { sumCorrectedSurprisalsToWords } from '../../core/syntaxgym/surprisal/word-boundary-correction';
-import { sumSurprisalsToWords } from '../../core/syntaxgym/surprisal/word-surprisal';
+import { sumCorrectedSurprisalsToWords } from '../../core/scoring/word-boundary-correction';
+import { sumSurprisalsToWords } from '../../core/scoring/word-surprisal';
 import {
 	CONVENTION_FILE_MAX_BYTES,
 	conventionFactsFromFiles,

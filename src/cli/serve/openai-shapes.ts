@@ -4,7 +4,7 @@
  * (`model`, `text_completion`, `chat.completion`, their stream chunks, `usage`).
  */
 import * as v from 'valibot';
-import type { EchoLogprobsJson } from '../../core/syntaxgym/surprisal/echo-logprobs';
+import type { EchoLogprobsJson } from '../../core/scoring/echo-logprobs';
 import { MAX_TOP_LOG_PROBS } from '../../core/onnx/append-log-prob-tail';
 import type { GenerationParams } from '../../core/model/generation';
 import { HttpError } from './http-io';

@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import {
 	echoLogprobsFromScoredTokens,
 	type EchoLogprobsJson,
-} from '../../core/syntaxgym/surprisal/echo-logprobs';
+} from '../../core/scoring/echo-logprobs';
 import type { GenerationParams, GenerationPrompt } from '../../core/model/generation';
 import type { InferenceEngine } from '../../worker/engine';
 import type { GenerateTextResult, ModelInfo } from '../../worker/protocol';

@@ -5,7 +5,7 @@
  */
 import { EVALS_RUN_KIND } from '../evals/evals-run-kind';
 import { LTM_RUN_KIND } from '../ltm/ltm-run-kind';
-import { SUITE_RUN_KIND } from '../syntaxgym/run/suite-run-kind';
+import { SUITE_RUN_KIND } from '../syntaxgym/suite-run-kind';
 import { KindRegistry } from './kind-registry';
 
 export const RUN_KIND_REGISTRY = new KindRegistry([

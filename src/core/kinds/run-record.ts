@@ -9,7 +9,7 @@ import type {
 	EvalsSampleItemRecord,
 } from '../evals/evals-run-record';
 import type { LtmLogItemRecord, LtmRunRecord, LtmStateItemRecord } from '../ltm/ltm-run-record';
-import type { SuiteRunRecord } from '../syntaxgym/run/suite-run-kind';
+import type { SuiteRunRecord } from '../syntaxgym/suite-run-kind';
 
 export { EVALS_INPUT_KEY } from '../evals/evals-run-record';
 export type {
@@ -20,7 +20,7 @@ export type {
 export { LTM_STATE_KEY } from '../ltm/ltm-run-record';
 export type { LtmLogItemRecord, LtmRunRecord, LtmStateItemRecord } from '../ltm/ltm-run-record';
 export type { RunKind, RunRecordBase } from '../run/run-types';
-export type { SuiteRunRecord } from '../syntaxgym/run/suite-run-kind';
+export type { SuiteRunRecord } from '../syntaxgym/suite-run-kind';
 
 /** A run of any kind, told apart by `kind`. */
 export type RunRecord = SuiteRunRecord | EvalsRunRecord | LtmRunRecord;

@@ -5,7 +5,7 @@
  * samples, tests), where a resume goes on from, and how far a record got. Storage lists the
  * resumable runs by this rule and the pages offer them by it. Pure.
  */
-import type { RunKind, RunStatus, SuiteRun } from './run-types';
+import type { RunKind, RunStatus } from './run-types';
 
 /** The statuses of a run that did not finish (and may be resumed). */
 export const UNFINISHED_STATUSES = [
@@ -51,15 +51,3 @@ export function unfinishedPlan(
 	if (!(UNFINISHED_STATUSES as readonly RunStatus[]).includes(status) || !workLeft) return null;
 	return { done, total, interrupted: status === 'running' };
 }
-
-export const SUITE_RESUME: ResumeRule<
-	Pick<SuiteRun, 'status' | 'itemsDone' | 'itemCount'>,
-	'suite'
-> = {
-	kind: 'suite',
-	unit: 'item',
-	noun: 'items',
-	resumePoint: 'the last stored item',
-	resumePlan: ({ status, itemsDone, itemCount }) =>
-		unfinishedPlan(status, itemsDone, itemCount, itemsDone < itemCount),
-};

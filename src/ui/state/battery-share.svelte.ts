@@ -7,7 +7,7 @@
  */
 import { describeError } from '../../core/messages/describe-error';
 import { sha256Hex } from '../../core/hash/sha256';
-import type { SuiteRun } from '../../core/run/run-types';
+import type { SuiteRun } from '../../core/syntaxgym/run/suite-run';
 import {
 	buildBatterySharePayload,
 	compareBatterySuite,

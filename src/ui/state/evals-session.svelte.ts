@@ -77,8 +77,8 @@ import {
 	readRegistryInWorker,
 	resolveEvalInWorker,
 } from '../evals-registry-files';
-import { runEvalsSamples } from '../evals-run-samples';
-import { chooseSharedModel } from '../evals-share-models';
+import { runEvalsSamples } from './evals-run-samples';
+import { chooseSharedModel } from './evals-share-models';
 import {
 	loadShownRun,
 	storedRunBundleText,

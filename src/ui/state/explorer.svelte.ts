@@ -15,12 +15,12 @@ import {
 	type ModelSpec,
 	type SurprisalConvention,
 } from '../../core/model/model-spec';
-import type { ScoredToken } from '../../core/syntaxgym/scoring/types';
-import { mergeRegionTokensIntoWords } from '../../core/syntaxgym/surprisal/word-surprisal';
+import type { ScoredToken } from '../../core/scoring/scored-token';
+import { mergeRegionTokensIntoWords } from '../../core/scoring/word-surprisal';
 import {
 	correctRegionWords,
 	sumCorrectedSurprisalsToWords,
-} from '../../core/syntaxgym/surprisal/word-boundary-correction';
+} from '../../core/scoring/word-boundary-correction';
 import type { InferenceClientApi, ModelInfo } from '../../worker/protocol';
 
 export type ExplorerUnit = 'tokens' | 'words';

@@ -71,7 +71,7 @@ import { responseCacheStore } from '../../storage/response-cache-repository';
 import type { InferenceClientApi } from '../../worker/protocol';
 import { LocalWorkerModel } from '../local-worker-model';
 import type { MemoryDefinitions } from '../memory-definitions';
-import { buildLtmModels } from '../memory-run-models';
+import { buildLtmModels } from './memory-run-models';
 import {
 	bundledMemoryCards,
 	bundledMemorySuite,

@@ -16,7 +16,7 @@ import {
 	EMPTY_RUN_SCORES,
 } from '../../core/syntaxgym/run/stored-run-scores';
 import { formatFormula } from '../../core/syntaxgym/formula/format-formula';
-import type { SuiteRun } from '../../core/run/run-types';
+import type { SuiteRun } from '../../core/syntaxgym/run/suite-run';
 import { ITEM_RULES, type OutcomeSummary } from '../../core/syntaxgym/scoring/summarize-outcomes';
 import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
 import type { MetricName, Suite } from '../../core/syntaxgym/suite/types';

@@ -3,8 +3,8 @@
  * and the persistent-storage request. Storage only through repositories.
  */
 import { describeError } from '../../core/messages/describe-error';
-import { SUITE_RUN_KIND } from '../../core/syntaxgym/run/suite-run-kind';
-import type { SuiteRun } from '../../core/run/run-types';
+import { SUITE_RUN_KIND } from '../../core/syntaxgym/suite-run-kind';
+import type { SuiteRun } from '../../core/syntaxgym/run/suite-run';
 import {
 	deleteRun,
 	deleteUnreadableRun,

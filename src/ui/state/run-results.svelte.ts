@@ -22,12 +22,12 @@ import {
 	mergeRegionTokensIntoWords,
 	sumSurprisalsToWords,
 	type WordSurprisal,
-} from '../../core/syntaxgym/surprisal/word-surprisal';
+} from '../../core/scoring/word-surprisal';
 import {
 	correctRegionWords,
 	hasWordBoundaries,
 	sumCorrectedSurprisalsToWords,
-} from '../../core/syntaxgym/surprisal/word-boundary-correction';
+} from '../../core/scoring/word-boundary-correction';
 import { formatFormula } from '../../core/syntaxgym/formula/format-formula';
 import {
 	addScoredItems,
@@ -37,8 +37,8 @@ import {
 	orderStoredItems,
 	type StoredRunScores,
 } from '../../core/syntaxgym/run/stored-run-scores';
-import { SUITE_RUN_KIND } from '../../core/syntaxgym/run/suite-run-kind';
-import type { ItemResult, SuiteRun, ScoredSentence } from '../../core/run/run-types';
+import { SUITE_RUN_KIND } from '../../core/syntaxgym/suite-run-kind';
+import type { ItemResult, SuiteRun, ScoredSentence } from '../../core/syntaxgym/run/suite-run';
 import {
 	ITEM_RULES,
 	type ItemRule,

@@ -6,17 +6,17 @@
  * runs and batteries. Built on `TaskSession` (running, cancel, the stop wording, the runs a reload
  * left to resume); the scoring itself is `SuiteScoring`. No scoring maths here.
  */
-import { SUITE_RESUME } from '../../core/run/resume-plan';
+import { SUITE_RESUME } from '../../core/syntaxgym/run/suite-run';
 import { describeError } from '../../core/messages/describe-error';
 import type { SurprisalConvention } from '../../core/model/model-spec';
 import { estimateRemainingMs, shareDone } from '../../core/run/run-progress';
+import type { RunModelSpec } from '../../core/run/run-types';
 import type {
 	BatteryMembership,
 	ItemResult,
 	RunDraft,
-	RunModelSpec,
 	SuiteRun,
-} from '../../core/run/run-types';
+} from '../../core/syntaxgym/run/suite-run';
 import {
 	itemsFinished,
 	suiteProgress,
@@ -24,7 +24,7 @@ import {
 	sum,
 	type BatterySuiteProgress,
 	type ItemProgress,
-} from '../../core/run/suite-run-progress';
+} from '../../core/syntaxgym/run/suite-run-progress';
 import {
 	findInterruptedBatteries,
 	type InterruptedBattery,

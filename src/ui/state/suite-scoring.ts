@@ -10,8 +10,9 @@ import type {
 	ModelSpec,
 	SurprisalConvention,
 } from '../../core/model/model-spec';
-import type { ItemResult, RunModelSpec, SuiteRun } from '../../core/run/run-types';
-import { sum, type ItemProgress } from '../../core/run/suite-run-progress';
+import type { RunModelSpec } from '../../core/run/run-types';
+import type { ItemResult, SuiteRun } from '../../core/syntaxgym/run/suite-run';
+import { sum, type ItemProgress } from '../../core/syntaxgym/run/suite-run-progress';
 import {
 	locateInBattery,
 	planBattery,

@@ -9,7 +9,7 @@ import { EVALS_RUN_KIND } from '../../../src/core/evals/evals-run-kind';
 import type { KindRegistry } from '../../../src/core/kinds/kind-registry';
 import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
 import { LTM_RUN_KIND } from '../../../src/core/ltm/ltm-run-kind';
-import { SUITE_RUN_KIND } from '../../../src/core/syntaxgym/run/suite-run-kind';
+import { SUITE_RUN_KIND } from '../../../src/core/syntaxgym/suite-run-kind';
 
 const readAnyRunBundle = (text: string) => RUN_KIND_REGISTRY.readBundle(text);
 const decodeAnyShareLink = (input: string) => RUN_KIND_REGISTRY.decodeShareLink(input);

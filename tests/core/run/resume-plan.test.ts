@@ -1,7 +1,8 @@
 // The one resume rule of every run kind: unfinished statuses with work left are resumable, and a
 // run left `running` is the one a reload interrupted.
 import { describe, expect, it } from 'vitest';
-import { SUITE_RESUME, UNFINISHED_STATUSES } from '../../../src/core/run/resume-plan';
+import { UNFINISHED_STATUSES } from '../../../src/core/run/resume-plan';
+import { SUITE_RESUME } from '../../../src/core/syntaxgym/run/suite-run';
 import { LTM_RESUME } from '../../../src/core/ltm/ltm-run-record';
 import { EVALS_RESUME } from '../../../src/core/evals/evals-run-record';
 import { RUN_STATUSES, type RunStatus } from '../../../src/core/run/run-types';

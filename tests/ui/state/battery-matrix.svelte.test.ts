@@ -2,8 +2,8 @@
 // them through the core, says in the cell when a run's suite is gone, and compares two columns.
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ItemResult } from '../../../src/core/run/run-types';
-import type { ScoredToken } from '../../../src/core/syntaxgym/scoring/types';
+import type { ItemResult } from '../../../src/core/syntaxgym/run/suite-run';
+import type { ScoredToken } from '../../../src/core/scoring/scored-token';
 import { saveItemResult } from '../../../src/storage/results-repository';
 import { createRun, updateRun } from '../../../src/storage/runs-repository';
 import { saveSuite } from '../../../src/storage/suites-repository';

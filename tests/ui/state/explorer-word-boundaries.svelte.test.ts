@@ -3,8 +3,8 @@
 // a text scored without them says it needs scoring again, and the link carries the choice.
 import { describe, expect, it } from 'vitest';
 import type { ModelSpec } from '../../../src/core/model/model-spec';
-import type { ScoredToken } from '../../../src/core/syntaxgym/scoring/types';
-import { sumSurprisalsToWords } from '../../../src/core/syntaxgym/surprisal/word-surprisal';
+import type { ScoredToken } from '../../../src/core/scoring/scored-token';
+import { sumSurprisalsToWords } from '../../../src/core/scoring/word-surprisal';
 import { Explorer } from '../../../src/ui/state/explorer.svelte';
 import { FakeEngine } from '../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../src/worker/inference-client';

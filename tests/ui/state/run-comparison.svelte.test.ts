@@ -2,8 +2,8 @@
 // and per item rule, one column per model), choosing runs, and the accuracy chart.
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ItemResult } from '../../../src/core/run/run-types';
-import type { ScoredToken } from '../../../src/core/syntaxgym/scoring/types';
+import type { ItemResult } from '../../../src/core/syntaxgym/run/suite-run';
+import type { ScoredToken } from '../../../src/core/scoring/scored-token';
 import { saveItemResult } from '../../../src/storage/results-repository';
 import { createRun, updateRun } from '../../../src/storage/runs-repository';
 import { saveSuite } from '../../../src/storage/suites-repository';

@@ -4,8 +4,8 @@
 // the first word of a sentence without the minus term.
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ItemResult } from '../../../src/core/run/run-types';
-import type { ScoredToken } from '../../../src/core/syntaxgym/scoring/types';
+import type { ItemResult } from '../../../src/core/syntaxgym/run/suite-run';
+import type { ScoredToken } from '../../../src/core/scoring/scored-token';
 import { saveItemResult } from '../../../src/storage/results-repository';
 import { createRun, updateRun } from '../../../src/storage/runs-repository';
 import { saveSuite } from '../../../src/storage/suites-repository';

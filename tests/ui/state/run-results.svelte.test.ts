@@ -7,9 +7,9 @@ import { writeResultsTsv } from '../../../src/core/syntaxgym/formats/results-tsv
 import { readLmZooSurprisals } from '../../../src/core/syntaxgym/formats/lm-zoo-surprisals';
 import { sha256Hex } from '../../../src/core/hash/sha256';
 import { parseRunBundle } from '../../../src/core/syntaxgym/run/run-bundle';
-import type { ItemResult } from '../../../src/core/run/run-types';
+import type { ItemResult } from '../../../src/core/syntaxgym/run/suite-run';
 import { scoreSuite } from '../../../src/core/syntaxgym/scoring/score-suite';
-import type { ScoredToken } from '../../../src/core/syntaxgym/scoring/types';
+import type { ScoredToken } from '../../../src/core/scoring/scored-token';
 import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { saveItemResult } from '../../../src/storage/results-repository';
 import { createRun, deleteRun, importRun, updateRun } from '../../../src/storage/runs-repository';

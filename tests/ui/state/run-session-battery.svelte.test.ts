@@ -3,7 +3,7 @@
 // finished items and resume scores only the missing ones; a failure stops every unfinished run;
 // a battery left running by a reload is offered as one entry.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SuiteRun } from '../../../src/core/run/run-types';
+import type { SuiteRun } from '../../../src/core/syntaxgym/run/suite-run';
 import { buildSuiteSentences } from '../../../src/core/syntaxgym/suite/build-sentences';
 import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { listFinishedItemNumbers, listItemResults } from '../../../src/storage/results-repository';

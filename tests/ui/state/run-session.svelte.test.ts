@@ -1,7 +1,7 @@
 // RunSession over the in-thread FakeEngine: every item is stored as it finishes, progress is
 // reported, a cancelled run keeps its finished items, and resume scores only the missing ones.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SuiteRun } from '../../../src/core/run/run-types';
+import type { SuiteRun } from '../../../src/core/syntaxgym/run/suite-run';
 import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { listFinishedItemNumbers, listItemResults } from '../../../src/storage/results-repository';
 import { getRun, updateRun } from '../../../src/storage/runs-repository';

@@ -6,7 +6,8 @@
  */
 import { sha256Hex } from '../../hash/sha256';
 import type { SurprisalConvention } from '../../model/model-spec';
-import type { RunModelSpec, RunStatus, SuiteRun } from '../../run/run-types';
+import type { RunModelSpec, RunStatus } from '../../run/run-types';
+import type { SuiteRun } from '../run/suite-run';
 import { formatCount } from '../../text/format-count';
 import { parseSuite } from '../suite/parse-suite';
 import type { Diagnostic, Suite } from '../suite/types';

@@ -5,7 +5,7 @@
  * published scores and paired McNemar tests between two columns. Pure; storage reads are the UI's.
  */
 import { describeRunModel, runModelName } from '../../run/run-model';
-import type { SuiteRun } from '../../run/run-types';
+import type { SuiteRun } from '../run/suite-run';
 import type { ItemRule } from '../scoring/summarize-outcomes';
 import type { PredictionOutcome } from '../scoring/types';
 import type { Suite } from '../suite/types';

@@ -3,7 +3,7 @@
  * `sumSurprisalsToWords` finds them (whitespace-separated, subword surprisals summed). Writer
  * only; the reader is `readTsvTable`.
  */
-import type { WordSurprisal } from '../surprisal/word-surprisal';
+import type { WordSurprisal } from '../../scoring/word-surprisal';
 import { formatPythonFloat } from '../../python/python-float';
 import { formatTsvRow } from '../../formats/tsv-table';
 

@@ -2,8 +2,8 @@
  * Suite runs grouped into batteries (the runs that share a battery id): what the app offers to
  * resume after a reload, one entry per battery. Pure.
  */
-import { SUITE_RESUME } from '../../run/resume-plan';
-import type { SuiteRun } from '../../run/run-types';
+import { SUITE_RESUME } from './suite-run';
+import type { SuiteRun } from './suite-run';
 
 /** A battery with runs left `running` (the tab closed or reloaded while it was scored). */
 export interface InterruptedBattery {

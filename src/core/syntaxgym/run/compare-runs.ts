@@ -3,7 +3,7 @@
  * per run that tells runs of the same suite apart. Pure; scoring is the core pipeline's.
  */
 import { runModelDetails, runModelName } from '../../run/run-model';
-import type { SuiteRun } from '../../run/run-types';
+import type { SuiteRun } from './suite-run';
 
 /** A suite that has stored runs, for choosing what to compare. */
 export interface ComparableSuite {

@@ -4,7 +4,7 @@
  * order). Pure bookkeeping: no I/O, no clock; the run session stores what it returns.
  */
 import type { ScoredToken } from '../scoring/types';
-import type { ItemResult, ScoredSentence } from '../../run/run-types';
+import type { ItemResult, ScoredSentence } from './suite-run';
 
 /** A sentence still to be scored: which item and condition it belongs to, and its text. */
 export interface PendingSentence {

@@ -14,14 +14,8 @@ import {
 	normalizeBaseUrl,
 } from '../../model/model-spec';
 import type { ScoredToken } from '../scoring/types';
-import {
-	RUN_STATUSES,
-	type ItemResult,
-	type RunModelSpec,
-	type SuiteRun,
-	type RunStatus,
-	type ScoredSentence,
-} from '../../run/run-types';
+import { RUN_STATUSES, type RunModelSpec, type RunStatus } from '../../run/run-types';
+import { type ItemResult, type SuiteRun, type ScoredSentence } from './suite-run';
 import {
 	TIME_MS_MESSAGE,
 	checkRunBundleKind,

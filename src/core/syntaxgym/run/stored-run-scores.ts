@@ -9,7 +9,7 @@ import {
 	type SuiteScore,
 } from '../scoring/score-suite';
 import type { ScoredToken } from '../scoring/types';
-import type { ItemResult } from '../../run/run-types';
+import type { ItemResult } from './suite-run';
 import { METRIC_NAMES, type MetricName, type Suite } from '../suite/types';
 
 /** Immutable: every update returns a new value. */

@@ -5,25 +5,7 @@
 import type { MetricValue } from '../aggregation/region-value';
 import type { MetricName } from '../suite/types';
 
-/**
- * One token of one sentence with its surprisal in bits (-log2 p). `start`/`end` are UTF-16
- * offsets into the sentence ([start, end)); engines always give them, imported lm-zoo files
- * (token strings only) do not. A token with no left context has surprisalBits 0 (reference).
- */
-export interface ScoredToken {
-	readonly token: string;
-	readonly surprisalBits: number;
-	readonly start?: number;
-	readonly end?: number;
-	/** BOS/EOS and other special tokens that are not text of the sentence. */
-	readonly special?: boolean;
-	/**
-	 * −log₂ P(the token after this one starts a word | the text through this token): the
-	 * beginning-of-word correction's boundary term (see `core/surprisal/word-surprisal.ts`).
-	 * Present only when scoring was asked for word boundaries (`wordBoundaries`).
-	 */
-	readonly boundarySurprisalBits?: number;
-}
+export type { ScoredToken } from '../../scoring/scored-token';
 
 export type { MetricValue, RegionValue } from '../aggregation/region-value';
 

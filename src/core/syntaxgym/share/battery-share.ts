@@ -11,7 +11,8 @@ import * as v from 'valibot';
 import { ShareLinkError } from '../../errors';
 import { sha256Hex } from '../../hash/sha256';
 import { SURPRISAL_CONVENTIONS, type SurprisalConvention } from '../../model/model-spec';
-import type { RunModelSpec, SuiteRun } from '../../run/run-types';
+import type { RunModelSpec } from '../../run/run-types';
+import type { SuiteRun } from '../run/suite-run';
 import {
 	SHARE_LINK_BUDGET_CHARS,
 	packShareFragment,

@@ -15,7 +15,8 @@ import {
 	readableKeys,
 	type BatteryEntry,
 } from '../../../../src/core/syntaxgym/battery/battery-inputs';
-import type { RunStatus, SuiteRun } from '../../../../src/core/run/run-types';
+import type { RunStatus } from '../../../../src/core/run/run-types';
+import type { SuiteRun } from '../../../../src/core/syntaxgym/run/suite-run';
 
 /** A suite of `items` items with `conditions` conditions each, named `name`. */
 function suiteText(name: string, items = 3, conditions = 2): string {

@@ -26,7 +26,7 @@ import {
 import { HU2020_SG_SUITE_NAMES } from '../../../../src/core/syntaxgym/battery/circuits';
 import { wilsonInterval } from '../../../../src/core/syntaxgym/battery/intervals';
 import { HU2020_PUBLISHED_SG_SCORES } from '../../../../src/core/syntaxgym/battery/published-scores';
-import type { SuiteRun } from '../../../../src/core/run/run-types';
+import type { SuiteRun } from '../../../../src/core/syntaxgym/run/suite-run';
 import type { SurprisalConvention } from '../../../../src/core/model/model-spec';
 import { fixtureOutcomes, fixtureSuite } from './battery-fixtures';
 

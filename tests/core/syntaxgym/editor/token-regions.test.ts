@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assignTokensToRegions } from '../../../../src/core/syntaxgym/editor/token-regions';
-import type { ScoredToken } from '../../../../src/core/syntaxgym/scoring/types';
+import type { ScoredToken } from '../../../../src/core/scoring/scored-token';
 import { buildSentence } from '../../../../src/core/syntaxgym/suite/build-sentences';
 
 function tokens(text: string, cuts: number[], special: string[] = []): ScoredToken[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readTsvTable } from '../../../../src/core/formats/tsv-table';
 import { writeWordSurprisalsTsv } from '../../../../src/core/syntaxgym/formats/word-surprisals-tsv';
-import { sumSurprisalsToWords } from '../../../../src/core/syntaxgym/surprisal/word-surprisal';
+import { sumSurprisalsToWords } from '../../../../src/core/scoring/word-surprisal';
 
 describe('writeWordSurprisalsTsv', () => {
 	const tokens = [

@@ -5,7 +5,7 @@ import {
 } from '../../../../src/core/syntaxgym/results/results-tables';
 import { AlignmentError } from '../../../../src/core/errors';
 import { scoreItem, type ItemScore } from '../../../../src/core/syntaxgym/scoring/score-suite';
-import type { ScoredToken } from '../../../../src/core/syntaxgym/scoring/types';
+import type { ScoredToken } from '../../../../src/core/scoring/scored-token';
 import { buildSentence } from '../../../../src/core/syntaxgym/suite/build-sentences';
 import { loadMiniSuite } from '../scoring/mini-suite';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RunStatus, SuiteRun } from '../../../../src/core/run/run-types';
+import type { RunStatus } from '../../../../src/core/run/run-types';
+import type { SuiteRun } from '../../../../src/core/syntaxgym/run/suite-run';
 import { findInterruptedBatteries } from '../../../../src/core/syntaxgym/run/battery-runs';
 
 function run(

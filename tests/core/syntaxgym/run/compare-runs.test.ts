@@ -4,7 +4,7 @@ import {
 	labelComparedRun,
 } from '../../../../src/core/syntaxgym/run/compare-runs';
 import type { ModelSpec } from '../../../../src/core/model/model-spec';
-import type { SuiteRun } from '../../../../src/core/run/run-types';
+import type { SuiteRun } from '../../../../src/core/syntaxgym/run/suite-run';
 
 function run(
 	id: number,

@@ -3,7 +3,7 @@ import {
 	ItemAssembly,
 	type PendingSentence,
 } from '../../../../src/core/syntaxgym/run/item-assembly';
-import type { ScoredToken } from '../../../../src/core/syntaxgym/scoring/types';
+import type { ScoredToken } from '../../../../src/core/scoring/scored-token';
 
 const PENDING: readonly PendingSentence[] = [
 	{ itemNumber: 1, conditionName: 'good', text: 'The dog runs' },

@@ -5,7 +5,7 @@ import {
 	serializeRunBundle,
 	type RunBundle,
 } from '../../../../src/core/syntaxgym/run/run-bundle';
-import { hasWordBoundaries } from '../../../../src/core/syntaxgym/surprisal/word-boundary-correction';
+import { hasWordBoundaries } from '../../../../src/core/scoring/word-boundary-correction';
 
 const SUITE_TEXT = '{"meta":{"name":"tiny"}}\n';
 

@@ -6,8 +6,8 @@ import {
 	collectLmZooSentences,
 	orderStoredItems,
 } from '../../../../src/core/syntaxgym/run/stored-run-scores';
-import type { ItemResult } from '../../../../src/core/run/run-types';
-import type { ScoredToken } from '../../../../src/core/syntaxgym/scoring/types';
+import type { ItemResult } from '../../../../src/core/syntaxgym/run/suite-run';
+import type { ScoredToken } from '../../../../src/core/scoring/scored-token';
 import { loadMiniSuite } from '../scoring/mini-suite';
 
 // Mini suite: 1 good "The dog barks ." · 1 bad "The dog bark ." · 2 good "A cat meows ." ·

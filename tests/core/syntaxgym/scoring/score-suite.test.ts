@@ -6,7 +6,7 @@ import {
 	scoreSuites,
 } from '../../../../src/core/syntaxgym/scoring/score-suite';
 import { AlignmentError } from '../../../../src/core/errors';
-import type { ScoredToken } from '../../../../src/core/syntaxgym/scoring/types';
+import type { ScoredToken } from '../../../../src/core/scoring/scored-token';
 import { loadMiniSuite } from './mini-suite';
 
 // Sentences of the mini suite, in suite order:

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { RUN_KIND_REGISTRY } from '../../../../src/core/kinds/registered-kinds';
 import { sha256Hex } from '../../../../src/core/hash/sha256';
 import type { EndpointModelSpec } from '../../../../src/core/model/model-spec';
-import type { SuiteRun } from '../../../../src/core/run/run-types';
+import type { SuiteRun } from '../../../../src/core/syntaxgym/run/suite-run';
 import {
 	SHARE_LINK_BUDGET_CHARS,
 	packShareFragment,

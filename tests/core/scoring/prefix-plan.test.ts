@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BenchtopError } from '../../../../src/core/errors';
+import { BenchtopError } from '../../../src/core/errors';
 import {
 	buildContinuationInputs,
 	continuationLength,
@@ -13,7 +13,7 @@ import {
 	type ContinuationRow,
 	type PrefixPlan,
 	type PrefixReuseOptions,
-} from '../../../../src/core/syntaxgym/surprisal/prefix-plan';
+} from '../../../src/core/scoring/prefix-plan';
 
 const A = [1, 2, 3, 4, 5];
 

@@ -3,8 +3,8 @@
  * byte-level BPE, SentencePiece with byte fallback, and incremental decoding. Pure: the tokenizer
  * comes in as data (token strings, ids, added tokens) or a `decode` callback, never as an import.
  */
-import { TokenOffsetError } from '../../errors';
-import { encodeUtf8 } from '../../formats/utf8';
+import { TokenOffsetError } from '../errors';
+import { encodeUtf8 } from '../formats/utf8';
 
 /** How offsets are reconstructed for a tokenizer (see `detectTokenizerKind`). */
 export type TokenizerKind = 'byte-level-bpe' | 'sentencepiece' | 'generic';

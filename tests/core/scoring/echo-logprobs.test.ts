@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
 	echoLogprobsFromScoredTokens,
 	scoredTokensFromEcho,
-} from '../../../../src/core/syntaxgym/surprisal/echo-logprobs';
-import type { ScoredToken } from '../../../../src/core/syntaxgym/scoring/types';
+} from '../../../src/core/scoring/echo-logprobs';
+import type { ScoredToken } from '../../../src/core/scoring/scored-token';
 
 const fail = (why: string) => new Error(why);
 const LN2 = Math.LN2;

@@ -4,28 +4,28 @@
  * and each sample stored with the run's progress as it finishes (all writes awaited). Not UI
  * state: the session hears of progress through `EvalsRunHooks`.
  */
-import { eventTokens, evalRunSettings, storedAnswerEntries } from '../core/evals/evals-runs';
+import { eventTokens, evalRunSettings, storedAnswerEntries } from '../../core/evals/evals-runs';
 import {
 	runEval,
 	withParamOverrides,
 	type EvalRunResult,
 	type RunEvalOptions,
-} from '../core/evals';
-import type { EvalEvent, SampleResult } from '../core/evals/types';
-import type { TextModel } from '../core/model/generation';
-import type { TextModelSpec } from '../core/model/model-spec';
-import { withResponseCache, type ResponseCacheStore } from '../providers/response-cache';
+} from '../../core/evals';
+import type { EvalEvent, SampleResult } from '../../core/evals/types';
+import type { TextModel } from '../../core/model/generation';
+import type { TextModelSpec } from '../../core/model/model-spec';
+import { withResponseCache, type ResponseCacheStore } from '../../providers/response-cache';
 import {
 	saveEvalsSample,
 	writeEvalsRunUpdate,
 	type EvalsRunRecord,
 	type EvalsSampleRecord,
-} from '../storage/evals-runs-repository';
-import type { InferenceClientApi } from '../worker/protocol';
-import { LocalWorkerModel } from './local-worker-model';
-import type { EndpointSettings } from './state/endpoint-settings.svelte';
-import { modelFromSpec } from './state/evals-models.svelte';
-import type { TaskProgress } from './state/task-session.svelte';
+} from '../../storage/evals-runs-repository';
+import type { InferenceClientApi } from '../../worker/protocol';
+import { LocalWorkerModel } from '../local-worker-model';
+import type { EndpointSettings } from './endpoint-settings.svelte';
+import { modelFromSpec } from './evals-models.svelte';
+import type { TaskProgress } from './task-session.svelte';
 
 /** What the run needs from the page's session, and how it tells it of progress. */
 export interface EvalsRunHooks {

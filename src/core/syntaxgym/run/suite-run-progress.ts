@@ -3,7 +3,7 @@
  * battery's per-suite counts, and the words said when a run or battery is cancelled. Pure; the
  * session feeds it the counts it keeps.
  */
-import type { SuiteRun } from './run-types';
+import type { SuiteRun } from './suite-run';
 
 /** Per-item progress: conditions scored out of the item's conditions. */
 export interface ItemProgress {

@@ -2,15 +2,15 @@
  * The models of a stored Memory run, loaded: the agent (its calls and tokens reported for the
  * live conversation, never cached) and the judge (its answers cached across reloads).
  */
-import { streamingModel } from '../core/ltm/live-reply';
-import type { LtmRunRecord } from '../core/kinds/run-record';
-import type { ModelCall, TextModel } from '../core/model/generation';
-import type { TextModelSpec } from '../core/model/model-spec';
-import { withResponseCache, type ResponseCacheStore } from '../providers/response-cache';
-import type { InferenceClientApi } from '../worker/protocol';
-import { LocalWorkerModel } from './local-worker-model';
-import type { EndpointSettings } from './state/endpoint-settings.svelte';
-import { modelFromSpec } from './state/evals-models.svelte';
+import { streamingModel } from '../../core/ltm/live-reply';
+import type { LtmRunRecord } from '../../core/kinds/run-record';
+import type { ModelCall, TextModel } from '../../core/model/generation';
+import type { TextModelSpec } from '../../core/model/model-spec';
+import { withResponseCache, type ResponseCacheStore } from '../../providers/response-cache';
+import type { InferenceClientApi } from '../../worker/protocol';
+import { LocalWorkerModel } from '../local-worker-model';
+import type { EndpointSettings } from './endpoint-settings.svelte';
+import { modelFromSpec } from './evals-models.svelte';
 
 /** What the run's models are built with, and where the agent's calls and tokens go. */
 export interface LtmModelsContext {

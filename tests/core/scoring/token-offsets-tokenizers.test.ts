@@ -9,8 +9,8 @@ import {
 	computeTokenOffsets,
 	readTokenizerFacts,
 	type TokenizerFacts,
-} from '../../../../src/core/syntaxgym/surprisal/token-offsets';
-import { planModelInput } from '../../../../src/core/syntaxgym/surprisal/conventions';
+} from '../../../src/core/scoring/token-offsets';
+import { planModelInput } from '../../../src/core/scoring/conventions';
 
 interface GoldenSentence {
 	readonly id: number;

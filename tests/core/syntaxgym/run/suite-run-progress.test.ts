@@ -1,12 +1,12 @@
 // What a suite run session shows of its progress and its end: finished items, a battery suite's
 // counts, and the cancel wording of a run and of a battery.
 import { describe, expect, it } from 'vitest';
-import type { SuiteRun } from '../../../src/core/run/run-types';
+import type { SuiteRun } from '../../../../src/core/syntaxgym/run/suite-run';
 import {
 	itemsFinished,
 	suiteProgress,
 	suiteRunCancelledMessage,
-} from '../../../src/core/run/suite-run-progress';
+} from '../../../../src/core/syntaxgym/run/suite-run-progress';
 
 function storedRun(id: number, itemsDone: number, itemCount: number): SuiteRun {
 	return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BenchtopError, SequenceLengthError } from '../../../../src/core/errors';
+import { BenchtopError, SequenceLengthError } from '../../../src/core/errors';
 import {
 	bucketSequenceLength,
 	buildBatchInputs,
@@ -7,7 +7,7 @@ import {
 	planBatches,
 	type BatchGroup,
 	type BatchLimits,
-} from '../../../../src/core/syntaxgym/surprisal/plan-batches';
+} from '../../../src/core/scoring/plan-batches';
 
 const WIDE: BatchLimits = { maxPositions: 100, maxTokens: 10_000 };
 /** Every length its own bucket: batches padded to their longest sequence only. */

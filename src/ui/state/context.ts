@@ -3,15 +3,15 @@
  * components get them here instead of importing singletons (theme is the one true global).
  */
 import { createContext } from 'svelte';
-import type { AppRouter } from './state/app-route.svelte';
-import type { BatteryPicker } from './state/battery-picker.svelte';
-import type { EndpointSettings } from './state/endpoint-settings.svelte';
-import type { ModelCatalog } from './state/model-catalog.svelte';
-import type { RunComparison } from './state/run-comparison.svelte';
-import type { RunHistory } from './state/run-history.svelte';
-import type { RunResults } from './state/run-results.svelte';
-import type { RunSession } from './state/run-session.svelte';
-import type { SuiteLibrary } from './state/suite-library.svelte';
+import type { AppRouter } from './app-route.svelte';
+import type { BatteryPicker } from './battery-picker.svelte';
+import type { EndpointSettings } from './endpoint-settings.svelte';
+import type { ModelCatalog } from './model-catalog.svelte';
+import type { RunComparison } from './run-comparison.svelte';
+import type { RunHistory } from './run-history.svelte';
+import type { RunResults } from './run-results.svelte';
+import type { RunSession } from './run-session.svelte';
+import type { SuiteLibrary } from './suite-library.svelte';
 
 export const [getAppRouter, setAppRouter] = createContext<AppRouter>();
 export const [getSuiteLibrary, setSuiteLibrary] = createContext<SuiteLibrary>();

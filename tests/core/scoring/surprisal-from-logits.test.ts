@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BenchtopError } from '../../../../src/core/errors';
+import { BenchtopError } from '../../../src/core/errors';
 import {
 	readReducedLogProbs,
 	surprisalsBitsForRow,
-} from '../../../../src/core/syntaxgym/surprisal/surprisal-from-logits';
+} from '../../../src/core/scoring/surprisal-from-logits';
 
 const LN2 = Math.LN2;
 

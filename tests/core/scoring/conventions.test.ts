@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BenchtopError } from '../../../../src/core/errors';
-import type { SurprisalConvention } from '../../../../src/core/model/model-spec';
+import { BenchtopError } from '../../../src/core/errors';
+import type { SurprisalConvention } from '../../../src/core/model/model-spec';
 import {
 	assembleScoredTokens,
 	planModelInput,
 	type ModelInputPlan,
 	type SpecialTokenBehaviour,
-} from '../../../../src/core/syntaxgym/surprisal/conventions';
+} from '../../../src/core/scoring/conventions';
 
 const GPT2: SpecialTokenBehaviour = {
 	addsBos: false,

@@ -4,7 +4,7 @@
  * app shell cached ("offline ready") and new version waiting ("update available"). Browser only.
  */
 import { registerSW } from 'virtual:pwa-register';
-import type { PwaStatus } from './state/pwa-status.svelte';
+import type { PwaStatus } from './pwa-status.svelte';
 
 let registered = false;
 

@@ -4,7 +4,7 @@ import {
 	keepCachePositions,
 	type CacheOutput,
 	type PastRow,
-} from '../../../../src/core/syntaxgym/surprisal/prefix-cache';
+} from '../../../src/core/scoring/prefix-cache';
 
 const range = (n: number): Float32Array => Float32Array.from({ length: n }, (_, i) => i);
 

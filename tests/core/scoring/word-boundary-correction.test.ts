@@ -5,11 +5,11 @@ import {
 	sumCorrectedSurprisalsToWords,
 	wordBoundarySurprisals,
 	type BoundaryToken,
-} from '../../../../src/core/syntaxgym/surprisal/word-boundary-correction';
+} from '../../../src/core/scoring/word-boundary-correction';
 import {
 	mergeRegionTokensIntoWords,
 	type DisplayedToken,
-} from '../../../../src/core/syntaxgym/surprisal/word-surprisal';
+} from '../../../src/core/scoring/word-surprisal';
 
 /** Tokens with offsets from [piece, surprisal, boundary] (`Ġ` written as a space in pieces). */
 function tokensOf(

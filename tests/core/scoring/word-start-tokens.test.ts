@@ -3,7 +3,7 @@ import {
 	findWordStartTokens,
 	readLstripAddedTokenIds,
 	type WordStartVocabulary,
-} from '../../../../src/core/syntaxgym/surprisal/word-start-tokens';
+} from '../../../src/core/scoring/word-start-tokens';
 
 // Small hand-made vocabularies in the tokenizers' own spellings.
 const BYTE_LEVEL = ['<|endoftext|>', 'Ġ', 'Ġcat', 'cat', '.', 'Ċ', 'ĠĊ', 'ĊĊ', 'ĉ', 'Ġ.', 's'];

@@ -3,9 +3,9 @@
  * positions are scored, and the assembly of scored tokens with their offsets. Pure data in and
  * out; tokenizing and running the model are the worker's job.
  */
-import type { SurprisalConvention } from '../../model/model-spec';
-import type { ScoredToken } from '../scoring/types';
-import { BenchtopError } from '../../errors';
+import type { SurprisalConvention } from '../model/model-spec';
+import type { ScoredToken } from './scored-token';
+import { BenchtopError } from '../errors';
 import type { TokenSpan } from './token-offsets';
 
 /** What the tokenizer itself adds around a text (tokenizer_config.json) and its BOS/EOS ids. */

@@ -1,8 +1,8 @@
 // The status word of a stored run: a record left `running` that no session of this tab works on
 // (a reload or a closed tab stopped it) is "interrupted", never "running".
 import { describe, expect, it } from 'vitest';
-import type { RunStatus } from '../../src/core/run/run-types';
-import { storedRunStatusWord } from '../../src/ui/run-status-labels';
+import type { RunStatus } from '../../../src/core/run/run-types';
+import { storedRunStatusWord } from '../../../src/ui/state/run-status-labels';
 
 describe('storedRunStatusWord', () => {
 	it.each([

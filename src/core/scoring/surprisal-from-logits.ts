@@ -2,7 +2,7 @@
  * Log-probabilities of target tokens as the model returns them (reduced `[B, S, 1]` by the fused
  * log-softmax/gather tail) and their conversion to surprisal in bits, in float64.
  */
-import { BenchtopError } from '../../errors';
+import { BenchtopError } from '../errors';
 
 /** The shape of a batch of log-probs `[batchSize, sequenceLength, 1]`. */
 export interface LogProbsShape {

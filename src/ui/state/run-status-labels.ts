@@ -1,6 +1,6 @@
 /** What the run session's status says to the user, the same in every progress panel. */
-import type { RunStatus } from '../core/run/run-types';
-import type { RunSessionStatus } from './state/run-session.svelte';
+import type { RunStatus } from '../../core/run/run-types';
+import type { RunSessionStatus } from './run-session.svelte';
 
 export const RUN_STATUS_LABELS: Readonly<Record<RunSessionStatus, string>> = {
 	idle: '',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenOffsetError } from '../../../../src/core/errors';
+import { TokenOffsetError } from '../../../src/core/errors';
 import {
 	computeTokenOffsets,
 	decodeByteLevelToken,
@@ -10,7 +10,7 @@ import {
 	type AddedToken,
 	type TokenSpan,
 	type TokenOffsetsInput,
-} from '../../../../src/core/syntaxgym/surprisal/token-offsets';
+} from '../../../src/core/scoring/token-offsets';
 
 /** [start, end] for text tokens, [start, end, 'special'] for special ones. */
 type Expected = readonly (readonly [number, number] | readonly [number, number, 'special'])[];

@@ -3,7 +3,7 @@
  * logits-byte budget, pad each batch on the right to a length bucket, and build the int64 model
  * inputs (ids, mask, positions, next-token targets). Pure arrays; running the model is the worker's.
  */
-import { BenchtopError, SequenceLengthError } from '../../errors';
+import { BenchtopError, SequenceLengthError } from '../errors';
 
 /** Padded sequence lengths, so a backend sees few distinct shapes (compiled shaders are reused).
  * Beyond the last bucket a batch is padded to its longest sequence. */

@@ -11,7 +11,7 @@
  * predict nothing and no child needs its cache. Pure arrays; running the model and holding caches
  * is the worker's.
  */
-import { BenchtopError } from '../../errors';
+import { BenchtopError } from '../errors';
 import type { BatchGroup } from './plan-batches';
 
 export interface PrefixReuseOptions {

@@ -3,7 +3,7 @@
  * scored tokens of a text: offsets from `text_offset`, bits from the natural-log values, the first
  * (null) entry 0 bits as in the conventions. Pure.
  */
-import type { ScoredToken } from '../scoring/types';
+import type { ScoredToken } from './scored-token';
 
 /** `choices[i].logprobs` of an echoed completion. */
 export interface EchoLogprobs {

@@ -3,18 +3,19 @@
  * for the kind registry. Pure.
  */
 import * as v from 'valibot';
-import { describeModelSpec } from '../../model/model-spec';
-import { SUITE_RESUME } from '../../run/resume-plan';
-import type { RunKindDefinition, ShareFacet } from '../../run/run-kind';
-import type { RunRecordBase, SuiteRun } from '../../run/run-types';
+import { describeModelSpec } from '../model/model-spec';
+import { SUITE_RESUME } from './run/suite-run';
+import type { RunKindDefinition, ShareFacet } from '../run/run-kind';
+import type { RunRecordBase } from '../run/run-types';
+import type { SuiteRun } from './run/suite-run';
 import {
 	decodeBatteryShare,
 	encodeBatteryShare,
 	type BatterySharePayload,
-} from '../share/battery-share';
-import { decodeShareLink, encodeShareLink, type SharePayload } from '../share/share-link';
-import { BATTERY_SHARE, SUITE_SHARE } from '../share/share-routes';
-import { SUITE_BUNDLE, parseRunBundle, serializeRunBundle, type RunBundle } from './run-bundle';
+} from './share/battery-share';
+import { decodeShareLink, encodeShareLink, type SharePayload } from './share/share-link';
+import { BATTERY_SHARE, SUITE_SHARE } from './share/share-routes';
+import { SUITE_BUNDLE, parseRunBundle, serializeRunBundle, type RunBundle } from './run/run-bundle';
 
 /** A suite run as stored: the suite (by SHA-256), the model, the convention and the counters. */
 export type SuiteRunRecord = RunRecordBase<'suite'> & Omit<SuiteRun, keyof RunRecordBase<'suite'>>;

@@ -4,7 +4,7 @@ import {
 	mergeRegionTokensIntoWords,
 	sumSurprisalsToWords,
 	type WordSurprisalToken,
-} from '../../../../src/core/syntaxgym/surprisal/word-surprisal';
+} from '../../../src/core/scoring/word-surprisal';
 
 /** Tokens with offsets from their text pieces (`Ġ` written as a space in the pieces). */
 function tokensOf(pieces: readonly (readonly [string, number])[]): WordSurprisalToken[] {

@@ -3,9 +3,9 @@
  * never writes the user's endpoint settings), a replay file with its text, a local model at the
  * dtype the link's run used.
  */
-import type { TextModelSpec } from '../core/model/model-spec';
-import type { EndpointSettings } from './state/endpoint-settings.svelte';
-import type { EvalsModelChoice } from './state/evals-models.svelte';
+import type { TextModelSpec } from '../../core/model/model-spec';
+import type { EndpointSettings } from './endpoint-settings.svelte';
+import type { EvalsModelChoice } from './evals-models.svelte';
 
 /** Sets `choice` to a shared run's model (`spec`; none: the choice stays as it is). */
 export function chooseSharedModel(
