@@ -5,9 +5,11 @@
  * that are whitespace runs, generalized to any spans. Pure.
  *
  * - A token that is not special belongs to the word whose span holds its first non-whitespace
- *   character; a whitespace-only token (`Ġ`, `Ċ`) to the next word, or at the end of the text to
- *   the last. So a word's leading space is counted in that word (GPT-2's `Ġdog`). A token whose
- *   first character is in no span (a context before a target, ignored punctuation) is in no word.
+ *   character; a whitespace-only token (`Ġ`, `▁`, `Ċ`) to the word of the next token that is not
+ *   whitespace only, or at the end of the text to the last word. So a word's leading space is
+ *   counted in that word (GPT-2's `Ġdog`, SentencePiece's `▁` `r` `a` `n`). A token whose first
+ *   character is in no span (a context before a target, ignored punctuation) is in no word, and
+ *   so are the whitespace-only tokens just before it.
  * - surprisal(w) = Σ surprisal(t) over the tokens of w (the `surprisal` package, minicons
  *   without correction, pangoling's sum of log-probs), leaving out tokens whose text matches the
  *   ignore pattern (pangoling's `ignore_regex`).
@@ -71,6 +73,15 @@ export function sumTokensToStimulusWords(
 		}
 		return low;
 	};
+	const place = (word: number, index: number, tokenText: string) => {
+		firstOf[word] ??= index;
+		if (options.ignoreToken !== undefined && tokenText !== '' && options.ignoreToken(tokenText)) {
+			return;
+		}
+		members[word]?.push(index);
+	};
+	/** Whitespace-only tokens waiting for the word of the next token. */
+	let pending: number[] = [];
 	tokens.forEach((token, index) => {
 		if (token.special) return;
 		if (token.start === undefined || token.end === undefined) {
@@ -78,20 +89,19 @@ export function sumTokensToStimulusWords(
 		}
 		let at = token.start;
 		while (at < token.end && /\s/u.test(text[at] ?? '')) at += 1;
-		let word: number;
 		if (at === token.end) {
-			word = Math.min(spanAfter(at), spans.length - 1);
-		} else {
-			word = spanAfter(at);
-			if ((spans[word]?.start ?? Infinity) > at) return;
-		}
-		if (word < 0 || word >= spans.length) return;
-		firstOf[word] ??= index;
-		const tokenText = text.slice(token.start, token.end).trim();
-		if (options.ignoreToken !== undefined && tokenText !== '' && options.ignoreToken(tokenText))
+			pending.push(index);
 			return;
-		members[word]?.push(index);
+		}
+		const word = spanAfter(at);
+		const waiting = pending;
+		pending = [];
+		// In no word (a context, ignored punctuation): the spaces before it are in none either.
+		if (word >= spans.length || (spans[word]?.start ?? Infinity) > at) return;
+		for (const blank of waiting) place(word, blank, '');
+		place(word, index, text.slice(token.start, token.end).trim());
 	});
+	if (spans.length > 0) for (const blank of pending) place(spans.length - 1, blank, '');
 	const boundary = tokens.every(
 		(token) => token.special || typeof token.boundarySurprisalBits === 'number',
 	)

@@ -92,6 +92,16 @@ describe('sumTokensToStimulusWords on other spans', () => {
 		expect(whole.at(-1)).toEqual(mat);
 	});
 
+	it('a space token of the context stays out of the target (SentencePiece `▁` `r` `an`)', () => {
+		const text = 'x ran mat';
+		// Tokens: <s> x ▁ ran ▁mat; the lone ▁ is ran's leading space, in the context.
+		const tokens = tokensOf(text, [1, 2, 5]);
+		const [mat] = sumTokensToStimulusWords(text, [{ start: 6, end: 9 }], tokens);
+		expect(mat?.tokenIndices).toEqual([4]);
+		const whole = sumTokensToStimulusWords(text, findStimulusWords(text), tokens);
+		expect(whole.map((w) => w.tokenIndices)).toEqual([[1], [2, 3], [4]]);
+	});
+
 	it('ignored tokens count in no sum; a word with no token of its own is NaN', () => {
 		const text = 'dog. cat';
 		// Tokens: <s> d og. Ġcat — "og." straddles the words "dog" and ".".
