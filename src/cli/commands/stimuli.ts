@@ -24,8 +24,10 @@ import {
 	describeStimulusProvenance,
 	stimulusTableRows,
 	writeStimulusTable,
+	type StimulusModelProvenance,
 	type StimulusOutputFormat,
 } from '../../core/stimuli/stimulus-table';
+import { DEFAULT_MODEL_ID } from '../../core/model/model-spec';
 import { planStimulusWindows, type StimulusWindowSize } from '../../core/stimuli/stimulus-windows';
 import { compileLinearRegex, RegexRefused } from '../../core/text/linear-regex';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
@@ -74,6 +76,10 @@ Input and output:
                              UTF-8 with or without a BOM, RFC 4180 quotes, up to ${STIMULUS_FILE_MAX_BYTES / 1024 / 1024} MiB
   --format csv|tsv           default csv (tsv when --output ends in .tsv)
   --output <file>            default stdout; the provenance lines go to stderr
+Models:
+  --model a,b,...            several models, comma-separated: the table is long, one row per word
+                             and model (the model column names it); the other model options apply
+                             to each
 Columns added after the file's own: word_index (1-based in its text or target), word, tokens,
 token_count, surprisal_bits, surprisal_bow_bits (beginning-of-word corrected, as surprisals
 --words --bow), entropy_bits (NA: not given by the engine yet), model. A name the file already
@@ -271,7 +277,10 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 			`--context-words windows long passages of --text or --word; a context + target row is scored whole.\n${STIMULI_USAGE}`,
 		);
 	}
-	const request = await readModelRequest(values, STIMULI_USAGE);
+	const requests = [];
+	for (const model of (text(values, 'model') ?? DEFAULT_MODEL_ID).split(',')) {
+		requests.push(await readModelRequest({ ...values, model: model.trim() }, STIMULI_USAGE));
+	}
 
 	const table = readStimulusTable(decodeStimulusBytes(await readStimulusBytes(path), path), {
 		source: path,
@@ -279,60 +288,73 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 	});
 	const passages = buildStimulusPassages(table, layout, punctuation);
 	const windows = planStimulusWindows(passages, window);
-	const bow = request.endpoint === undefined;
-	let scored;
-	try {
-		scored = await scoreTextsInNode(
-			request,
-			windows.map((w) => w.text),
-			io,
-			{ wordBoundaries: bow },
-		);
-	} catch (error) {
-		if (error instanceof SequenceLengthError) {
-			const w = windows[error.textIndex];
-			const firstRow =
-				table.rows[passages[w?.passageIndex ?? 0]?.words[w?.firstWord ?? 0]?.rowIndex ?? 0];
-			throw new CliInputError(
-				`${path}:${firstRow?.line ?? 1}: the text starting here has ${error.tokenCount} tokens, ` +
-					`more than the model's ${error.maxPositions} positions. Score it in sliding windows ` +
-					`(--context-words <n>, fewer words than that), or split the passage.`,
+	const rows: string[][] = [];
+	const models: StimulusModelProvenance[] = [];
+	let entropy = false;
+	let wordCount = 0;
+	for (const request of requests) {
+		const bow = request.endpoint === undefined;
+		let scored;
+		try {
+			scored = await scoreTextsInNode(
+				request,
+				windows.map((w) => w.text),
+				io,
+				{ wordBoundaries: bow },
 			);
+		} catch (error) {
+			if (error instanceof SequenceLengthError) {
+				const w = windows[error.textIndex];
+				const firstRow =
+					table.rows[passages[w?.passageIndex ?? 0]?.words[w?.firstWord ?? 0]?.rowIndex ?? 0];
+				throw new CliInputError(
+					`${path}:${firstRow?.line ?? 1}: the text starting here has ${error.tokenCount} tokens, ` +
+						`more than the model's ${error.maxPositions} positions. Score it in sliding windows ` +
+						`(--context-words <n>, fewer words than that), or split the passage.`,
+				);
+			}
+			throw error;
 		}
-		throw error;
+		const words = collectStimulusWords(
+			passages,
+			windows,
+			windows.map((_, index) => scored.texts.find((t) => t.index === index)?.tokens ?? []),
+			ignoreToken !== undefined ? { ignoreToken } : {},
+		);
+		const model = request.endpoint ? `openai/${request.endpoint.model}` : request.spec.id;
+		const [header, ...body] = stimulusTableRows(table, words, model);
+		if (rows.length === 0 && header !== undefined) rows.push(header);
+		rows.push(...body);
+		models.push({
+			model,
+			convention: scored.convention.convention,
+			conventionReason:
+				scored.convention.from === 'option'
+					? '--convention'
+					: `the model's default: ${scored.convention.modelDefault.reason}`,
+		});
+		entropy ||= words.some((word) => word.entropyBits !== null);
+		wordCount = words.length;
 	}
-	const words = collectStimulusWords(
-		passages,
-		windows,
-		windows.map((_, index) => scored.texts.find((t) => t.index === index)?.tokens ?? []),
-		ignoreToken !== undefined ? { ignoreToken } : {},
-	);
-	const model = request.endpoint ? `openai/${request.endpoint.model}` : request.spec.id;
-	const rows = stimulusTableRows(table, words, model);
 	const provenance = describeStimulusProvenance({
 		source: path,
 		delimiter: delimiterName(table.delimiter),
 		layout,
 		punctuation,
 		...(ignoreRegex !== undefined ? { ignoreRegex } : {}),
-		model,
-		convention: scored.convention.convention,
-		conventionReason:
-			scored.convention.from === 'option'
-				? '--convention'
-				: `the model's default: ${scored.convention.modelDefault.reason}`,
+		models,
 		...(window !== undefined ? { window } : {}),
-		bow,
-		entropy: words.some((word) => word.entropyBits !== null),
+		bow: requests.every((request) => request.endpoint === undefined),
+		entropy,
 		passages: passages.length,
-		words: words.length,
+		words: wordCount,
 	});
 	for (const line of provenance) io.stderr(`provenance: ${line}\n`);
 	const written = writeStimulusTable(rows, format);
 	if (output === undefined) io.stdout(written);
 	else {
 		await writeFileNoFollow(output, written);
-		io.stderr(`wrote ${words.length} words to ${output} (${format})\n`);
+		io.stderr(`wrote ${rows.length - 1} rows to ${output} (${format})\n`);
 	}
 	return EXIT_OK;
 };

@@ -144,16 +144,22 @@ export interface StimulusProvenance {
 	readonly layout: StimulusLayout;
 	readonly punctuation: PunctuationRule;
 	readonly ignoreRegex?: string;
-	readonly model: string;
-	readonly convention: string;
-	readonly conventionReason: string;
+	/** Each model of the run, in table order (the `model` column). */
+	readonly models: readonly StimulusModelProvenance[];
 	readonly window?: StimulusWindowSize;
-	/** Whether the beginning-of-word correction was computed. */
+	/** Whether the beginning-of-word correction was computed (for every model). */
 	readonly bow: boolean;
 	/** Whether the engine gave next-word entropies. */
 	readonly entropy: boolean;
 	readonly passages: number;
 	readonly words: number;
+}
+
+/** One model of a run and the start-of-text convention it was scored with. */
+export interface StimulusModelProvenance {
+	readonly model: string;
+	readonly convention: string;
+	readonly conventionReason: string;
 }
 
 function describeLayout(layout: StimulusLayout): string {
@@ -180,18 +186,20 @@ const PUNCTUATION_WORDS: Readonly<Record<PunctuationRule, string>> = {
 export function describeStimulusProvenance(facts: StimulusProvenance): string[] {
 	const joiner = JSON.stringify(STIMULUS_JOINER);
 	return [
-		`input: ${facts.source} (${facts.delimiter}-separated), ${facts.passages} texts scored, ${facts.words} words`,
+		`input: ${facts.source} (${facts.delimiter}-separated), ${facts.passages} texts scored, ${facts.words} words${facts.models.length > 1 ? ` for each of ${facts.models.length} models (one row per word and model)` : ''}`,
 		`layout: ${describeLayout(facts.layout)}`,
 		`words: ${facts.layout.kind === 'word' ? "the file's own words" : `runs of non-whitespace; ${PUNCTUATION_WORDS[facts.punctuation]}`}; texts are joined by ${joiner}`,
 		facts.ignoreRegex === undefined
 			? 'ignored tokens: none'
 			: `ignored tokens: a token whose text (spaces trimmed) matches /${facts.ignoreRegex}/u counts in no word's sum (pangoling's ignore_regex)`,
-		`model: ${facts.model}; start-of-text convention: ${facts.convention} (${facts.conventionReason})`,
+		...facts.models.map(
+			(m) => `model: ${m.model}; start-of-text convention: ${m.convention} (${m.conventionReason})`,
+		),
 		'leading space: a word\'s leading space is counted in that word (GPT-2\'s "Ġdog", SentencePiece\'s "▁dog"); a whitespace-only token counts in the next word, at the end of a text in the last',
 		"surprisal_bits: −log₂ p of the word's tokens, summed (the surprisal package, minicons, pangoling with log.p = 0.5)",
 		facts.bow
 			? "surprisal_bow_bits: beginning-of-word corrected (Oh & Schuler 2024; minicons bow_correction=True): + boundary after the word − boundary before it (not for a text's first word)"
-			: 'surprisal_bow_bits: NA (the model was not asked for word-boundary probabilities)',
+			: 'surprisal_bow_bits: NA where a model gives no word-boundary probabilities (an endpoint)',
 		facts.entropy
 			? "entropy_bits: entropy of the next-token distribution at the word's first token"
 			: 'entropy_bits: NA (the engine does not give next-token entropies yet)',

@@ -170,9 +170,10 @@ describe('the long table', () => {
 			layout: { kind: 'word', wordColumn: 'w', groupColumn: 'sent' },
 			punctuation: 'keep',
 			ignoreRegex: '^\\p{P}+$',
-			model: 'gpt2-en-small',
-			convention: 'bos',
-			conventionReason: '--convention',
+			models: [
+				{ model: 'gpt2-en-small', convention: 'bos', conventionReason: '--convention' },
+				{ model: 'gpt2-random-tiny', convention: 'reference', conventionReason: 'its default' },
+			],
 			window: { contextWords: 100, strideWords: 50 },
 			bow: true,
 			entropy: false,
@@ -183,7 +184,9 @@ describe('the long table', () => {
 		expect(text).toContain(
 			"one word per row (column 'w'), grouped by 'sent', ordered by row order",
 		);
-		expect(text).toContain('start-of-text convention: bos (--convention)');
+		expect(text).toContain('model: gpt2-en-small; start-of-text convention: bos (--convention)');
+		expect(text).toContain('model: gpt2-random-tiny; start-of-text convention: reference');
+		expect(text).toContain('12 words for each of 2 models');
 		expect(text).toContain("a word's leading space is counted in that word");
 		expect(text).toContain('/^\\p{P}+$/u');
 		expect(text).toContain('100 words of context length, stride 50 words');
