@@ -69,6 +69,15 @@ export function checkStimulusFileSize(byteCount: number, source = 'input'): void
  */
 export function decodeStimulusBytes(bytes: Uint8Array, source = 'input'): string {
 	checkStimulusFileSize(bytes.length, source);
+	const other = otherFileKind(bytes);
+	if (other !== undefined) {
+		throw createInputFormatError(
+			source,
+			undefined,
+			undefined,
+			`${other}, not a CSV or TSV text. Save it from the spreadsheet as "CSV UTF-8" (or tab-separated text, UTF-8) and give that file.`,
+		);
+	}
 	let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 	const units: number[] = [];
 	const chunks: string[] = [];
@@ -126,6 +135,17 @@ export function decodeStimulusBytes(bytes: Uint8Array, source = 'input'): string
 	}
 	flush();
 	return chunks.join('');
+}
+
+/** What a file that is not UTF-8 text looks like it is, from its first bytes; undefined: text. */
+function otherFileKind(bytes: Uint8Array): string | undefined {
+	const starts = (...prefix: number[]) => prefix.every((byte, i) => bytes[i] === byte);
+	if (starts(0x50, 0x4b, 0x03, 0x04))
+		return 'the file is a zip archive (an Excel .xlsx or OpenDocument .ods workbook?)';
+	if (starts(0xd0, 0xcf, 0x11, 0xe0)) return 'the file is an old Excel .xls workbook';
+	if (starts(0xff, 0xfe) || starts(0xfe, 0xff))
+		return 'the file is UTF-16 text (Excel\'s "Unicode text")';
+	return undefined;
 }
 
 /** UTF-16 units of the (valid) UTF-8 bytes [from, to): a column in a line. */

@@ -49,6 +49,21 @@ describe('decodeStimulusBytes', () => {
 		expect(thrown(() => decodeStimulusBytes(bytes)).location).toMatchObject({ line: 2, column: 4 });
 	});
 
+	it.each([
+		['an .xlsx workbook', [0x50, 0x4b, 0x03, 0x04, 0x14, 0x00], 'the file is a zip archive'],
+		[
+			'an old .xls workbook',
+			[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1],
+			'the file is an old Excel .xls workbook',
+		],
+		['UTF-16 text', [0xff, 0xfe, 0x61, 0x00], 'the file is UTF-16 text'],
+	])('says plainly to save %s as CSV UTF-8', (_, bytes, what) => {
+		const error = thrown(() => decodeStimulusBytes(new Uint8Array(bytes), 'book.xlsx'));
+		expect(error.message).toMatch(
+			new RegExp(`^book\\.xlsx: ${what}.*Save it from the spreadsheet as "CSV UTF-8"`),
+		);
+	});
+
 	it('states the size cap, before anything is decoded', () => {
 		expect(() => checkStimulusFileSize(STIMULUS_FILE_MAX_BYTES, 'big.csv')).not.toThrow();
 		const error = thrown(() => checkStimulusFileSize(STIMULUS_FILE_MAX_BYTES + 1, 'big.csv'));
