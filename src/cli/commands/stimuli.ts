@@ -45,7 +45,7 @@ export const STIMULI_USAGE =
 	'usage: stimuli <stimuli.csv | .tsv> ' +
 	'(--text <column> [--by <column>] | --word <column> --by <column> [--word-n <column>] | ' +
 	'--context <column> --target <column>) ' +
-	'[--delimiter comma|semicolon|tab] [--punctuation keep|split|ignore] [--ignore-regex <pattern>] ' +
+	'[--delimiter comma|semicolon|tab] [--sep <text>] [--punctuation keep|split|ignore] [--ignore-regex <pattern>] ' +
 	'[--context-words <n> [--stride-words <n>]] [--format csv|tsv] [--output <file>] ' +
 	MODEL_OPTIONS_USAGE;
 
@@ -63,11 +63,14 @@ export const STIMULI_HELP = `Layouts (pick one; column names as in the file's he
                              the target's surprisal given the context (pangoling's
                              causal_targets_pred); one space joins them
 Words and tokens:
+  --sep <text>               what joins rows, words, a context and its target (default one space;
+                             '' for a language written without spaces; pangoling's sep)
   --punctuation keep         (default) punctuation stays with its word: "dog." is one word
   --punctuation split        punctuation at a word's start or end is a word of its own
   --punctuation ignore       that punctuation is in no word (its tokens still condition)
   --ignore-regex <pattern>   tokens whose text matches (JavaScript syntax, u flag, linear time)
                              count in no word's sum, as pangoling's ignore_regex: e.g. '^\\p{P}+$'
+                             (POSIX classes such as [[:punct:]] are refused: write \\p{P})
 Long passages:
   --context-words <n>        score in sliding windows of at most n words (default: whole texts)
   --stride-words <n>         words scored per window after the first (default n/2)
@@ -101,6 +104,7 @@ const OPTIONS = {
 	'stride-words': { type: 'string' },
 	format: { type: 'string' },
 	output: { type: 'string' },
+	sep: { type: 'string' },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string | boolean>>;
@@ -261,6 +265,12 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 	const ignoreRegex = text(values, 'ignore-regex');
 	let ignoreToken: ((token: string) => boolean) | undefined;
 	if (ignoreRegex !== undefined) {
+		const posix = /\[:[a-z]+:\]/u.exec(ignoreRegex);
+		if (posix !== null) {
+			throw new CliInputError(
+				`--ignore-regex: '${posix[0]}' is a POSIX class (R's syntax), which JavaScript reads as a set of characters; write \\p{P} for punctuation, \\p{L} for letters, \\d for digits.\n${STIMULI_USAGE}`,
+			);
+		}
 		try {
 			const regex = compileLinearRegex(ignoreRegex, 'u');
 			ignoreToken = (token) => regex.test(token);
@@ -286,7 +296,8 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 		source: path,
 		...(delimiter !== undefined ? { delimiter } : {}),
 	});
-	const passages = buildStimulusPassages(table, layout, punctuation);
+	const sep = text(values, 'sep') ?? ' ';
+	const passages = buildStimulusPassages(table, layout, punctuation, sep);
 	const windows = planStimulusWindows(passages, window);
 	const rows: string[][] = [];
 	const models: StimulusModelProvenance[] = [];
@@ -342,6 +353,7 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 		layout,
 		punctuation,
 		...(ignoreRegex !== undefined ? { ignoreRegex } : {}),
+		sep,
 		models,
 		...(window !== undefined ? { window } : {}),
 		bow: requests.every((request) => request.endpoint === undefined),

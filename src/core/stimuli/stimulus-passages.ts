@@ -46,7 +46,8 @@ export interface StimulusPassage {
 	readonly words: readonly StimulusWordSpan[];
 }
 
-/** One space joins rows of a passage, words of a word-per-row group, a context and its target. */
+/** What joins rows of a passage, words of a word-per-row group, a context and its target, unless
+ * chosen otherwise (pangoling's `sep`; `''` for a language written without spaces). */
 export const STIMULUS_JOINER = ' ';
 
 /** Punctuation split off at a word's edges (Unicode general category P). */
@@ -165,9 +166,9 @@ function requireText(table: StimulusTable, rowIndex: number, column: number, wha
 	return value;
 }
 
-/** Texts joined by one space (none where one side already has whitespace there). */
-function joinPart(before: string, part: string): { text: string; offset: number } {
-	const glue = before === '' || /\s$/u.test(before) || /^\s/u.test(part) ? '' : STIMULUS_JOINER;
+/** Texts joined by `sep` (nothing where one side already has whitespace there). */
+function joinPart(before: string, part: string, sep: string): { text: string; offset: number } {
+	const glue = before === '' || /\s$/u.test(before) || /^\s/u.test(part) ? '' : sep;
 	return { text: before + glue + part, offset: before.length + glue.length };
 }
 
@@ -181,13 +182,18 @@ export function buildStimulusPassages(
 	table: StimulusTable,
 	layout: StimulusLayout,
 	punctuation: PunctuationRule = 'keep',
+	sep: string = STIMULUS_JOINER,
 ): StimulusPassage[] {
 	if (layout.kind === 'context-target') {
 		const context = columnIndex(table, layout.contextColumn, 'context');
 		const target = columnIndex(table, layout.targetColumn, 'target');
 		return table.rows.map((_, rowIndex) => {
 			const before = cell(table, rowIndex, context).value;
-			const { text, offset } = joinPart(before, requireText(table, rowIndex, target, 'target'));
+			const { text, offset } = joinPart(
+				before,
+				requireText(table, rowIndex, target, 'target'),
+				sep,
+			);
 			const words = findStimulusWords(text.slice(offset), punctuation).map((span) => ({
 				start: span.start + offset,
 				end: span.end + offset,
@@ -212,7 +218,7 @@ export function buildStimulusPassages(
 			const words: StimulusWordSpan[] = [];
 			for (const rowIndex of rows) {
 				const part = requireText(table, rowIndex, textIndex, 'text');
-				const joined = joinPart(text, part);
+				const joined = joinPart(text, part, sep);
 				text = joined.text;
 				for (const span of findStimulusWords(part, punctuation)) {
 					words.push({
@@ -241,7 +247,7 @@ export function buildStimulusPassages(
 		const words: StimulusWordSpan[] = [];
 		for (const rowIndex of ordered) {
 			const word = requireText(table, rowIndex, wordIndex, 'word').trim();
-			const joined = joinPart(text, word);
+			const joined = joinPart(text, word, sep);
 			text = joined.text;
 			words.push({ start: joined.offset, end: joined.offset + word.length, rowIndex });
 		}

@@ -5,7 +5,6 @@
  */
 import { formatTsvRow, writeCsvTable } from '../formats/tsv-table';
 import type { PunctuationRule, StimulusLayout, StimulusPassage } from './stimulus-passages';
-import { STIMULUS_JOINER } from './stimulus-passages';
 import type { StimulusTable } from './read-stimulus-table';
 import type { StimulusWindow, StimulusWindowSize } from './stimulus-windows';
 import {
@@ -144,6 +143,8 @@ export interface StimulusProvenance {
 	readonly layout: StimulusLayout;
 	readonly punctuation: PunctuationRule;
 	readonly ignoreRegex?: string;
+	/** What joined rows, words, context and target (default one space). */
+	readonly sep?: string;
 	/** Each model of the run, in table order (the `model` column). */
 	readonly models: readonly StimulusModelProvenance[];
 	readonly window?: StimulusWindowSize;
@@ -167,11 +168,11 @@ function describeLayout(layout: StimulusLayout): string {
 		case 'text':
 			return layout.groupColumn === undefined
 				? `one text per row (column '${layout.textColumn}'); each row is scored alone`
-				: `one text per row (column '${layout.textColumn}'); rows with the same '${layout.groupColumn}' are one running passage, joined by one space in row order`;
+				: `one text per row (column '${layout.textColumn}'); rows with the same '${layout.groupColumn}' are one running passage, in row order`;
 		case 'word':
-			return `one word per row (column '${layout.wordColumn}'), grouped by '${layout.groupColumn}', ordered by ${layout.orderColumn === undefined ? 'row order' : `'${layout.orderColumn}'`}; the words are joined by one space and never re-split`;
+			return `one word per row (column '${layout.wordColumn}'), grouped by '${layout.groupColumn}', ordered by ${layout.orderColumn === undefined ? 'row order' : `'${layout.orderColumn}'`}; never re-split`;
 		case 'context-target':
-			return `context + target: '${layout.contextColumn}', one space, then '${layout.targetColumn}'; only the target's words are rows`;
+			return `context + target: '${layout.contextColumn}', then '${layout.targetColumn}'; only the target's words are rows`;
 	}
 }
 
@@ -184,11 +185,11 @@ const PUNCTUATION_WORDS: Readonly<Record<PunctuationRule, string>> = {
 
 /** The provenance lines (no line ends). */
 export function describeStimulusProvenance(facts: StimulusProvenance): string[] {
-	const joiner = JSON.stringify(STIMULUS_JOINER);
+	const joiner = JSON.stringify(facts.sep ?? ' ');
 	return [
 		`input: ${facts.source} (${facts.delimiter}-separated), ${facts.passages} texts scored, ${facts.words} words${facts.models.length > 1 ? ` for each of ${facts.models.length} models (one row per word and model)` : ''}`,
 		`layout: ${describeLayout(facts.layout)}`,
-		`words: ${facts.layout.kind === 'word' ? "the file's own words" : `runs of non-whitespace; ${PUNCTUATION_WORDS[facts.punctuation]}`}; texts are joined by ${joiner}`,
+		`words: ${facts.layout.kind === 'word' ? "the file's own words" : `runs of non-whitespace; ${PUNCTUATION_WORDS[facts.punctuation]}`}; rows, words, context and target are joined by ${joiner} (none where whitespace is already there)`,
 		facts.ignoreRegex === undefined
 			? 'ignored tokens: none'
 			: `ignored tokens: a token whose text (spaces trimmed) matches /${facts.ignoreRegex}/u counts in no word's sum (pangoling's ignore_regex)`,
@@ -196,7 +197,7 @@ export function describeStimulusProvenance(facts: StimulusProvenance): string[] 
 			(m) => `model: ${m.model}; start-of-text convention: ${m.convention} (${m.conventionReason})`,
 		),
 		'leading space: a word\'s leading space is counted in that word (GPT-2\'s "Ġdog", SentencePiece\'s "▁dog"); a whitespace-only token counts in the next word, at the end of a text in the last',
-		"surprisal_bits: −log₂ p of the word's tokens, summed (the surprisal package, minicons, pangoling with log.p = 0.5)",
+		"surprisal_bits: −log₂ p of the word's tokens, summed (pangoling's log.p = 1/2 is in bits too; minicons and the surprisal package also sum a word's tokens)",
 		facts.bow
 			? "surprisal_bow_bits: beginning-of-word corrected (Oh & Schuler 2024; minicons bow_correction=True): + boundary after the word − boundary before it (not for a text's first word)"
 			: 'surprisal_bow_bits: NA where a model gives no word-boundary probabilities (an endpoint)',

@@ -193,6 +193,15 @@ describe('buildStimulusPassages', () => {
 		expect(error.location.line).toBe(line);
 	});
 
+	it('another separator joins the words (pangoling’s sep; none for unspaced scripts)', () => {
+		const table = readStimulusTable('sent,word\n1,我\n1,喜欢\n1,猫\n');
+		const layout: StimulusLayout = { kind: 'word', wordColumn: 'word', groupColumn: 'sent' };
+		expect(shown(buildStimulusPassages(table, layout, 'keep', ''))).toEqual([
+			{ text: '我喜欢猫', words: ['我@0', '喜欢@1', '猫@2'] },
+		]);
+		expect(buildStimulusPassages(table, layout, 'keep', ' | ')[0]?.text).toBe('我 | 喜欢 | 猫');
+	});
+
 	it('with an order column, a group may come back after another', () => {
 		const table = readStimulusTable('sent,n,word\n1,1,The\n2,1,A\n1,2,dog\n');
 		const passages = buildStimulusPassages(table, {
