@@ -133,6 +133,46 @@ describe.each(tokenizers)('stimuli parity on %s', (_, modelArgs) => {
 		expect(run.stderr).toMatch(/provenance: model: .*; start-of-text convention: bos/);
 	});
 
+	it('--tokens: the surprisals command’s tokens, summing to the word table', async () => {
+		const model = [...modelArgs(), '--threads', '2'];
+		const csv = file('tokens.csv', 'sentence\n' + SENTENCES.map((s) => `"${s}"`).join('\n') + '\n');
+		const run = await runCliCommand(
+			stimuliCommand,
+			[csv, '--text', 'sentence', '--tokens', ...model],
+			'disk',
+		);
+		expect(run.exitCode, run.stderr).toBe(0);
+		const tokens = records(run.stdout);
+		const lines = file('tokens.txt', SENTENCES.join('\n') + '\n');
+		const reference = readLmZooSurprisals(
+			(await runCliCommand(surprisalsCommand, [lines, ...model], 'disk')).stdout,
+		).flatMap((sentence) => sentence.tokens);
+		expect(tokens.map((t) => t['token'])).toEqual(reference.map((t) => t.token));
+		expect(
+			maxDifference(
+				tokens.map((t) => Number(t['surprisal_bits'])),
+				reference.map((t) => t.surprisalBits),
+			),
+		).toBeLessThanOrEqual(1e-9);
+		expect(tokens.filter((t) => t['special'] === 'TRUE').map((t) => t['word_index'])).toEqual(
+			SENTENCES.map(() => 'NA'),
+		);
+		const words = records(
+			(await runCliCommand(stimuliCommand, [csv, '--text', 'sentence', ...model], 'disk')).stdout,
+		);
+		const sums = words.map((word) =>
+			tokens
+				.filter((t) => t['sentence'] === word['sentence'] && t['word_index'] === word['word_index'])
+				.reduce((sum, t) => sum + Number(t['surprisal_bits']), 0),
+		);
+		expect(
+			maxDifference(
+				sums,
+				words.map((w) => Number(w['surprisal_bits'])),
+			),
+		).toBeLessThanOrEqual(1e-9);
+	});
+
 	it('one word per row, context + target and a running passage agree with the texts', async () => {
 		const model = [...modelArgs(), '--threads', '2'];
 		// Word per row, each sentence's rows reversed and ordered back by a position column.
@@ -427,6 +467,7 @@ describe('stimuli on hostile input', () => {
 			'--context-words',
 			'--stride-words',
 			'--format',
+			'--tokens',
 			'--output',
 			'--model',
 			'--convention',

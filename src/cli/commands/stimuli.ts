@@ -23,6 +23,7 @@ import {
 	collectStimulusWords,
 	describeStimulusProvenance,
 	stimulusTableRows,
+	stimulusTokenTableRows,
 	writeStimulusTable,
 	type StimulusModelProvenance,
 	type StimulusOutputFormat,
@@ -46,7 +47,7 @@ export const STIMULI_USAGE =
 	'(--text <column> [--by <column>] | --word <column> --by <column> [--word-n <column>] | ' +
 	'--context <column> --target <column>) ' +
 	'[--delimiter comma|semicolon|tab] [--sep <text>] [--punctuation keep|split|ignore] [--ignore-regex <pattern>] ' +
-	'[--context-words <n> [--stride-words <n>]] [--format csv|tsv] [--output <file>] ' +
+	'[--context-words <n> [--stride-words <n>]] [--tokens] [--format csv|tsv] [--output <file>] ' +
 	MODEL_OPTIONS_USAGE;
 
 export const STIMULI_HELP = `Layouts (pick one; column names as in the file's header):
@@ -75,6 +76,9 @@ Long passages:
   --context-words <n>        score in sliding windows of at most n words (default: whole texts)
   --stride-words <n>         words scored per window after the first (default n/2)
 Input and output:
+  --tokens                   one row per model token instead of per word: word_index (NA for a
+                             token in no word: start-of-text, a context, punctuation left out),
+                             token_index, token, special, ignored, surprisal_bits, model
   --delimiter                comma, semicolon or tab (default: detected from the header line);
                              UTF-8 with or without a BOM, RFC 4180 quotes, up to ${STIMULUS_FILE_MAX_BYTES / 1024 / 1024} MiB
   --format csv|tsv           default csv (tsv when --output ends in .tsv)
@@ -105,6 +109,7 @@ const OPTIONS = {
 	format: { type: 'string' },
 	output: { type: 'string' },
 	sep: { type: 'string' },
+	tokens: { type: 'boolean' },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string | boolean>>;
@@ -333,7 +338,17 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 			ignoreToken !== undefined ? { ignoreToken } : {},
 		);
 		const model = request.endpoint ? `openai/${request.endpoint.model}` : request.spec.id;
-		const [header, ...body] = stimulusTableRows(table, words, model);
+		const [header, ...body] =
+			values.tokens === true
+				? stimulusTokenTableRows(
+						table,
+						passages,
+						windows,
+						windows.map((_, index) => scored.texts.find((t) => t.index === index)?.tokens ?? []),
+						model,
+						ignoreToken !== undefined ? { ignoreToken } : {},
+					)
+				: stimulusTableRows(table, words, model);
 		if (rows.length === 0 && header !== undefined) rows.push(header);
 		rows.push(...body);
 		models.push({
@@ -354,6 +369,7 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 		punctuation,
 		...(ignoreRegex !== undefined ? { ignoreRegex } : {}),
 		sep,
+		tokenRows: values.tokens === true,
 		models,
 		...(window !== undefined ? { window } : {}),
 		bow: requests.every((request) => request.endpoint === undefined),

@@ -8,6 +8,7 @@ import type { PunctuationRule, StimulusLayout, StimulusPassage } from './stimulu
 import type { StimulusTable } from './read-stimulus-table';
 import type { StimulusWindow, StimulusWindowSize } from './stimulus-windows';
 import {
+	assignTokensToWords,
 	sumTokensToStimulusWords,
 	type StimulusToken,
 	type StimulusWordOptions,
@@ -122,6 +123,77 @@ export function stimulusTableRows(
 	return [header, ...rows];
 }
 
+/** The columns the token table adds after the input's, in order. */
+export const STIMULUS_TOKEN_COLUMNS = [
+	'word_index',
+	'token_index',
+	'token',
+	'special',
+	'ignored',
+	'surprisal_bits',
+	'model',
+] as const;
+
+/**
+ * The token table: one row per model token of every passage (special tokens, context tokens and
+ * ignored ones included; each token once, from the window that scores its word), every input
+ * column of its word's row first (a token in no word: the row of the next word, else the one
+ * before), then `word_index` (1-based, NA for none), `token_index` (1-based in its passage),
+ * the vocabulary form, `special` and `ignored` (TRUE/FALSE), surprisal in bits and the model.
+ */
+export function stimulusTokenTableRows(
+	table: StimulusTable,
+	passages: readonly StimulusPassage[],
+	windows: readonly StimulusWindow[],
+	scored: readonly (readonly StimulusToken[])[],
+	model: string,
+	options: StimulusWordOptions = {},
+): string[][] {
+	const taken = new Set(table.header);
+	const names = STIMULUS_TOKEN_COLUMNS.map((name) => {
+		let chosen: string = name;
+		while (taken.has(chosen)) chosen += COLLISION_SUFFIX;
+		taken.add(chosen);
+		return chosen;
+	});
+	const rows: string[][] = [[...table.header, ...names]];
+	const emitted = passages.map(() => 0);
+	windows.forEach((window, w) => {
+		const passage = passages[window.passageIndex];
+		const tokens = scored[w] ?? [];
+		if (passage === undefined) return;
+		const wordOf = assignTokensToWords(window.text, window.spans, tokens);
+		wordOf.forEach((word, index) => {
+			const token = tokens[index];
+			let anchor = word;
+			for (let k = index + 1; anchor === null && k < wordOf.length; k++) anchor = wordOf[k] ?? null;
+			for (let k = index - 1; anchor === null && k >= 0; k--) anchor = wordOf[k] ?? null;
+			if (token === undefined || anchor === null || anchor < window.contextCount) return;
+			const rowIndex = passage.words[window.firstWord + anchor]?.rowIndex;
+			if (rowIndex === undefined) return;
+			const text =
+				token.start === undefined ? '' : window.text.slice(token.start, token.end).trim();
+			const ignored =
+				word !== null &&
+				text !== '' &&
+				options.ignoreToken !== undefined &&
+				options.ignoreToken(text);
+			emitted[window.passageIndex] = (emitted[window.passageIndex] ?? 0) + 1;
+			rows.push([
+				...(table.rows[rowIndex]?.fields ?? []),
+				word === null ? 'NA' : String(window.firstWord + word + 1),
+				String(emitted[window.passageIndex]),
+				token.token,
+				token.special ? 'TRUE' : 'FALSE',
+				ignored ? 'TRUE' : 'FALSE',
+				formatBitsForR(token.surprisalBits),
+				model,
+			]);
+		});
+	});
+	return rows;
+}
+
 export type StimulusOutputFormat = 'csv' | 'tsv';
 
 /**
@@ -143,6 +215,8 @@ export interface StimulusProvenance {
 	readonly layout: StimulusLayout;
 	readonly punctuation: PunctuationRule;
 	readonly ignoreRegex?: string;
+	/** The table has one row per token (`--tokens`), not per word. */
+	readonly tokenRows?: boolean;
 	/** What joined rows, words, context and target (default one space). */
 	readonly sep?: string;
 	/** Each model of the run, in table order (the `model` column). */
@@ -189,6 +263,9 @@ export function describeStimulusProvenance(facts: StimulusProvenance): string[] 
 	return [
 		`input: ${facts.source} (${facts.delimiter}-separated), ${facts.passages} texts scored, ${facts.words} words${facts.models.length > 1 ? ` for each of ${facts.models.length} models (one row per word and model)` : ''}`,
 		`layout: ${describeLayout(facts.layout)}`,
+		facts.tokenRows === true
+			? 'rows: one per model token (word_index NA for a token in no word)'
+			: 'rows: one per word',
 		`words: ${facts.layout.kind === 'word' ? "the file's own words" : `runs of non-whitespace; ${PUNCTUATION_WORDS[facts.punctuation]}`}; rows, words, context and target are joined by ${joiner} (none where whitespace is already there)`,
 		facts.ignoreRegex === undefined
 			? 'ignored tokens: none'

@@ -51,17 +51,16 @@ export interface StimulusWordOptions {
 }
 
 /**
- * The values of each span, in span order.
+ * The word (index into `spans`) each token belongs to, null for a special token or one in no
+ * word (the rule in the module header; ignoring tokens by pattern is not applied here).
  * @throws RangeError when a text token has no character offsets (engines always give them).
  */
-export function sumTokensToStimulusWords(
+export function assignTokensToWords(
 	text: string,
 	spans: readonly Pick<StimulusWordSpan, 'start' | 'end'>[],
 	tokens: readonly StimulusToken[],
-	options: StimulusWordOptions = {},
-): StimulusWordValues[] {
-	const members: number[][] = spans.map(() => []);
-	const firstOf: (number | undefined)[] = spans.map(() => undefined);
+): (number | null)[] {
+	const wordOf: (number | null)[] = tokens.map(() => null);
 	/** The first span whose end is after `at` (spans are in text order). */
 	const spanAfter = (at: number): number => {
 		let low = 0;
@@ -72,13 +71,6 @@ export function sumTokensToStimulusWords(
 			else high = middle;
 		}
 		return low;
-	};
-	const place = (word: number, index: number, tokenText: string) => {
-		firstOf[word] ??= index;
-		if (options.ignoreToken !== undefined && tokenText !== '' && options.ignoreToken(tokenText)) {
-			return;
-		}
-		members[word]?.push(index);
 	};
 	/** Whitespace-only tokens waiting for the word of the next token. */
 	let pending: number[] = [];
@@ -98,10 +90,35 @@ export function sumTokensToStimulusWords(
 		pending = [];
 		// In no word (a context, ignored punctuation): the spaces before it are in none either.
 		if (word >= spans.length || (spans[word]?.start ?? Infinity) > at) return;
-		for (const blank of waiting) place(word, blank, '');
-		place(word, index, text.slice(token.start, token.end).trim());
+		for (const blank of waiting) wordOf[blank] = word;
+		wordOf[index] = word;
 	});
-	if (spans.length > 0) for (const blank of pending) place(spans.length - 1, blank, '');
+	if (spans.length > 0) for (const blank of pending) wordOf[blank] = spans.length - 1;
+	return wordOf;
+}
+
+/**
+ * The values of each span, in span order.
+ * @throws RangeError when a text token has no character offsets (engines always give them).
+ */
+export function sumTokensToStimulusWords(
+	text: string,
+	spans: readonly Pick<StimulusWordSpan, 'start' | 'end'>[],
+	tokens: readonly StimulusToken[],
+	options: StimulusWordOptions = {},
+): StimulusWordValues[] {
+	const members: number[][] = spans.map(() => []);
+	const firstOf: (number | undefined)[] = spans.map(() => undefined);
+	assignTokensToWords(text, spans, tokens).forEach((word, index) => {
+		if (word === null) return;
+		firstOf[word] ??= index;
+		const token = tokens[index];
+		const tokenText = token ? text.slice(token.start, token.end).trim() : '';
+		if (options.ignoreToken !== undefined && tokenText !== '' && options.ignoreToken(tokenText)) {
+			return;
+		}
+		members[word]?.push(index);
+	});
 	const boundary = tokens.every(
 		(token) => token.special || typeof token.boundarySurprisalBits === 'number',
 	)

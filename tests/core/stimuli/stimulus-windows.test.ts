@@ -11,6 +11,7 @@ import {
 	describeStimulusProvenance,
 	formatBitsForR,
 	stimulusTableRows,
+	stimulusTokenTableRows,
 	stimulusValueColumnNames,
 	writeStimulusTable,
 } from '../../../src/core/stimuli/stimulus-table';
@@ -83,6 +84,32 @@ describe('planStimulusWindows', () => {
 		expect(words.map((w) => w.word)).toEqual(text.split(' '));
 		expect(words.map((w) => w.surprisalBits)).toEqual(text.split(' ').map((w) => w.length));
 		expect(words.map((w) => w.wordIndex)).toEqual(text.split(' ').map((_, i) => i));
+	});
+
+	it('the token table has every token once, from the window that scores its word', () => {
+		const table = readStimulusTable(`id,text\n1,${text}\n`);
+		const passage = { ...(passages[0] as StimulusPassage) };
+		const windows = planStimulusWindows([passage], { contextWords: 5, strideWords: 2 });
+		const rows = stimulusTokenTableRows(
+			table,
+			[passage],
+			windows,
+			windows.map((w) => tokensPerWord(w.text)),
+			'm',
+		);
+		expect(rows[0]?.slice(2)).toEqual([
+			'word_index',
+			'token_index',
+			'token',
+			'special',
+			'ignored',
+			'surprisal_bits',
+			'model',
+		]);
+		const words = text.split(' ');
+		expect(rows.slice(1).map((row) => row[2])).toEqual(words.map((_, i) => String(i + 1)));
+		expect(rows.slice(1).map((row) => row[3])).toEqual(words.map((_, i) => String(i + 1)));
+		expect(rows.slice(1).map((row) => Number(row[7]))).toEqual(words.map((w) => w.length));
 	});
 
 	it.each([
