@@ -331,10 +331,12 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 			}
 			throw error;
 		}
+		const byIndex = new Map(scored.texts.map((t) => [t.index, t.tokens]));
+		const windowTokens = windows.map((_, index) => byIndex.get(index) ?? []);
 		const words = collectStimulusWords(
 			passages,
 			windows,
-			windows.map((_, index) => scored.texts.find((t) => t.index === index)?.tokens ?? []),
+			windowTokens,
 			ignoreToken !== undefined ? { ignoreToken } : {},
 		);
 		const model = request.endpoint ? `openai/${request.endpoint.model}` : request.spec.id;
@@ -344,7 +346,7 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 						table,
 						passages,
 						windows,
-						windows.map((_, index) => scored.texts.find((t) => t.index === index)?.tokens ?? []),
+						windowTokens,
 						model,
 						ignoreToken !== undefined ? { ignoreToken } : {},
 					)
