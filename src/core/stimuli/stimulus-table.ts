@@ -269,7 +269,7 @@ export function describeStimulusProvenance(facts: StimulusProvenance): string[] 
 		`words: ${facts.layout.kind === 'word' ? "the file's own words" : `runs of non-whitespace; ${PUNCTUATION_WORDS[facts.punctuation]}`}; rows, words, context and target are joined by ${joiner} (none where whitespace is already there)`,
 		facts.ignoreRegex === undefined
 			? 'ignored tokens: none'
-			: `ignored tokens: a token whose text (spaces trimmed) matches /${facts.ignoreRegex}/u counts in no word's sum (pangoling's ignore_regex)`,
+			: `ignored tokens: a token whose text (spaces trimmed) matches /${facts.ignoreRegex}/u counts in no word's sum (pangoling's ignore_regex); a word made only of such tokens is NA`,
 		...facts.models.map(
 			(m) => `model: ${m.model}; start-of-text convention: ${m.convention} (${m.conventionReason})`,
 		),

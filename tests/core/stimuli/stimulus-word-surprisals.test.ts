@@ -128,6 +128,23 @@ describe('sumTokensToStimulusWords on other spans', () => {
 		);
 	});
 
+	it('a word made only of ignored tokens is NaN, and the next word still gets its minus term', () => {
+		const text = 'a — b';
+		const tokens = tokensOf(text, [1, 3, 4]);
+		const words = sumTokensToStimulusWords(text, findStimulusWords(text), tokens, {
+			ignoreToken: (token) => /^\p{P}+$/u.test(token),
+		});
+		expect(words.map((w) => w.tokenIndices)).toEqual([[1], [], [3, 4]]);
+		expect(words[1]?.surprisalBits).toBeNaN();
+		expect(words[2]?.bowSurprisalBits).toBeCloseTo(
+			(tokens[3]?.surprisalBits ?? 0) +
+				(tokens[4]?.surprisalBits ?? 0) +
+				(tokens[4]?.boundarySurprisalBits ?? 0) -
+				(tokens[2]?.boundarySurprisalBits ?? 0),
+			12,
+		);
+	});
+
 	it('entropy is the value at the word’s first token', () => {
 		const text = 'a bc';
 		const tokens = tokensOf(text, [1, 3]).map((t, i) => ({ ...t, entropyBits: 10 + i }));
