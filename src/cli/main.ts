@@ -27,6 +27,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand
 			'surprisals <sentences.txt> [--words [--bow]] [--model ...] [--convention ...]: lm-zoo surprisal TSV (per word with --words; beginning-of-word corrected with --bow)',
 		load: async () => (await import('./commands/surprisals')).surprisalsCommand,
 	},
+	stimuli: {
+		summary:
+			'stimuli <stimuli.csv|.tsv> (--text C [--by G] | --word C --by G [--word-n O] | --context C --target T) [--punctuation ...] [--ignore-regex ...] [--model ...]: per-word surprisal table of experiment stimuli (CSV/TSV, every input column kept)',
+		load: async () => (await import('./commands/stimuli')).stimuliCommand,
+	},
 	'import-pairs': {
 		summary:
 			'import-pairs <pairs.jsonl|.csv|.tsv> [--name <suite name>]: minimal pairs (BLiMP JSONL or good,bad table) as a suite (JSON)',
