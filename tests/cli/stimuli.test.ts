@@ -13,7 +13,7 @@ import { stimuliCommand } from '../../src/cli/commands/stimuli';
 import { surprisalsCommand } from '../../src/cli/commands/surprisals';
 import { readTsvTable } from '../../src/core/formats/tsv-table';
 import { readLmZooSurprisals } from '../../src/core/syntaxgym/formats/lm-zoo-surprisals';
-import { sumSurprisalsToWords } from '../../src/core/syntaxgym/surprisal/word-surprisal';
+import { sumSurprisalsToWords } from '../../src/core/scoring/word-surprisal';
 import { runCliCommand } from './run-cli-command';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchtop-stimuli-'));

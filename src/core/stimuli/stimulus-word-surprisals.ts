@@ -1,7 +1,7 @@
 /**
  * Token surprisals of a scored passage summed over its words (spans from stimulus-passages.ts),
  * with the beginning-of-word correction and the next-word entropy where the engine gave them.
- * The same rule as `sumSurprisalsToWords` (core/syntaxgym/surprisal/word-surprisal.ts) for spans
+ * The same rule as `sumSurprisalsToWords` (core/scoring/word-surprisal.ts) for spans
  * that are whitespace runs, generalized to any spans. Pure.
  *
  * - A token that is not special belongs to the word whose span holds its first non-whitespace

@@ -2,7 +2,7 @@
 // (sumSurprisalsToWords, plain and beginning-of-word corrected), then what the general spans add:
 // context tokens and ignored tokens in no word, a word without a token of its own, entropy.
 import { describe, expect, it } from 'vitest';
-import { sumSurprisalsToWords } from '../../../src/core/syntaxgym/surprisal/word-surprisal';
+import { sumSurprisalsToWords } from '../../../src/core/scoring/word-surprisal';
 import { findStimulusWords } from '../../../src/core/stimuli/stimulus-passages';
 import {
 	sumTokensToStimulusWords,
