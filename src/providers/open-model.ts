@@ -8,13 +8,13 @@ import { basename, resolve } from 'node:path';
 import type { TextModel } from '../core/model/generation';
 import {
 	baseUrlProblem,
-	normalizeBaseUrl,
 	parseModelSpecString,
 	type EndpointModelSpec,
 	type ModelDtype,
 	type ModelSpec,
 	type TextModelSpec,
 } from '../core/model/model-spec';
+import { normalizeEndpointBaseUrl } from '../core/model/endpoint-choice';
 import type { InferenceEngine } from '../worker/engine';
 import { createNodeEngine } from '../worker/node-engine';
 import { EndpointModel } from './endpoint-model';
@@ -95,7 +95,7 @@ export function endpointSpecOf(
 	}
 	const problem = baseUrlProblem(url);
 	if (problem !== undefined) throw new EndpointBaseUrlError(`openai/${model}: ${problem}.`);
-	return { source: 'openai', model, baseUrl: normalizeBaseUrl(url) };
+	return { source: 'openai', model, baseUrl: normalizeEndpointBaseUrl(url) };
 }
 
 export async function openTextModel(

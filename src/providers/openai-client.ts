@@ -23,7 +23,8 @@ import {
 	type EndpointFailureKind,
 } from '../core/model/endpoint-errors';
 import type { TokenUsage } from '../core/model/generation';
-import { baseUrlProblem, normalizeBaseUrl } from '../core/model/model-spec';
+import { baseUrlProblem } from '../core/model/model-spec';
+import { normalizeEndpointBaseUrl } from '../core/model/endpoint-choice';
 import { ServerSentEventParser } from '../core/model/server-sent-events';
 
 /** A failed endpoint call; `kind` says which failure, the message what to do. */
@@ -598,7 +599,7 @@ export class OpenAIClient {
 		this.#options = options;
 		const problem = baseUrlProblem(options.baseUrl);
 		if (problem !== undefined) throw new EndpointBaseUrlError(problem);
-		this.baseUrl = normalizeBaseUrl(options.baseUrl);
+		this.baseUrl = normalizeEndpointBaseUrl(options.baseUrl);
 		this.#limiter = new Limiter(Math.max(1, options.concurrency ?? 4));
 		this.limits = { ...DEFAULT_ENDPOINT_LIMITS, ...options.limits };
 	}

@@ -9,6 +9,7 @@ import {
 	type EvalsShownRun,
 } from '../core/evals';
 import { EVALS_RUN_KIND } from '../core/evals/evals-run-kind';
+import { shareHashOf } from '../core/run/run-kind';
 import { evalsSharePayloadOf } from '../core/evals/evals-runs';
 import { getEvalsRun, listEvalsSamples } from '../storage/evals-runs-repository';
 
@@ -39,5 +40,5 @@ export async function storedRunShareFragment(id: number): Promise<string | null>
 	const record = await getEvalsRun(id);
 	if (!record) return null;
 	const samples = await listEvalsSamples(id);
-	return `#${EVALS_RUN_KIND.share.route}${EVALS_RUN_KIND.share.encode(evalsSharePayloadOf(record, samples))}`;
+	return shareHashOf(EVALS_RUN_KIND.share, evalsSharePayloadOf(record, samples));
 }

@@ -285,12 +285,3 @@ export function fileNameOfUrl(url: string): string {
 function describe(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
-
-/**
- * Whether the start of a dropped file is a Benchtop run bundle (`{"format": "benchtop-run/2", …}`
- * as the exporter writes it, or `"benchtop-run"` of 0.1.0) rather than a suite: decides where a
- * page-wide drop goes.
- */
-export function looksLikeRunBundle(head: string): boolean {
-	return /^\uFEFF?\s*\{\s*"format"\s*:\s*"benchtop-run(?:\/2)?"/.test(head);
-}

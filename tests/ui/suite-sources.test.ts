@@ -1,5 +1,4 @@
-// Suite sources: strict UTF-8 decoding, size limits, URL fetch errors as messages, and the
-// run-bundle sniffing of page-wide drops.
+// Suite sources: strict UTF-8 decoding, size limits, URL fetch errors as messages, and linked suites.
 import { describe, expect, it } from 'vitest';
 import {
 	MAX_SUITE_BYTES,
@@ -9,7 +8,6 @@ import {
 	linkedSuiteRequest,
 	listBundledSuites,
 	loadBundledSuiteText,
-	looksLikeRunBundle,
 	readSuiteFile,
 } from '../../src/ui/suite-sources';
 
@@ -26,21 +24,6 @@ describe('decodeSuiteBytes', () => {
 		const result = decodeSuiteBytes(new Uint8Array([0x22, 0xe9, 0x22]), 'latin.json');
 		expect(result.ok).toBe(false);
 		if (!result.ok) expect(result.message).toMatch(/^latin\.json is not UTF-8 text/);
-	});
-});
-
-describe('looksLikeRunBundle', () => {
-	it.each([
-		['{\n\t"format": "benchtop-run",\n\t"formatVersion": 1', true],
-		['\uFEFF{"format":"benchtop-run"}', true],
-		['{\n\t"format": "benchtop-run/2",\n\t"kind": "suite"', true],
-		['{"format": "benchtop-run/3"', false],
-		['{"meta": {"name": "x"}, "format": "benchtop-run"}', false],
-		['{"format": "benchtop-runner"', false],
-		['[1, 2]', false],
-		['', false],
-	])('%j → %s', (head, expected) => {
-		expect(looksLikeRunBundle(head)).toBe(expected);
 	});
 });
 

@@ -201,16 +201,6 @@ export function readEvalsRunBundle(text: string): ReadEvalsRunBundleResult {
 	return readRunBundleOfKind<EvalsRunBundle>(text, EVALS_BUNDLE, BundleSchema);
 }
 
-/** Whether a file's text looks like a run bundle of any kind (a JSON object with a `format`). */
-export function looksLikeRunBundle(text: string): boolean {
-	try {
-		const json: unknown = JSON.parse(text);
-		return typeof json === 'object' && json !== null && !Array.isArray(json) && 'format' in json;
-	} catch {
-		return false;
-	}
-}
-
 /** An imported bundle as the results panel shows it: the past run, not a run of this browser. */
 export function shownRunOfBundle(bundle: EvalsRunBundle, fileName: string): EvalsShownRun {
 	const { runRecordId: _local, ...shown } = shownRunOfStored(

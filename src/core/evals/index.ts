@@ -163,7 +163,6 @@ export {
 export {
 	EVALS_RUN_BUNDLE_FORMAT,
 	buildEvalsRunBundle,
-	looksLikeRunBundle,
 	readEvalsRunBundle,
 	serializeEvalsRunBundle,
 	shownRunOfBundle,

@@ -3,7 +3,8 @@
  * ours) or a Benchtop run bundle, with the page's words when it cannot be read; and the shown run
  * written as an oaieval JSONL log.
  */
-import { looksLikeRunBundle, readEvalsRunBundle, shownRunOfBundle } from './evals-run-bundle';
+import { looksLikeRunBundle } from '../run/task-run-json';
+import { readEvalsRunBundle, shownRunOfBundle } from './evals-run-bundle';
 import { problemOf } from './evals-problems';
 import { readOaievalLog, writeOaievalLog } from './oaieval-log';
 import { shownRunOfLog, type EvalsShownRun } from './shown-run';

@@ -60,7 +60,7 @@ export function checkEndpointModelId(modelId: string): string | null {
 	return null;
 }
 
-/** The base URL as stored in a spec: trimmed, without trailing slashes. */
+/** The base URL as stored in a spec: trimmed, without trailing slashes (`http://h:8000/v1/` → `http://h:8000/v1`). */
 export function normalizeEndpointBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(/\/+$/, '');
 }

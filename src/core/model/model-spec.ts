@@ -38,6 +38,23 @@ export interface ModelSpec {
 	readonly backend: InferenceBackend;
 }
 
+/**
+ * The spec of a local model as every picker builds it: the id trimmed, a hub model's revision
+ * `main` unless given, no revision for bundled and local models.
+ */
+export function localModelSpec(
+	source: ModelSource,
+	id: string,
+	dtype: ModelDtype,
+	backend: InferenceBackend,
+	revision?: string,
+): ModelSpec {
+	const trimmed = id.trim();
+	return source === 'hub'
+		? { source, id: trimmed, revision: revision?.trim() || 'main', dtype, backend }
+		: { source, id: trimmed, dtype, backend };
+}
+
 /** The default model of the app and the CLI. */
 export const DEFAULT_MODEL_ID = 'gpt2-en-small';
 export const BUNDLED_MODEL_IDS = ['gpt2-en-small', 'gpt2-random-tiny'] as const;
@@ -113,11 +130,6 @@ export function parseModelSpecString(text: string): ParsedModelSpecString {
 	const at = spec.lastIndexOf('@');
 	if (at > 0) return { kind: 'hub-or-folder', id: spec.slice(0, at), revision: spec.slice(at + 1) };
 	return { kind: 'hub-or-folder', id: spec };
-}
-
-/** Strips trailing slashes of a base URL (`http://h:8000/v1/` → `http://h:8000/v1`). */
-export function normalizeBaseUrl(baseUrl: string): string {
-	return baseUrl.trim().replace(/\/+$/, '');
 }
 
 /**

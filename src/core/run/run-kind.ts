@@ -20,6 +20,14 @@ export interface ShareFacet<Payload> extends ShareRoute {
 	readonly decode: (data: string) => Payload;
 }
 
+/**
+ * The hash (`#/evals/share/2/…`) of a link at `facet`: the one way a page makes a share URL's
+ * fragment. Throws the facet's ShareLinkError (`too-large`) over the link budget.
+ */
+export function shareHashOf<Payload>(facet: ShareFacet<Payload>, payload: Payload): string {
+	return `#${facet.route}${facet.encode(payload)}`;
+}
+
 /** A kind's bundles: the envelope's facts and the kind's reader and writer. */
 export interface BundleFacet<Bundle> extends RunBundleFormat {
 	/** Reads a bundle of this kind (format 2 or the kind's 0.1.0 format) from untrusted text. */

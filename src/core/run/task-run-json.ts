@@ -136,6 +136,17 @@ export function runFileSizeProblem(name: string, size: number): string | null {
 	return `${name} is too large to be a run bundle (${mib(size)} MiB; Benchtop reads at most ${mib(MAX_BUNDLE_BYTES)} MiB).`;
 }
 
+/**
+ * Whether a file's text (or its first bytes) looks like a Benchtop run bundle of any kind rather
+ * than a suite or a log: a JSON object whose first key names a bundle format, as every writer
+ * puts it (`benchtop-run/2`, a newer `benchtop-run/N`, or a 0.1.0 `benchtop-run`,
+ * `benchtop-evals-run/1`, `benchtop-ltm-run/1`). Decides where a file goes; the bundle's reader
+ * then says what is wrong with it, if anything (a newer format: "update Benchtop").
+ */
+export function looksLikeRunBundle(head: string): boolean {
+	return /^\uFEFF?\s*\{\s*"format"\s*:\s*"benchtop-(?:[a-z]+-)?run(?:\/\d+)?"/.test(head);
+}
+
 /** The one run-bundle envelope of every kind: `{"format": "benchtop-run/2", "kind": …, …}`. */
 export const RUN_BUNDLE_FORMAT = 'benchtop-run/2';
 

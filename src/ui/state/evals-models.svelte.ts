@@ -6,6 +6,7 @@
 import type { TextModel } from '../../core/model/generation';
 import {
 	BUNDLED_MODEL_IDS,
+	localModelSpec,
 	type EndpointModelSpec,
 	type ModelDtype,
 	type TextModelSpec,
@@ -199,11 +200,14 @@ export class EvalsModelChoice {
 	}
 }
 
-/** The spec of a local model (bundled, else a hub id at `hubDtype`) as the worker loads it. */
+/**
+ * The spec of a local model (bundled, else a hub id at `hubDtype`) as the worker loads it for
+ * generation: on WASM (the worker's generation path runs there).
+ */
 export function localSpec(id: string, hubDtype: ModelDtype = 'fp32'): TextModelSpec {
 	return BUNDLED_IDS.includes(id)
-		? { source: 'bundled', id, dtype: 'fp32', backend: 'wasm' }
-		: { source: 'hub', id, revision: 'main', dtype: hubDtype, backend: 'wasm' };
+		? localModelSpec('bundled', id, 'fp32', 'wasm')
+		: localModelSpec('hub', id, hubDtype, 'wasm');
 }
 
 /**

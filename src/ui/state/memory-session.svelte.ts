@@ -9,9 +9,9 @@
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- file maps here are not UI state (the $state fields hold them as raw values) */
 import { listUnreadableRuns, type UnreadableRun } from '../../storage/runs-repository';
-import { formatAppRoute } from '../../core/routing/app-route';
 import { LTM_RESUME } from '../../core/ltm/ltm-run-record';
 import { LTM_RUN_KIND } from '../../core/ltm/ltm-run-kind';
+import { shareHashOf } from '../../core/run/run-kind';
 import { runFileSizeProblem } from '../../core/run/task-run-json';
 import { describeError } from '../../core/messages/describe-error';
 import {
@@ -452,9 +452,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	shareHash(): string | null {
 		const run = this.#shownRun;
 		const payload = run ? ltmSharePayloadOf(run, this.#state) : null;
-		return payload
-			? formatAppRoute({ view: 'memory', share: LTM_RUN_KIND.share.encode(payload) })
-			: null;
+		return payload ? shareHashOf(LTM_RUN_KIND.share, payload) : null;
 	}
 
 	/** Opens a share link's payload (the part after `#/memory/share/`); a bad link is said why. */

@@ -16,6 +16,7 @@ import {
 import {
 	BUNDLED_MODEL_IDS,
 	DEFAULT_MODEL_ID,
+	localModelSpec,
 	type InferenceBackend,
 	type ModelDtype,
 	type ModelSource,
@@ -379,22 +380,16 @@ export class ModelCatalog {
 		if (this.specProblem !== null) return null;
 		switch (this.source) {
 			case 'bundled':
-				return { source: 'bundled', id: this.bundledId, dtype: this.dtype, backend: this.backend };
+				return localModelSpec('bundled', this.bundledId, this.dtype, this.backend);
 			case 'hub':
-				return {
-					source: 'hub',
-					id: this.hubId.trim(),
-					revision: this.hubRevision.trim() || 'main',
-					dtype: this.dtype,
-					backend: this.backend,
-				};
+				return localModelSpec('hub', this.hubId, this.dtype, this.backend, this.hubRevision);
 			case 'local':
-				return {
-					source: 'local',
-					id: this.#localFolderName || 'local-model',
-					dtype: this.dtype,
-					backend: this.backend,
-				};
+				return localModelSpec(
+					'local',
+					this.#localFolderName || 'local-model',
+					this.dtype,
+					this.backend,
+				);
 			case 'openai':
 				// Not a local model: runs take runSpec (the endpoint's spec).
 				return null;

@@ -3,10 +3,11 @@ import {
 	baseUrlProblem,
 	describeModelSpec,
 	formatModelSpec,
-	normalizeBaseUrl,
+	localModelSpec,
 	parseModelSpecString,
 	type TextModelSpec,
 } from '../../../src/core/model/model-spec';
+import { normalizeEndpointBaseUrl } from '../../../src/core/model/endpoint-choice';
 
 describe('parseModelSpecString', () => {
 	it.each([
@@ -71,11 +72,11 @@ describe('formatModelSpec / describeModelSpec', () => {
 	});
 });
 
-describe('normalizeBaseUrl', () => {
+describe('normalizeEndpointBaseUrl', () => {
 	it.each([
 		['http://127.0.0.1:8000/v1/', 'http://127.0.0.1:8000/v1'],
 		[' https://api.openai.com/v1 ', 'https://api.openai.com/v1'],
-	])('%s → %s', (input, output) => expect(normalizeBaseUrl(input)).toBe(output));
+	])('%s → %s', (input, output) => expect(normalizeEndpointBaseUrl(input)).toBe(output));
 });
 
 describe('baseUrlProblem (issue 19: no secrets in URLs)', () => {
@@ -97,5 +98,24 @@ describe('baseUrlProblem (issue 19: no secrets in URLs)', () => {
 
 	it('never repeats the password in its reason', () => {
 		expect(baseUrlProblem('http://alice:hunter2@h/v1')).not.toContain('hunter2');
+	});
+});
+
+describe('localModelSpec', () => {
+	it('trims the id, gives a hub model its revision (main unless given), none to the others', () => {
+		expect(localModelSpec('hub', ' Xenova/distilgpt2 ', 'q8', 'webgpu', ' v2 ')).toEqual({
+			source: 'hub',
+			id: 'Xenova/distilgpt2',
+			revision: 'v2',
+			dtype: 'q8',
+			backend: 'webgpu',
+		});
+		expect(localModelSpec('hub', 'a/b', 'fp32', 'wasm', '  ')).toMatchObject({ revision: 'main' });
+		expect(localModelSpec('bundled', 'gpt2-en-small', 'fp32', 'wasm', 'x')).toEqual({
+			source: 'bundled',
+			id: 'gpt2-en-small',
+			dtype: 'fp32',
+			backend: 'wasm',
+		});
 	});
 });

@@ -11,8 +11,8 @@ import {
 	type InferenceBackend,
 	type ModelDtype,
 	type ModelSource,
-	normalizeBaseUrl,
 } from '../../model/model-spec';
+import { normalizeEndpointBaseUrl } from '../../model/endpoint-choice';
 import type { ScoredToken } from '../scoring/types';
 import { RUN_STATUSES, type RunModelSpec, type RunStatus } from '../../run/run-types';
 import { type ItemResult, type SuiteRun, type ScoredSentence } from './suite-run';
@@ -216,7 +216,7 @@ function readModel(value: Json, pointer: string): RunModelSpec {
 		}
 		const modelId = readString(model.model, `${pointer}/model`);
 		if (modelId === '') fail(`${pointer}/model`, 'expected the model id the endpoint serves');
-		return { source, model: modelId, baseUrl: normalizeBaseUrl(baseUrl) };
+		return { source, model: modelId, baseUrl: normalizeEndpointBaseUrl(baseUrl) };
 	}
 	const revision = readOptionalString(model.revision, `${pointer}/revision`);
 	return {
