@@ -16,7 +16,7 @@ import {
 } from '../core/kinds/run-record';
 import type { RunStatus } from '../core/run/run-types';
 import { db, type EvalsRunRow } from './db';
-import { listResumableRowsOfKind, listRowsOfKind, withId } from './run-rows';
+import { listResumableRowsOfKind, listRowsOfKind, withId, writeRunUpdate } from './run-rows';
 import { guardQuota } from './storage-errors';
 
 /** A stored Evals run, with its id. */
@@ -96,16 +96,7 @@ export async function writeEvalsRunUpdate(
 	update: EvalsRunUpdate,
 	now = Date.now(),
 ): Promise<void> {
-	await guardQuota(() =>
-		db.runs.update(id, (row) => {
-			if (row.kind !== 'evals') return;
-			for (const [key, value] of Object.entries(update) as [keyof EvalsRunUpdate, unknown][]) {
-				if (value === undefined) delete row[key];
-				else Object.assign(row, { [key]: value });
-			}
-			row.updatedAt = now;
-		}),
-	);
+	await writeRunUpdate(id, 'evals', update, now);
 }
 
 export async function getEvalsRun(id: number): Promise<EvalsRunRecord | undefined> {

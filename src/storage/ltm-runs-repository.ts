@@ -11,7 +11,7 @@ import { LTM_STATE_KEY, type LtmRunRecord } from '../core/kinds/run-record';
 import type { LtmRunDraft } from '../core/ltm/ltm-run-draft';
 import type { RunStatus } from '../core/run/run-types';
 import { db, type LtmRunRow } from './db';
-import { listResumableRowsOfKind, listRowsOfKind, withId } from './run-rows';
+import { listResumableRowsOfKind, listRowsOfKind, withId, writeRunUpdate } from './run-rows';
 import { guardQuota } from './storage-errors';
 
 /** A stored LTM run, with its id. */
@@ -53,16 +53,7 @@ export async function updateLtmRun(
 	update: LtmRunUpdate,
 	now = Date.now(),
 ): Promise<LtmRunRecord | undefined> {
-	await guardQuota(() =>
-		db.runs.update(id, (row) => {
-			if (row.kind !== 'ltm') return;
-			for (const [key, value] of Object.entries(update) as [keyof LtmRunUpdate, unknown][]) {
-				if (value === undefined) delete row[key];
-				else Object.assign(row, { [key]: value });
-			}
-			row.updatedAt = now;
-		}),
-	);
+	await writeRunUpdate(id, 'ltm', update, now);
 	return getLtmRun(id);
 }
 

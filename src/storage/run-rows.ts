@@ -7,6 +7,7 @@ import { UNFINISHED_STATUSES, type ResumeRule } from '../core/run/resume-plan';
 import { RUN_KIND_REGISTRY } from '../core/kinds/registered-kinds';
 import type { UnreadableRun } from '../core/kinds/kind-registry';
 import { db, type RunRow } from './db';
+import { guardQuota } from './storage-errors';
 
 export type { UnreadableRun } from '../core/kinds/kind-registry';
 
@@ -90,6 +91,31 @@ export async function listResumableRowsOfKind<K extends RunRow['kind']>(
 		.filter((row): row is Extract<RunRow, { kind: K }> => row.kind === rule.kind)
 		.filter((row) => storedRunProblem(row) === null && rule.resumePlan(row) !== null)
 		.sort((a, b) => b.createdAt - a.createdAt);
+}
+
+/**
+ * The one row update of every kind: sets each field of `update` on the stored run `id` (a field
+ * given as `undefined` is removed), never its `id` or `kind`, and `updatedAt` to `now`. With
+ * `kind`, a row of another kind is left alone.
+ */
+export async function writeRunUpdate(
+	id: number,
+	kind: string | null,
+	update: object,
+	now = Date.now(),
+): Promise<void> {
+	await guardQuota(() =>
+		db.runs.update(id, (row) => {
+			if (kind !== null && row.kind !== kind) return;
+			const fields = row as unknown as Record<string, unknown>;
+			for (const [key, value] of Object.entries(update)) {
+				if (key === 'id' || key === 'kind') continue;
+				if (value === undefined) delete fields[key];
+				else fields[key] = value;
+			}
+			row.updatedAt = now;
+		}),
+	);
 }
 
 /** A row with its id required (distributes over a union of rows). */

@@ -11,6 +11,7 @@ import type { StoredRunItem } from '../core/run/run-kind';
 import type { RunRecordBase } from '../core/run/run-types';
 import { db, type RunItemRow, type RunRow } from './db';
 import { guardQuota } from './storage-errors';
+import { writeRunUpdate } from './run-rows';
 
 /** The registry with each kind's own types forgotten: code here handles every kind alike. */
 const KINDS: KindRegistry = RUN_KIND_REGISTRY;
@@ -130,18 +131,13 @@ export async function putRunItemsOfAnyKind(
 	);
 }
 
-/** Changes fields of a stored run (not its id or kind); `updatedAt` is set to `now`. */
+/** Changes fields of a stored run of any kind (not its id or kind); `updatedAt` is set to `now`. */
 export async function updateRunOfAnyKind(
 	id: number,
 	changes: Readonly<Record<string, unknown>>,
 	now = Date.now(),
 ): Promise<void> {
-	const { id: _id, kind: _kind, ...allowed } = changes;
-	await guardQuota(() =>
-		db.runs.update(id, (row) => {
-			Object.assign(row, allowed, { updatedAt: now });
-		}),
-	);
+	await writeRunUpdate(id, null, changes, now);
 }
 
 /** Deletes a run of any kind with every piece stored under its id. */

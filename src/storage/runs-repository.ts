@@ -14,6 +14,7 @@ import {
 	listRowsOfKind,
 	storedRunProblem,
 	withId,
+	writeRunUpdate,
 	type UnreadableRun,
 } from './run-rows';
 import { suiteItemRow } from './results-repository';
@@ -52,16 +53,7 @@ export async function updateRun(
 	update: RunUpdate,
 	now = Date.now(),
 ): Promise<SuiteRun | undefined> {
-	await guardQuota(() =>
-		db.runs.update(id, (row) => {
-			if (row.kind !== 'suite') return;
-			for (const [key, value] of Object.entries(update) as [keyof RunUpdate, unknown][]) {
-				if (value === undefined) delete row[key];
-				else Object.assign(row, { [key]: value });
-			}
-			row.updatedAt = now;
-		}),
-	);
+	await writeRunUpdate(id, 'suite', update, now);
 	return getRun(id);
 }
 
