@@ -20,10 +20,10 @@ interface GoldenSentence {
 	readonly offsets: readonly (readonly [number, number])[];
 }
 
-const MODELS_DIR = fileURLToPath(new URL('../../../../public/models/', import.meta.url));
-const TOKENIZERS_DIR = fileURLToPath(new URL('../../../fixtures/tokenizers/', import.meta.url));
+const MODELS_DIR = fileURLToPath(new URL('../../../public/models/', import.meta.url));
+const TOKENIZERS_DIR = fileURLToPath(new URL('../../fixtures/tokenizers/', import.meta.url));
 const GOLDEN = fileURLToPath(
-	new URL('../../../fixtures/golden/surprisals-gpt2-en-small.json', import.meta.url),
+	new URL('../../fixtures/golden/surprisals-gpt2-en-small.json', import.meta.url),
 );
 
 async function loadTokenizer(folder: string, id: string): Promise<PreTrainedTokenizer> {
