@@ -100,8 +100,8 @@ for (const [width, height] of [
 		await expect(critical.first()).toHaveText('cried');
 		await page.screenshot({ path: `${SCREENSHOTS}/layout-${width}-results.png`, fullPage: true });
 
-		await page.getByRole('link', { name: 'History' }).click();
-		await expect(page.getByRole('heading', { name: 'Run history' })).toBeVisible();
+		await page.getByRole('link', { name: 'Library' }).click();
+		await expect(page.getByRole('heading', { name: 'Library', exact: true })).toBeVisible();
 		expect(await pageWidth(page)).toBeLessThanOrEqual(width);
 		// The history table needs no sideways scrolling: status and actions are on screen.
 		const history = page.locator('table.history');

@@ -279,7 +279,7 @@ test('History lists both suite runs; the finished one shows and exports every it
 	}
 
 	// The interrupted run goes on from its stored items to the end.
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	await resume.click();
 	const progress = page.getByRole('region', { name: 'Run progress' });
 	await expect(progress.getByText(`${stopped.itemCount} / ${stopped.itemCount} items`)).toBeVisible(

@@ -51,6 +51,13 @@ export interface LibraryModel {
 	readonly provider: string;
 	/** Provider, then base URL / dtype and backend / file hash, in reading order. */
 	readonly facts: readonly string[];
+	/**
+	 * The model in one line: `gpt2-en-small (bundled, fp32)`, `openai/m (endpoint <base URL>)`,
+	 * `replay:a.jsonl (replay)`.
+	 */
+	readonly label: string;
+	/** Where it ran: a local model's backend, an endpoint's base URL, a replay file's hash. */
+	readonly place: string;
 }
 
 /** Where a run opens: a suite run's results page, or the Evals or Memory page showing it. */
@@ -99,6 +106,8 @@ export function libraryModelOf(role: string, spec: TextModelSpec): LibraryModel 
 				name: `openai/${spec.model}`,
 				provider: 'endpoint',
 				facts: ['endpoint', spec.baseUrl],
+				label: `openai/${spec.model} (endpoint ${spec.baseUrl})`,
+				place: spec.baseUrl,
 			};
 		case 'replay':
 			return {
@@ -106,6 +115,8 @@ export function libraryModelOf(role: string, spec: TextModelSpec): LibraryModel 
 				name: `replay:${spec.file}`,
 				provider: 'replay',
 				facts: ['replay', `sha256 ${spec.sha256.slice(0, 12)}…`],
+				label: `replay:${spec.file} (replay)`,
+				place: `sha256 ${spec.sha256.slice(0, 12)}…`,
 			};
 		case 'bundled':
 		case 'hub':
@@ -117,6 +128,8 @@ export function libraryModelOf(role: string, spec: TextModelSpec): LibraryModel 
 				name: `${spec.id}${revision}`,
 				provider: spec.source,
 				facts: [spec.source, spec.dtype, spec.backend],
+				label: `${spec.id}${revision} (${spec.source}, ${spec.dtype})`,
+				place: spec.backend,
 			};
 		}
 	}

@@ -124,6 +124,14 @@ export class RunHistory {
 		await this.refresh();
 	}
 
+	/** Re-reads the runs after a page deleted run `runId`, and says whether it is gone. */
+	async noteDeleted(runId: number): Promise<void> {
+		await this.refresh();
+		this.#message = this.#entries.some((entry) => entry.id === runId)
+			? `Run ${runId} was not deleted: a run is going on on its page; wait for it or cancel it.`
+			: `Run ${runId} deleted.`;
+	}
+
 	/** Deletes a stored record that cannot be shown (and everything stored under its id). */
 	async deleteUnreadable(runId: number): Promise<void> {
 		try {

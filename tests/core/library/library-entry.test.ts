@@ -100,6 +100,8 @@ describe('libraryEntryOf', () => {
 					name: 'gpt2-random-tiny',
 					provider: 'bundled',
 					facts: ['bundled', 'fp32', 'wasm'],
+					label: 'gpt2-random-tiny (bundled, fp32)',
+					place: 'wasm',
 				},
 			],
 			status: 'running',
@@ -121,6 +123,10 @@ describe('libraryEntryOf', () => {
 			['policy', 'replay:a.replay.jsonl', ['replay', `sha256 ${'b'.repeat(12)}…`]],
 			['grader', 'openai/llama', ['endpoint', 'http://127.0.0.1:8000/v1']],
 		]);
+		expect(entry.models.map((model) => model.label)).toEqual([
+			'replay:a.replay.jsonl (replay)',
+			'openai/llama (endpoint http://127.0.0.1:8000/v1)',
+		]);
 		expect(entry.countsText).toBe('5 of 5 samples');
 		expect(entry.resumable).toBe(false);
 		expect(entry.convention).toBeUndefined();
@@ -136,6 +142,8 @@ describe('libraryEntryOf', () => {
 				name: 'Xenova/distilgpt2@abc123',
 				provider: 'hub',
 				facts: ['hub', 'q8', 'webgpu'],
+				label: 'Xenova/distilgpt2@abc123 (hub, q8)',
+				place: 'webgpu',
 			},
 		]);
 		expect([entry.done, entry.total, entry.countsText]).toEqual([2, 6, '2 of 6 tests']);
