@@ -297,7 +297,9 @@ test('Evals lists both runs with their reports and verdicts; the response cache 
 		const row = page
 			.getByRole('row')
 			.filter({ has: page.getByRole('rowheader', { name: run.evalName, exact: true }) });
-		await expect(row).toContainText(`${run.status} (${run.progress.done}/${run.progress.total})`);
+		await expect(row).toContainText(
+			`${run.status}, ${run.progress.done}/${run.progress.total} samples`,
+		);
 		const accuracy = run.report?.accuracy;
 		if (accuracy !== undefined) await expect(row).toContainText(accuracy.toFixed(3));
 
@@ -353,7 +355,7 @@ test('Memory lists the interrupted run, and Resume goes on to the end', async ({
 	// A run left `running` that no session of this tab works on reads "interrupted".
 	const statusWord = run.status === 'running' ? 'interrupted' : run.status;
 	await expect(row).toContainText(
-		`${statusWord} (${run.progress.testsDone}/${run.progress.testsTotal})`,
+		`${statusWord}, ${run.progress.testsDone}/${run.progress.testsTotal} tests`,
 	);
 	const notice = page.getByRole('status').filter({ hasText: 'stopped' });
 	await expect(notice).toContainText(run.runName);
@@ -363,7 +365,9 @@ test('Memory lists the interrupted run, and Resume goes on to the end', async ({
 		{ timeout: 180_000 },
 	);
 	await expect(page.getByTestId('memory-overall')).toBeVisible();
-	await expect(row).toContainText(`done (${run.progress.testsTotal}/${run.progress.testsTotal})`);
+	await expect(row).toContainText(
+		`done, ${run.progress.testsTotal}/${run.progress.testsTotal} tests`,
+	);
 	// The conversation kept what came before the reload.
 	await expect(page.getByTestId('memory-conversation').locator('.message').first()).toBeVisible();
 });
