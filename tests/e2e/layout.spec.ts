@@ -114,6 +114,8 @@ for (const [width, height] of [
 		expect(historyBox.scroll).toBeLessThanOrEqual(historyBox.box);
 		for (const name of ['Open run 1', 'Delete run 1']) {
 			const button = page.getByRole('button', { name });
+			// The Library's filters come first: on a phone the run's card is one scroll down.
+			await button.scrollIntoViewIfNeeded();
 			await expect(button).toBeInViewport();
 			const box = await button.boundingBox();
 			expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
