@@ -236,16 +236,36 @@ test('the upgraded database holds every run, item, sample, state and cache entry
 	);
 });
 
-test('History lists both suite runs; the finished one shows and exports every item, the interrupted one resumes', async ({
+test('the Library lists every run of every kind; the finished suite run shows and exports every item, the interrupted one resumes', async ({
 	page,
 }) => {
 	const done = finishedRun!;
 	const stopped = interruptedRun!;
 	await page.goto('/#/history');
+	// The Library lists every run of every kind of the release profile, each once.
+	const kinds = { suite: release.suiteRuns, evals: release.evalsRuns, ltm: release.ltmRuns };
 	await expect(page.getByRole('rowheader', { name: /^Run \d+\b/ })).toHaveCount(
-		release.suiteRuns.length,
+		Object.values(kinds).reduce((sum, runs) => sum + runs.length, 0),
 	);
+	for (const [kind, runs] of Object.entries(kinds)) {
+		await expect(page.locator(`table.history tbody tr[data-kind="${kind}"]`)).toHaveCount(
+			runs.length,
+		);
+	}
 	const historyRow = (id: number) => page.getByRole('row', { name: new RegExp(`^Run ${id}\\b`) });
+	// A Memory run left running reads interrupted (nothing works on it), with Resume.
+	for (const ltm of release.ltmRuns) {
+		const row = page
+			.locator('table.history tbody tr[data-kind="ltm"]')
+			.filter({ hasText: ltm.runName });
+		const word = ltm.status === 'running' ? 'interrupted' : ltm.status;
+		await expect(row).toContainText(
+			`${word}, ${ltm.progress.testsDone}/${ltm.progress.testsTotal} tests`,
+		);
+		if (ltm.status === 'running') {
+			await expect(row.getByRole('button', { name: /^Resume run \d+$/ })).toBeEnabled();
+		}
+	}
 	await expect(historyRow(done.id)).toContainText(
 		`done, ${done.itemCount}/${done.itemCount} items`,
 	);
