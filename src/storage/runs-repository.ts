@@ -8,6 +8,7 @@ import type { RunRecord as RunOfAnyKind } from '../core/kinds/run-record';
 import type { RunStatus } from '../core/run/run-types';
 import type { ItemResult, RunDraft, SuiteRun } from '../core/syntaxgym/run/suite-run';
 import { db, type RunRow, type SuiteRunRow } from './db';
+import { RUN_KIND_REGISTRY } from '../core/kinds/registered-kinds';
 import {
 	listCheckedRowsOfKind,
 	listResumableRowsOfKind,
@@ -120,6 +121,30 @@ export async function listRunsForSuite(suiteSha256: string): Promise<SuiteRun[]>
 export async function listAllRuns(): Promise<RunSummary[]> {
 	const rows = await db.runs.orderBy('createdAt').reverse().toArray();
 	return rows.filter((row) => storedRunProblem(row) === null).map(withId);
+}
+
+/**
+ * Runs of every kind as the Library lists them: the runs it can show (an Evals run without its
+ * input), newest first (ties: the later id first), and apart the stored records it cannot (of any
+ * kind, or of no known kind), to be deleted.
+ */
+export async function listLibraryRuns(): Promise<{
+	readonly runs: RunSummary[];
+	readonly unreadable: UnreadableRun[];
+}> {
+	const stored: unknown[] = await db.runs.toArray();
+	const runs: RunSummary[] = [];
+	const unreadable: UnreadableRun[] = [];
+	for (const row of stored) {
+		const id = (row as { id?: unknown } | undefined)?.id;
+		if (typeof id !== 'number') continue;
+		const problem = storedRunProblem(row);
+		if (problem === null) runs.push(withId(row as RunRow));
+		else unreadable.push(RUN_KIND_REGISTRY.unreadableRun(id, row, problem));
+	}
+	runs.sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+	unreadable.sort((a, b) => b.id - a.id);
+	return { runs, unreadable };
 }
 
 /** A run of any kind without an Evals run's input. */

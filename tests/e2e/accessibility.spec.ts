@@ -48,7 +48,7 @@ for (const theme of ['light', 'dark'] as const) {
 		await page.getByRole('button', { name: 'Share link' }).click();
 		const url = await page.getByTestId('share-url').inputValue();
 
-		await page.getByRole('link', { name: 'History' }).click();
+		await page.getByRole('link', { name: 'Library' }).click();
 		await expect(page.getByRole('heading', { name: 'Browser storage' })).toBeVisible();
 		await expectNoViolations(page, 'history');
 

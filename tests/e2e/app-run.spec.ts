@@ -109,7 +109,7 @@ test('a dropped bundled suite runs on the real engine and lands on its results',
 	await expect(page).toHaveURL(/#\/results\/1\/item\/1$/);
 	await expect(page.getByRole('heading', { name: 'Item 1: surprisal per token' })).toBeVisible();
 
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	await expect(page.getByRole('cell', { name: /done, 16\/16 items/ })).toBeVisible();
 	await expect(page.getByRole('heading', { name: 'Browser storage' })).toBeVisible();
 	// The wide history table scrolls in its box; the page itself does not grow sideways.
@@ -168,7 +168,7 @@ test('cancel stops a real run; finished items are kept and it can be resumed', a
 	const kept = Number((await message.innerText()).match(/after (\d+) of/)?.[1]);
 	expect(kept).toBeLessThan(total);
 	expect(await storedItems(page)).toHaveLength(kept);
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	await expect(page.getByRole('button', { name: 'Resume run 1' })).toBeEnabled();
 });
 
@@ -180,7 +180,7 @@ test('reloading mid-run loses no finished item, and the run resumes', async ({ p
 	await expect(page.getByRole('heading', { name: 'Long garden path' })).toBeVisible();
 	await runWith(page, SLOW_MODEL_ID);
 	// While this tab scores it, History says running and offers no Resume.
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	await expect(page.getByRole('cell', { name: /^running, \d+\/384 items/ })).toBeVisible();
 	await expect(page.getByRole('button', { name: 'Resume run 1' })).toHaveCount(0);
 	await page.getByRole('link', { name: 'Run', exact: true }).click();
@@ -199,7 +199,7 @@ test('reloading mid-run loses no finished item, and the run resumes', async ({ p
 	await page.screenshot({ path: `${SCREENSHOTS}/interrupted-run.png`, fullPage: true });
 	// Nothing scores it after the reload; its record still says running: History and the results
 	// page say interrupted, with Resume.
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	await expect(page.getByRole('cell', { name: /^interrupted, \d+\/384 items/ })).toBeVisible();
 	await expect(page.getByRole('cell', { name: /^running,/ })).toHaveCount(0);
 	await expect(page.getByRole('cell').getByRole('button', { name: 'Resume run 1' })).toBeEnabled();

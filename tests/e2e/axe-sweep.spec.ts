@@ -62,7 +62,7 @@ async function suitePages(page: Page, sweep: Sweep): Promise<string> {
 	await expect(page.getByRole('heading', { name: 'Item 1: surprisal per token' })).toBeVisible();
 	await sweep.check('item drill-down');
 	for (const [link, state] of [
-		['History', 'history'],
+		['Library', 'history'],
 		['Compare', 'compare'],
 		['Editor', 'editor'],
 		['Glossary', 'glossary'],

@@ -75,7 +75,7 @@ test('runs picked in History open as a model × suite matrix', async ({ page }) 
 		}
 	}
 
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	const matrixButton = page.getByRole('button', { name: /^Matrix of picked runs/ });
 	await expect(matrixButton).toBeDisabled();
 	for (const { runId } of runs) {
@@ -221,7 +221,7 @@ test('a battery and every battery of the same suites form the matrix', async ({ 
 	expect(await axeSummary(page, 'battery matrix')).toEqual([]);
 
 	// History: a battery member's "Matrix" opens its battery's matrix.
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	await page.getByRole('button', { name: 'Matrix of the battery of run 1' }).click();
 	await expect(page).toHaveURL(new RegExp(`${first}$`));
 });

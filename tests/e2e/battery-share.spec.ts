@@ -125,7 +125,7 @@ test('a battery link reproduces the whole battery in a fresh profile', async ({
 	);
 	await expect(tampered.getByRole('button', { name: 'Reproduce battery' })).toBeDisabled();
 	// Nothing was started: no run in the fresh profile's history.
-	await tampered.getByRole('link', { name: 'History' }).click();
+	await tampered.getByRole('link', { name: 'Library' }).click();
 	await expect(tampered.getByText(/No runs yet|no runs/i).first()).toBeVisible();
 	await tampered.context().close();
 });

@@ -158,7 +158,7 @@ test('three bundled suites run as one battery; "Battery done" takes the focus', 
 	);
 	await page.screenshot({ path: `${SCREENSHOTS}/battery-done.png`, fullPage: true });
 
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	for (const suite of suites) {
 		const row = page.getByRole('row').filter({ hasText: suite.name });
 		await expect(row.getByText(`done, ${suite.items}/${suite.items} items`)).toBeVisible();

@@ -96,7 +96,7 @@ test('build a suite by typing and pasting, add a prediction, export, run', async
 		asked = dialog.message();
 		void dialog.dismiss();
 	});
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	expect(asked).toMatch(/unsaved changes/);
 	await expect(page).toHaveURL(/#\/editor$/);
 	await expect(page.getByLabel('Item 2, mismatch, region 3 (verb)')).toHaveValue('are');

@@ -267,7 +267,7 @@ test('Memory page: a 503 and a cut stream are retried; an HTML 200 stops the run
 		await expect(progress).toContainText('5 of 5 tests');
 		await expect(page.getByTestId('memory-overall')).toBeVisible();
 		await expect(page.getByRole('table').filter({ hasText: 'Status' }).last()).toContainText(
-			'done (5/5)',
+			'done, 5/5 tests',
 		);
 		await expect(page.getByText(/The run stopped/)).toHaveCount(0);
 	};

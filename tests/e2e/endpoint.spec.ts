@@ -124,7 +124,7 @@ test('a bundled suite runs through the endpoint and lands on its results', async
 	await opened.close();
 
 	// The history lists both runs (the shared one and its reproduction) with the endpoint.
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	// (Read again: the reproduction was stored by the other tab.)
 	await page.reload();
 	await expect(page.getByText(`openai/${MODEL_ID} (endpoint ${baseUrl})`)).toHaveCount(2);

@@ -250,7 +250,7 @@ test('a run interrupted by a reload resumes from the stored samples', async ({ p
 	await expect(metrics(page)).toContainText('f1_score');
 	await expect(page.getByTestId('evals-progress')).toContainText('12 of 12 samples');
 	await expect(page.getByRole('table').filter({ hasText: 'Eval' }).last()).toContainText(
-		'done (12/12)',
+		'done, 12/12 samples',
 	);
 });
 

@@ -244,15 +244,15 @@ test('a run on the bundled tiny model interrupted by a reload resumes and finish
 	await expect(notice).toContainText('Classroom basics');
 	// Nothing scores it after the reload: the past runs say interrupted, never running.
 	const pastRuns = page.getByRole('table').filter({ hasText: 'Status' }).last();
-	await expect(pastRuns).toContainText(/interrupted \(\d\/5\)/);
-	await expect(pastRuns).not.toContainText(/running \(/);
+	await expect(pastRuns).toContainText(/interrupted, \d\/5 tests/);
+	await expect(pastRuns).not.toContainText(/running,/);
 	await notice.getByRole('button', { name: /Resume/ }).click();
 	await expect(page.getByTestId('memory-progress')).toContainText('5 of 5 tests', {
 		timeout: 180_000,
 	});
 	await expect(page.getByTestId('memory-overall')).toBeVisible();
 	await expect(page.getByRole('table').filter({ hasText: 'Status' }).last()).toContainText(
-		'done (5/5)',
+		'done, 5/5 tests',
 	);
 	// The resumed conversation kept what came before the reload (the introduction first).
 	await expect(conversation.locator('.message').first()).toBeVisible();

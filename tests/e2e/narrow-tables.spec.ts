@@ -84,7 +84,7 @@ test('390 px: the matrix and its McNemar table keep the first column and cue the
 }) => {
 	test.setTimeout(300_000);
 	const runIds = [await runSuite(page, 'bos'), await runSuite(page, 'reference')];
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	for (const runId of runIds) {
 		await page.getByRole('checkbox', { name: `Pick run ${runId} for the matrix` }).check();
 	}

@@ -78,7 +78,7 @@ test('a folder dropped on the Battery page adds its suites there, and picks surv
 	}
 	await expect(page.getByTestId('battery-totals')).toHaveText(/^2 suites picked/);
 
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	await page.getByRole('link', { name: 'Battery', exact: true }).click();
 	await expect(added.getByRole('checkbox', { name: /^NPI, my copy/ })).toBeChecked();
 	await expect(page.getByTestId('battery-totals')).toHaveText(/^2 suites picked/);

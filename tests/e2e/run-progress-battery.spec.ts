@@ -82,7 +82,7 @@ test('a battery shows per-suite progress app-wide and resumes as one entry after
 		.toBeGreaterThanOrEqual(1);
 
 	// Elsewhere in the app, the progress panel is the battery's: a bar per suite.
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	const panel = page.getByRole('region', { name: 'Battery progress' });
 	await expect(panel).toContainText(`Battery of 3 suites with ${MODEL_ID}`);
 	const names = [long.name, ...PICKED.map((suite) => suite.name)];

@@ -236,16 +236,36 @@ test('the upgraded database holds every run, item, sample, state and cache entry
 	);
 });
 
-test('History lists both suite runs; the finished one shows and exports every item, the interrupted one resumes', async ({
+test('the Library lists every run of every kind; the finished suite run shows and exports every item, the interrupted one resumes', async ({
 	page,
 }) => {
 	const done = finishedRun!;
 	const stopped = interruptedRun!;
 	await page.goto('/#/history');
+	// The Library lists every run of every kind of the release profile, each once.
+	const kinds = { suite: release.suiteRuns, evals: release.evalsRuns, ltm: release.ltmRuns };
 	await expect(page.getByRole('rowheader', { name: /^Run \d+\b/ })).toHaveCount(
-		release.suiteRuns.length,
+		Object.values(kinds).reduce((sum, runs) => sum + runs.length, 0),
 	);
+	for (const [kind, runs] of Object.entries(kinds)) {
+		await expect(page.locator(`table.history tbody tr[data-kind="${kind}"]`)).toHaveCount(
+			runs.length,
+		);
+	}
 	const historyRow = (id: number) => page.getByRole('row', { name: new RegExp(`^Run ${id}\\b`) });
+	// A Memory run left running reads interrupted (nothing works on it), with Resume.
+	for (const ltm of release.ltmRuns) {
+		const row = page
+			.locator('table.history tbody tr[data-kind="ltm"]')
+			.filter({ hasText: ltm.runName });
+		const word = ltm.status === 'running' ? 'interrupted' : ltm.status;
+		await expect(row).toContainText(
+			`${word}, ${ltm.progress.testsDone}/${ltm.progress.testsTotal} tests`,
+		);
+		if (ltm.status === 'running') {
+			await expect(row.getByRole('button', { name: /^Resume run \d+$/ })).toBeEnabled();
+		}
+	}
 	await expect(historyRow(done.id)).toContainText(
 		`done, ${done.itemCount}/${done.itemCount} items`,
 	);
@@ -279,7 +299,7 @@ test('History lists both suite runs; the finished one shows and exports every it
 	}
 
 	// The interrupted run goes on from its stored items to the end.
-	await page.getByRole('link', { name: 'History' }).click();
+	await page.getByRole('link', { name: 'Library' }).click();
 	await resume.click();
 	const progress = page.getByRole('region', { name: 'Run progress' });
 	await expect(progress.getByText(`${stopped.itemCount} / ${stopped.itemCount} items`)).toBeVisible(
@@ -297,7 +317,9 @@ test('Evals lists both runs with their reports and verdicts; the response cache 
 		const row = page
 			.getByRole('row')
 			.filter({ has: page.getByRole('rowheader', { name: run.evalName, exact: true }) });
-		await expect(row).toContainText(`${run.status} (${run.progress.done}/${run.progress.total})`);
+		await expect(row).toContainText(
+			`${run.status}, ${run.progress.done}/${run.progress.total} samples`,
+		);
 		const accuracy = run.report?.accuracy;
 		if (accuracy !== undefined) await expect(row).toContainText(accuracy.toFixed(3));
 
@@ -353,7 +375,7 @@ test('Memory lists the interrupted run, and Resume goes on to the end', async ({
 	// A run left `running` that no session of this tab works on reads "interrupted".
 	const statusWord = run.status === 'running' ? 'interrupted' : run.status;
 	await expect(row).toContainText(
-		`${statusWord} (${run.progress.testsDone}/${run.progress.testsTotal})`,
+		`${statusWord}, ${run.progress.testsDone}/${run.progress.testsTotal} tests`,
 	);
 	const notice = page.getByRole('status').filter({ hasText: 'stopped' });
 	await expect(notice).toContainText(run.runName);
@@ -363,7 +385,9 @@ test('Memory lists the interrupted run, and Resume goes on to the end', async ({
 		{ timeout: 180_000 },
 	);
 	await expect(page.getByTestId('memory-overall')).toBeVisible();
-	await expect(row).toContainText(`done (${run.progress.testsTotal}/${run.progress.testsTotal})`);
+	await expect(row).toContainText(
+		`done, ${run.progress.testsTotal}/${run.progress.testsTotal} tests`,
+	);
 	// The conversation kept what came before the reload.
 	await expect(page.getByTestId('memory-conversation').locator('.message').first()).toBeVisible();
 });

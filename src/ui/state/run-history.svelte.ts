@@ -1,17 +1,27 @@
 /**
- * The run history: stored runs (newest first), deletion, import of a run bundle, storage usage
- * and the persistent-storage request. Storage only through repositories.
+ * The Library (the run history): stored runs of every kind (newest first), deletion, export of
+ * runs as sealed bundles (several in a zip), import of a bundle of any kind or a zip of them,
+ * storage usage and the persistent-storage request. Storage only through repositories.
  */
 import { describeError } from '../../core/messages/describe-error';
-import { SUITE_RUN_KIND } from '../../core/syntaxgym/suite-run-kind';
+import { RUN_KIND_REGISTRY } from '../../core/kinds/registered-kinds';
+import { entryText, unzipBounded } from '../../core/formats/zip-archive';
+import {
+	libraryEntryOf,
+	type LibraryEntry,
+	type LibraryOpenTarget,
+} from '../../core/library/library-entry';
 import type { SuiteRun } from '../../core/syntaxgym/run/suite-run';
 import {
 	deleteRun,
 	deleteUnreadableRun,
 	importRun,
+	listLibraryRuns,
 	listRunHistory,
 	type UnreadableRun,
 } from '../../storage/runs-repository';
+import type { DownloadFile } from '../download-file';
+import { libraryExportFile, storeEvalsBundle, storeLtmBundle } from '../library-bundles';
 import {
 	estimateStorageUsage,
 	readPersistence,
@@ -30,6 +40,7 @@ export interface ImportProgress {
 
 export class RunHistory {
 	#runs = $state.raw<readonly SuiteRun[]>([]);
+	#entries = $state.raw<readonly LibraryEntry[]>([]);
 	#unreadable = $state.raw<readonly UnreadableRun[]>([]);
 	#usage = $state.raw<StorageUsage | null>(null);
 	#persistence = $state<PersistenceState>('unsupported');
@@ -37,12 +48,20 @@ export class RunHistory {
 	#loaded = $state(false);
 	#importing = $state.raw<ImportProgress | null>(null);
 	#importAbort: AbortController | null = null;
+	/** The last import was cancelled. */
+	#cancelled = false;
 
+	/** The suite runs, newest first (what batteries and the matrix group). */
 	get runs(): readonly SuiteRun[] {
 		return this.#runs;
 	}
 
-	/** Stored records that cannot be shown (a time a date cannot hold, …), listed apart. */
+	/** The Library: stored runs of every kind, newest first. */
+	get entries(): readonly LibraryEntry[] {
+		return this.#entries;
+	}
+
+	/** Stored records of any kind that cannot be shown (a time a date cannot hold, …), listed apart. */
 	get unreadable(): readonly UnreadableRun[] {
 		return this.#unreadable;
 	}
@@ -77,9 +96,10 @@ export class RunHistory {
 	/** Re-reads runs, usage and persistence. Never throws; a failure becomes `message`. */
 	async refresh(): Promise<void> {
 		try {
-			const { runs, unreadable } = await listRunHistory();
-			this.#runs = runs;
-			this.#unreadable = unreadable;
+			const [suiteRuns, library] = await Promise.all([listRunHistory(), listLibraryRuns()]);
+			this.#runs = suiteRuns.runs;
+			this.#entries = library.runs.map(libraryEntryOf);
+			this.#unreadable = library.unreadable;
 		} catch (error) {
 			this.#message = `The run history could not be read: ${describeError(error)}`;
 		}
@@ -104,6 +124,14 @@ export class RunHistory {
 		await this.refresh();
 	}
 
+	/** Re-reads the runs after a page deleted run `runId`, and says whether it is gone. */
+	async noteDeleted(runId: number): Promise<void> {
+		await this.refresh();
+		this.#message = this.#entries.some((entry) => entry.id === runId)
+			? `Run ${runId} was not deleted: a run is going on on its page; wait for it or cancel it.`
+			: `Run ${runId} deleted.`;
+	}
+
 	/** Deletes a stored record that cannot be shown (and everything stored under its id). */
 	async deleteUnreadable(runId: number): Promise<void> {
 		try {
@@ -116,19 +144,83 @@ export class RunHistory {
 	}
 
 	/**
-	 * Imports a run bundle (JSON text). Returns the new run, or null with `message` saying what
-	 * is wrong and where.
+	 * Imports a run bundle of any kind (JSON text) as a new run of this browser. Returns where the
+	 * new run opens, or null with `message` saying what is wrong and where.
 	 */
-	async importBundle(text: string, sourceName: string): Promise<SuiteRun | null> {
+	async importBundle(text: string, sourceName: string): Promise<LibraryOpenTarget | null> {
 		if (this.#importing) {
 			this.#message = `An import is going on (${this.#importing.name}); wait for it or cancel it.`;
 			return null;
 		}
-		const parsed = SUITE_RUN_KIND.bundle.read(text);
+		const target = await this.#importOne(text, sourceName);
+		if (target) await this.refresh();
+		return target;
+	}
+
+	/**
+	 * Imports every run bundle (`.json`) of a zip, one after the other; says how many were
+	 * imported and what was wrong with the others. Returns the new runs' ids.
+	 */
+	async importZip(bytes: Uint8Array, zipName: string): Promise<number[]> {
+		if (this.#importing) {
+			this.#message = `An import is going on (${this.#importing.name}); wait for it or cancel it.`;
+			return [];
+		}
+		let entries: Record<string, Uint8Array>;
+		try {
+			entries = unzipBounded(zipName, bytes, (name) => /\.json$/i.test(name));
+		} catch (error) {
+			this.#message = describeError(error);
+			return [];
+		}
+		const names = Object.keys(entries).sort();
+		const imported: number[] = [];
+		const problems: string[] = [];
+		for (const name of names) {
+			const entry = entries[name];
+			if (!entry) continue;
+			const target = await this.#importOne(entryText(entry), `${zipName}/${name}`);
+			if (target) imported.push(target.runId);
+			else if (this.#message) problems.push(this.#message);
+			// A cancel stops the whole zip (the runs before it stay imported).
+			if (this.#cancelled) break;
+		}
+		const runs = imported.length === 1 ? 'run' : 'runs';
+		this.#message =
+			names.length === 0
+				? `${zipName} holds no run bundle (.json).`
+				: [
+						`Imported ${imported.length} of ${names.length} ${runs} from ${zipName}${imported.length > 0 ? ` as ${imported.map((id) => `run ${id}`).join(', ')}` : ''}.`,
+						...problems,
+					].join(' ');
+		await this.refresh();
+		return imported;
+	}
+
+	/** Reads and stores one bundle; the message says what happened. */
+	async #importOne(text: string, sourceName: string): Promise<LibraryOpenTarget | null> {
+		this.#cancelled = false;
+		const parsed = RUN_KIND_REGISTRY.readBundle(text);
 		if (!parsed.ok) {
 			const where = parsed.pointer === '' ? '' : ` at ${parsed.pointer}`;
 			this.#message = `${sourceName} cannot be imported${where}: ${parsed.message}.`;
 			return null;
+		}
+		const sealed = parsed.resultsSha256
+			? ' Its results match the SHA-256 it was written with.'
+			: '';
+		if (parsed.kind !== 'suite') {
+			try {
+				const target: LibraryOpenTarget =
+					parsed.kind === 'evals'
+						? { page: 'evals', runId: await storeEvalsBundle(parsed.bundle) }
+						: { page: 'memory', runId: await storeLtmBundle(parsed.bundle) };
+				this.#message = `Imported ${sourceName} as run ${target.runId}.${sealed}`;
+				return target;
+			} catch (error) {
+				this.#message = `${sourceName} could not be stored: ${describeError(error)}`;
+				return null;
+			}
 		}
 		const { run, suiteText, items } = parsed.bundle;
 		const abort = new AbortController();
@@ -148,21 +240,34 @@ export class RunHistory {
 					},
 				},
 			);
-			const sealed = parsed.resultsSha256
-				? ' Its results match the SHA-256 it was written with.'
-				: '';
 			this.#message = `Imported ${sourceName} as run ${record.id}.${sealed}`;
-			await this.refresh();
-			return record;
+			return { page: 'results', runId: record.id };
 		} catch (error) {
-			this.#message =
-				error instanceof ImportCancelledError
-					? `Import of ${sourceName} cancelled; nothing of it was stored.`
-					: `${sourceName} could not be stored: ${describeError(error)}`;
+			this.#cancelled = error instanceof ImportCancelledError;
+			this.#message = this.#cancelled
+				? `Import of ${sourceName} cancelled; nothing of it was stored.`
+				: `${sourceName} could not be stored: ${describeError(error)}`;
 			return null;
 		} finally {
 			this.#importing = null;
 			this.#importAbort = null;
+		}
+	}
+
+	/**
+	 * The export of `entries` (one bundle, or a zip of bundles); null with `message` saying why
+	 * when a run cannot be written.
+	 */
+	async exportFile(entries: readonly LibraryEntry[]): Promise<DownloadFile | null> {
+		if (entries.length === 0) return null;
+		try {
+			const file = await libraryExportFile(entries);
+			const runs = entries.length === 1 ? 'run' : 'runs';
+			this.#message = `Exported ${entries.length} ${runs} as ${file.fileName}.`;
+			return file;
+		} catch (error) {
+			this.#message = `The export failed: ${describeError(error)}`;
+			return null;
 		}
 	}
 

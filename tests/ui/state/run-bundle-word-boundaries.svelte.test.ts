@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSuite } from '../../../src/core/syntaxgym/suite/parse-suite';
 import { listItemResults } from '../../../src/storage/results-repository';
+import { getRun } from '../../../src/storage/runs-repository';
 import { ModelCatalog } from '../../../src/ui/state/model-catalog.svelte';
 import { RunHistory } from '../../../src/ui/state/run-history.svelte';
 import { RunResults } from '../../../src/ui/state/run-results.svelte';
@@ -63,14 +64,16 @@ describe('run bundle with word boundaries, export → import', () => {
 		const history = new RunHistory();
 		const imported = await history.importBundle(exported!.text, 'run.json');
 		expect(imported, history.message ?? '').not.toBeNull();
-		expect(imported!.wordBoundaries === true).toBe(on);
+		expect(imported!.page).toBe('results');
+		const importedRun = await getRun(imported!.runId);
+		expect(importedRun?.wordBoundaries === true).toBe(on);
 		const original = await listItemResults(runId);
 		const tokens = original.flatMap((item) => item.sentences.flatMap((s) => s.tokens));
 		expect(tokens.length).toBeGreaterThan(0);
 		expect(tokens.every((t) => t.boundarySurprisalBits !== undefined)).toBe(on);
-		expect(await listItemResults(imported!.id)).toEqual(original);
+		expect(await listItemResults(imported!.runId)).toEqual(original);
 
-		await results.open(imported!.id);
+		await results.open(imported!.runId);
 		expect(results.wordBoundaries).toBe(on);
 	});
 });

@@ -1,0 +1,271 @@
+/**
+ * The Library's row of a stored run of any kind (suite, battery member, Evals, Memory): its kind in
+ * words, what ran, every model with its facts (provider, base URL, dtype, convention), honest
+ * status, counts, date, where it opens; and the Library's filter and search. Pure; the page holds
+ * the rows' state and actions.
+ */
+import type { EvalsRunRecord } from '../evals/evals-run-record';
+import { RUN_KIND_REGISTRY } from '../kinds/registered-kinds';
+import type { RunRecord } from '../kinds/run-record';
+import type { TextModelSpec } from '../model/model-spec';
+import type { RunKind, RunStatus } from '../run/run-types';
+import type { BatteryMembership } from '../syntaxgym/run/suite-run';
+
+/** A stored run as the Library reads it: an Evals run without its heavy input (eval, replay texts). */
+export type LibraryRun =
+	Exclude<RunRecord, { kind: 'evals' }> | Omit<EvalsRunRecord, 'spec' | 'replayTexts'>;
+
+/** The kind of run in words, as each registered kind names itself ("Suite", "Evals", "Memory"). */
+export const LIBRARY_KIND_LABELS: Readonly<Record<RunKind, string>> = Object.fromEntries(
+	RUN_KIND_REGISTRY.kinds.map((kind) => [kind.kind, kind.label]),
+) as Record<RunKind, string>;
+
+/**
+ * A run's status in words: `interrupted` stands for a record left `running` that no session of
+ * this tab works on (the page that scored it was reloaded or closed); `running` only while one does.
+ */
+export type LibraryStatus = Exclude<RunStatus, 'running'> | 'running' | 'interrupted';
+
+/** Every status the Library's filter offers, in that order. */
+export const LIBRARY_STATUSES: readonly LibraryStatus[] = [
+	'running',
+	'interrupted',
+	'cancelled',
+	'failed',
+	'done',
+];
+
+/** The status word of a stored run (see {@link LibraryStatus}). */
+export function libraryStatusOf(status: RunStatus, workedOnNow: boolean): LibraryStatus {
+	return status === 'running' && !workedOnNow ? 'interrupted' : status;
+}
+
+/** One model of a run: its role, its name, and the facts that tell runs of that name apart. */
+export interface LibraryModel {
+	/** "model", "policy", "grader", "agent", "judge". */
+	readonly role: string;
+	/** The model's name: `gpt2-en-small`, `Xenova/distilgpt2@rev`, `openai/<model>`, `replay:<file>`. */
+	readonly name: string;
+	/** Where it comes from: `bundled`, `hub`, `local`, `endpoint`, `replay`. */
+	readonly provider: string;
+	/** Provider, then base URL / dtype and backend / file hash, in reading order. */
+	readonly facts: readonly string[];
+	/**
+	 * The model in one line: `gpt2-en-small (bundled, fp32)`, `openai/m (endpoint <base URL>)`,
+	 * `replay:a.jsonl (replay)`.
+	 */
+	readonly label: string;
+	/** Where it ran: a local model's backend, an endpoint's base URL, a replay file's hash. */
+	readonly place: string;
+}
+
+/** Where a run opens: a suite run's results page, or the Evals or Memory page showing it. */
+export type LibraryOpenTarget =
+	| { readonly page: 'results'; readonly runId: number }
+	| { readonly page: 'evals'; readonly runId: number }
+	| { readonly page: 'memory'; readonly runId: number };
+
+/** One row of the Library. */
+export interface LibraryEntry {
+	readonly id: number;
+	readonly kind: RunKind;
+	/** "Suite", "Evals", "Memory". */
+	readonly kindLabel: string;
+	/** What ran: the suite's, the eval's or the Memory run's name. */
+	readonly title: string;
+	/** A battery member's place ("suite 2 of 5 of a battery"); absent otherwise. */
+	readonly batteryText?: string;
+	readonly battery?: BatteryMembership;
+	/** A suite run's suite (SHA-256 hex): what "compare" and the matrix group by. */
+	readonly suiteSha256?: string;
+	readonly models: readonly LibraryModel[];
+	/** The surprisal convention of a suite run (with word boundaries when asked for). */
+	readonly convention?: string;
+	/** The stored status (see {@link libraryStatusOf} for the words). */
+	readonly status: RunStatus;
+	readonly done: number;
+	readonly total: number;
+	/** What the run counts, plural ("items", "samples", "tests"). */
+	readonly noun: string;
+	/** "3 of 5 samples". */
+	readonly countsText: string;
+	/** Whether the kind's resume rule offers to resume it (work left, not finished). */
+	readonly resumable: boolean;
+	/** Milliseconds since the Unix epoch. */
+	readonly createdAt: number;
+	readonly open: LibraryOpenTarget;
+}
+
+/** A model's provider and facts. */
+export function libraryModelOf(role: string, spec: TextModelSpec): LibraryModel {
+	switch (spec.source) {
+		case 'openai':
+			return {
+				role,
+				name: `openai/${spec.model}`,
+				provider: 'endpoint',
+				facts: ['endpoint', spec.baseUrl],
+				label: `openai/${spec.model} (endpoint ${spec.baseUrl})`,
+				place: spec.baseUrl,
+			};
+		case 'replay':
+			return {
+				role,
+				name: `replay:${spec.file}`,
+				provider: 'replay',
+				facts: ['replay', `sha256 ${spec.sha256.slice(0, 12)}…`],
+				label: `replay:${spec.file} (replay)`,
+				place: `sha256 ${spec.sha256.slice(0, 12)}…`,
+			};
+		case 'bundled':
+		case 'hub':
+		case 'local': {
+			const revision =
+				spec.revision !== undefined && spec.revision !== 'main' ? `@${spec.revision}` : '';
+			return {
+				role,
+				name: `${spec.id}${revision}`,
+				provider: spec.source,
+				facts: [spec.source, spec.dtype, spec.backend],
+				label: `${spec.id}${revision} (${spec.source}, ${spec.dtype})`,
+				place: spec.backend,
+			};
+		}
+	}
+}
+
+function modelsOf(run: LibraryRun): LibraryModel[] {
+	switch (run.kind) {
+		case 'suite':
+			return [libraryModelOf('model', run.model)];
+		case 'evals':
+			return [
+				...run.models.policy.map((spec) => libraryModelOf('policy', spec)),
+				...(run.models.grader ? [libraryModelOf('grader', run.models.grader)] : []),
+			];
+		case 'ltm':
+			return [
+				libraryModelOf('agent', run.models.agent),
+				...(run.models.judge ? [libraryModelOf('judge', run.models.judge)] : []),
+			];
+	}
+}
+
+function openTargetOf(run: LibraryRun): LibraryOpenTarget {
+	switch (run.kind) {
+		case 'suite':
+			return { page: 'results', runId: run.id };
+		case 'evals':
+			return { page: 'evals', runId: run.id };
+		case 'ltm':
+			return { page: 'memory', runId: run.id };
+	}
+}
+
+/** The Library's row of a stored run. Does not change `run`. */
+export function libraryEntryOf(run: LibraryRun): LibraryEntry {
+	// How far it got and whether it resumes: its kind's own rule, through the registry.
+	const { done, total, noun } = RUN_KIND_REGISTRY.progress(run);
+	const resumable = RUN_KIND_REGISTRY.resumePlan(run) !== null;
+	const suiteFacts =
+		run.kind === 'suite'
+			? {
+					suiteSha256: run.suiteSha256,
+					convention: `${run.convention}${run.wordBoundaries ? ' · word boundaries' : ''}`,
+					...(run.battery
+						? {
+								battery: run.battery,
+								batteryText: `suite ${run.battery.index + 1} of ${run.battery.size} of a battery`,
+							}
+						: {}),
+				}
+			: {};
+	return {
+		id: run.id,
+		kind: run.kind,
+		kindLabel: RUN_KIND_REGISTRY.of(run).label,
+		title: run.title,
+		...suiteFacts,
+		models: modelsOf(run),
+		status: run.status,
+		done,
+		total,
+		noun,
+		countsText: `${done} of ${total} ${noun}`,
+		resumable,
+		createdAt: run.createdAt,
+		open: openTargetOf(run),
+	};
+}
+
+/** What the Library shows: a kind, a model name, a status word, and search text; null: any. */
+export interface LibraryFilter {
+	readonly kind: RunKind | null;
+	readonly model: string | null;
+	readonly status: LibraryStatus | null;
+	/** Words that must all appear (any case) in the run's kind, title, models or "run <id>". */
+	readonly search: string;
+}
+
+export const NO_LIBRARY_FILTER: LibraryFilter = {
+	kind: null,
+	model: null,
+	status: null,
+	search: '',
+};
+
+/** The text a search looks in: "run <id>", kind, title, battery, model names and facts. */
+function searchTextOf(entry: LibraryEntry): string {
+	return [
+		`run ${entry.id}`,
+		entry.kindLabel,
+		entry.title,
+		entry.batteryText ?? '',
+		...entry.models.flatMap((model) => [model.name, ...model.facts]),
+	]
+		.join('\n')
+		.toLowerCase();
+}
+
+/**
+ * Whether `entry` passes `filter`; `statusOf` gives its status word (whether a session of the tab
+ * works on it is the page's knowledge).
+ */
+export function matchesLibraryFilter(
+	entry: LibraryEntry,
+	filter: LibraryFilter,
+	statusOf: (entry: LibraryEntry) => LibraryStatus,
+): boolean {
+	if (filter.kind !== null && entry.kind !== filter.kind) return false;
+	if (filter.model !== null && !entry.models.some((model) => model.name === filter.model)) {
+		return false;
+	}
+	if (filter.status !== null && statusOf(entry) !== filter.status) return false;
+	const text = searchTextOf(entry);
+	return filter.search
+		.toLowerCase()
+		.split(/\s+/)
+		.filter((word) => word !== '')
+		.every((word) => text.includes(word));
+}
+
+/** The model names of `entries`, each once, sorted: what the model filter offers. */
+export function libraryModelNames(entries: readonly LibraryEntry[]): string[] {
+	return [...new Set(entries.flatMap((entry) => entry.models.map((model) => model.name)))].sort(
+		(a, b) => a.localeCompare(b),
+	);
+}
+
+/**
+ * A file name for a run's bundle inside an export zip: `run<id>-<kind>-<title>.benchtop-run.json`,
+ * the title reduced to safe characters (at most 60).
+ */
+export function libraryBundleFileName(entry: Pick<LibraryEntry, 'id' | 'kind' | 'title'>): string {
+	const stem =
+		entry.title
+			.normalize('NFKD')
+			.replace(/[^A-Za-z0-9._-]+/g, '-')
+			.replace(/^[-.]+|[-.]+$/g, '')
+			.slice(0, 60) || 'run';
+	return `run${entry.id}-${entry.kind}-${stem}.benchtop-run.json`;
+}
