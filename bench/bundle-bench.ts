@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { sha256Hex } from '../src/core/hash/sha256';
-import { SUITE_RUN_KIND } from '../src/core/kinds/run-kinds';
+import { SUITE_RUN_KIND } from '../src/core/syntaxgym/run/suite-run-kind';
 import type { RunBundle } from '../src/core/syntaxgym/run/run-bundle';
 
 export interface BundleBench {
@@ -61,10 +61,10 @@ const seconds = (ms: number) => Math.round(ms / 10) / 100;
 export function benchBundle(): BundleBench {
 	const bundle = largeBundle();
 	let started = performance.now();
-	const text = SUITE_RUN_KIND.writeBundle(bundle);
+	const text = SUITE_RUN_KIND.bundle.write(bundle);
 	const written = performance.now() - started;
 	started = performance.now();
-	const read = SUITE_RUN_KIND.readBundle(text);
+	const read = SUITE_RUN_KIND.bundle.read(text);
 	const readMs = performance.now() - started;
 	if (!read.ok || read.resultsSha256 === undefined)
 		throw new Error('the bench bundle did not read back sealed');

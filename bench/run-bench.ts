@@ -351,10 +351,10 @@ const IMPORT_ITEMS = Number(process.env.BENCHTOP_BENCH_IMPORT_ITEMS ?? 100_000) 
 async function benchBundleImport(
 	browser: Browser,
 ): Promise<{ wallMs: number; runsMs: number[]; mib: number }> {
-	const { SUITE_RUN_KIND } = await import('../src/core/kinds/run-kinds');
+	const { SUITE_RUN_KIND } = await import('../src/core/syntaxgym/run/suite-run-kind');
 	const { sha256Hex } = await import('../src/core/hash/sha256');
 	const suiteText = '{"meta":{"name":"generated"}}\n';
-	const text = SUITE_RUN_KIND.writeBundle({
+	const text = SUITE_RUN_KIND.bundle.write({
 		run: {
 			suiteName: 'generated',
 			suiteSha256: sha256Hex(suiteText),

@@ -4,15 +4,16 @@
  * stored row as a record with its id.
  */
 import { UNFINISHED_STATUSES, type ResumeRule } from '../core/run/resume-plan';
-import { RUN_KINDS } from '../core/run/run-types';
-import {
-	storedRunProblem,
-	unreadableRun,
-	type UnreadableRun,
-} from '../core/kinds/stored-run-check';
+import { RUN_KIND_REGISTRY } from '../core/kinds/registered-kinds';
+import type { UnreadableRun } from '../core/kinds/kind-registry';
 import { db, type RunRow } from './db';
 
-export type { UnreadableRun } from '../core/kinds/stored-run-check';
+export type { UnreadableRun } from '../core/kinds/kind-registry';
+
+/** What is wrong with a stored row, by its kind's check in the registry (null: pages can show it). */
+export function storedRunProblem(row: unknown): string | null {
+	return RUN_KIND_REGISTRY.storedRunProblem(row);
+}
 
 /** The rows of one kind that pages can show, newest first, and the kind's unreadable rows. */
 export interface CheckedRows<R> {
@@ -22,7 +23,7 @@ export interface CheckedRows<R> {
 
 /**
  * The rows of one kind, newest first (ties: the later id first), each checked
- * (core/kinds/stored-run-check): a row with a field the pages cannot format (a time a date cannot
+ * (by its kind in the kind registry): a row with a field the pages cannot format (a time a date cannot
  * hold, a missing name) is listed apart as unreadable, so that one bad row never hides the others.
  * Read by the `kind` index, so a row whose `createdAt` is not even a number is found too; with
  * `strays`, rows whose `kind` is none of the run kinds are listed as unreadable as well.
@@ -33,7 +34,7 @@ export async function listCheckedRowsOfKind<K extends RunRow['kind']>(
 ): Promise<CheckedRows<Extract<RunRow, { kind: K }>>> {
 	const stored: unknown[] = await db.runs.where('kind').equals(kind).toArray();
 	if (strays) {
-		const known = new Set(await db.runs.where('kind').anyOf(RUN_KINDS).primaryKeys());
+		const known = new Set(await db.runs.where('kind').anyOf(RUN_KIND_REGISTRY.names).primaryKeys());
 		const others = (await db.runs.toCollection().primaryKeys()).filter((id) => !known.has(id));
 		stored.push(...(await db.runs.bulkGet(others)));
 	}
@@ -44,7 +45,7 @@ export async function listCheckedRowsOfKind<K extends RunRow['kind']>(
 		if (typeof id !== 'number') continue;
 		const problem = storedRunProblem(row);
 		if (problem === null) rows.push(row as Extract<RunRow, { kind: K }>);
-		else unreadable.push(unreadableRun(id, row, problem));
+		else unreadable.push(RUN_KIND_REGISTRY.unreadableRun(id, row, problem));
 	}
 	rows.sort((a, b) => b.createdAt - a.createdAt || (b.id ?? 0) - (a.id ?? 0));
 	unreadable.sort((a, b) => b.id - a.id);

@@ -7,11 +7,11 @@ import { SUITE_RESUME } from '../core/run/resume-plan';
 import type { RunRecord as RunOfAnyKind } from '../core/kinds/run-record';
 import type { ItemResult, RunDraft, SuiteRun, RunStatus } from '../core/run/run-types';
 import { db, type RunRow, type SuiteRunRow } from './db';
-import { storedRunProblem } from '../core/kinds/stored-run-check';
 import {
 	listCheckedRowsOfKind,
 	listResumableRowsOfKind,
 	listRowsOfKind,
+	storedRunProblem,
 	withId,
 	type UnreadableRun,
 } from './run-rows';

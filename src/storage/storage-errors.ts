@@ -17,7 +17,7 @@ export class StorageQuotaError extends BenchtopError {
 	}
 }
 
-/** A stored run whose record pages cannot show (core/kinds/stored-run-check says what is wrong). */
+/** A stored run whose record pages cannot show (its kind in the kind registry says what is wrong). */
 export class UnreadableRunError extends BenchtopError {
 	override readonly failureKind = 'run';
 	override name = 'UnreadableRunError';

@@ -8,7 +8,7 @@ import {
 	shownRunOfStored,
 	type EvalsShownRun,
 } from '../core/evals';
-import { EVALS_RUN_KIND } from '../core/kinds/run-kinds';
+import { EVALS_RUN_KIND } from '../core/evals/evals-run-kind';
 import { evalsSharePayloadOf } from '../core/evals/evals-runs';
 import { getEvalsRun, listEvalsSamples } from '../storage/evals-runs-repository';
 
@@ -23,7 +23,7 @@ export async function loadShownRun(id: number): Promise<EvalsShownRun | undefine
 export async function storedRunBundleText(id: number): Promise<string | null> {
 	const record = await getEvalsRun(id);
 	if (!record) return null;
-	return EVALS_RUN_KIND.writeBundle(buildEvalsRunBundle(record, await listEvalsSamples(id)));
+	return EVALS_RUN_KIND.bundle.write(buildEvalsRunBundle(record, await listEvalsSamples(id)));
 }
 
 /** A stored run as an Inspect JSON log (`inspect view` opens it); null when there is no such run. */
@@ -39,5 +39,5 @@ export async function storedRunShareFragment(id: number): Promise<string | null>
 	const record = await getEvalsRun(id);
 	if (!record) return null;
 	const samples = await listEvalsSamples(id);
-	return `#${EVALS_RUN_KIND.shareRoute}${EVALS_RUN_KIND.encodeShare(evalsSharePayloadOf(record, samples))}`;
+	return `#${EVALS_RUN_KIND.share.route}${EVALS_RUN_KIND.share.encode(evalsSharePayloadOf(record, samples))}`;
 }

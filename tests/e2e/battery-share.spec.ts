@@ -9,6 +9,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { sha256Hex } from '../../src/core/hash/sha256';
 import { packShareFragment, unpackShareLink } from '../../src/core/share/share-codec';
 import { encodeBatteryShare } from '../../src/core/syntaxgym/share/battery-share';
+import { BATTERY_SHARE } from '../../src/core/syntaxgym/share/share-routes';
 
 const MODEL_ID = 'gpt2-random-tiny';
 const SUITE_FILES = ['garden-path-npz.json', 'subject-verb-agreement-pp.json'] as const;
@@ -107,7 +108,7 @@ test('a battery link reproduces the whole battery in a fresh profile', async ({
 	await opened.context().close();
 
 	// The same link with a suite's SHA-256 changed, re-packed so that its checksum holds.
-	const unpacked = unpackShareLink(url, 'battery');
+	const unpacked = unpackShareLink(url, BATTERY_SHARE);
 	if (!unpacked.ok) throw unpacked.error;
 	const { kind: _kind, ...json } = unpacked.json as {
 		kind: string;
@@ -116,7 +117,7 @@ test('a battery link reproduces the whole battery in a fresh profile', async ({
 	const first = json.suites[0];
 	if (!first) throw new Error('no suite in the link');
 	first.sha256 = first.sha256.replace(/^./, (digit) => (digit === '0' ? '1' : '0'));
-	const tamperedUrl = `${url.slice(0, url.indexOf('#'))}#${packShareFragment('battery', json)}`;
+	const tamperedUrl = `${url.slice(0, url.indexOf('#'))}#${packShareFragment(BATTERY_SHARE, json)}`;
 	const tampered = await freshPage(browser);
 	await tampered.goto(tamperedUrl);
 	await expect(tampered.getByTestId('battery-share-problem')).toHaveText(
@@ -132,7 +133,7 @@ test('a battery link reproduces the whole battery in a fresh profile', async ({
 test('a damaged battery link and one naming a path are refused with a message', async ({
 	page,
 }) => {
-	const fragment = packShareFragment('battery', {
+	const fragment = packShareFragment(BATTERY_SHARE, {
 		appVersion: '0.1.0',
 		model: { source: 'bundled', id: MODEL_ID, dtype: 'fp32', backend: 'wasm' },
 		convention: 'reference',

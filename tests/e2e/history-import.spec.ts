@@ -4,13 +4,13 @@
 // meanwhile, and a Cancel that leaves nothing stored.
 import { expect, test, type Page } from '@playwright/test';
 import { sha256Hex } from '../../src/core/hash/sha256';
-import { SUITE_RUN_KIND } from '../../src/core/kinds/run-kinds';
+import { SUITE_RUN_KIND } from '../../src/core/syntaxgym/run/suite-run-kind';
 
 const SUITE_TEXT = '{"meta":{"name":"generated"}}\n';
 
 /** A sealed suite run bundle of `count` items (one short sentence each). */
 function bundleText(count: number, createdAt = 1_700_000_000_000): string {
-	return SUITE_RUN_KIND.writeBundle({
+	return SUITE_RUN_KIND.bundle.write({
 		run: {
 			suiteName: 'generated',
 			suiteSha256: sha256Hex(SUITE_TEXT),

@@ -8,13 +8,14 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { deflateSync, strToU8, zipSync } from 'fflate';
 import { sha256Hex } from '../../src/core/hash/sha256';
-import { readAnyRunBundle } from '../../src/core/kinds/run-kinds';
+import { RUN_KIND_REGISTRY } from '../../src/core/kinds/registered-kinds';
 import { encodeBase64Url } from '../../src/core/share/base64url';
 import {
 	MAX_SHARE_INFLATED_BYTES,
 	SHARE_LINK_BUDGET_CHARS,
 	packShareBody,
 } from '../../src/core/share/share-codec';
+import { SUITE_SHARE } from '../../src/core/syntaxgym/share/share-routes';
 
 const CAP_MESSAGE = /This link unpacks to more than 16 MiB, more than a share link may hold/;
 
@@ -38,7 +39,7 @@ async function memoryMiB(page: Page): Promise<{ heap: number; buffers: number }>
 test('a link that unpacks past the cap says so, and the tab stays small', async ({ page }) => {
 	// The issue's case: a 349 k-character 0.1.0-style Evals link that unpacked to 256 MB.
 	const evalsBomb = `/#/evals/share/${encodeBase64Url(spaces(256 * 2 ** 20))}`;
-	const suiteBomb = `/#${packShareBody('suite', 2, ' '.repeat(MAX_SHARE_INFLATED_BYTES + 1))}`;
+	const suiteBomb = `/#${packShareBody(SUITE_SHARE, 2, ' '.repeat(MAX_SHARE_INFLATED_BYTES + 1))}`;
 	const memoryBomb = `/#/memory/share/${encodeBase64Url(spaces(64 * 2 ** 20))}`;
 	expect(evalsBomb.length).toBeGreaterThan(349_000);
 	expect(suiteBomb.length).toBeLessThan(SHARE_LINK_BUDGET_CHARS);
@@ -134,7 +135,7 @@ test('a run too large for a link offers its run bundle instead', async ({ page, 
 	);
 	await expect(other.getByTestId('share-url')).toHaveCount(0);
 	const bundle = await download(other, 'Download the run bundle');
-	const read = readAnyRunBundle(bundle);
+	const read = RUN_KIND_REGISTRY.readBundle(bundle);
 	expect(read.ok && read.kind).toBe('suite');
 	expect(read.ok && read.kind === 'suite' && read.bundle.suiteText).toBe(suiteText);
 	expect(JSON.parse(bundle)).toMatchObject({ format: 'benchtop-run/2', kind: 'suite' });
@@ -173,7 +174,7 @@ test('an Evals run of a large eval offers its run bundle instead of a link', asy
 		/This run is too large for a link: the link would be [\d,]+ characters, more than the 32,768 a link may have/,
 	);
 	await expect(page.getByTestId('evals-share-link')).toHaveCount(0);
-	const read = readAnyRunBundle(await download(page, 'Download the run bundle'));
+	const read = RUN_KIND_REGISTRY.readBundle(await download(page, 'Download the run bundle'));
 	expect(read.ok && read.kind).toBe('evals');
 	expect(read.ok && read.kind === 'evals' && read.bundle.samples).toHaveLength(2);
 });

@@ -11,7 +11,6 @@ import * as v from 'valibot';
 import type { EvalsRunRecord } from './evals-run-record';
 import {
 	GENERATION_PARAMS_ENTRIES,
-	RELEASE_RUN_BUNDLE_FORMATS,
 	RUN_BUNDLE_FORMAT,
 	RunStatusSchema,
 	TextModelSpecSchema,
@@ -20,13 +19,22 @@ import {
 	readRunBundleOfKind,
 	writeRunBundleText,
 	type ReadBundleResult,
+	type RunBundleFormat,
 } from '../run/task-run-json';
 import { shownRunOfStored, type EvalsShownRun } from './shown-run';
 import type { EvalEvent, SampleResult } from './types';
 
 /** The format of the Evals run bundles of 0.1.0, still read; bundles are now written in the
  * `benchtop-run/2` envelope with kind `evals`. */
-export const EVALS_RUN_BUNDLE_FORMAT = RELEASE_RUN_BUNDLE_FORMATS.evals;
+export const EVALS_RUN_BUNDLE_FORMAT = 'benchtop-evals-run/1';
+
+/** The envelope's facts of Evals run bundles. */
+export const EVALS_BUNDLE: RunBundleFormat = {
+	kind: 'evals',
+	what: 'an Evals run bundle',
+	resultsPaths: [['samples'], ['run', 'report']],
+	release: { format: EVALS_RUN_BUNDLE_FORMAT },
+};
 
 /** The run record as it travels: no local id, no replay files' text. */
 export type PortableEvalsRun = Omit<EvalsRunRecord, 'id' | 'kind' | 'title' | 'replayTexts'>;
@@ -99,7 +107,7 @@ export function serializeEvalsRunBundle(bundle: EvalsRunBundle): string {
 						Object.entries(report).map(([key, value]) => [key, metricToJson(value)]),
 					),
 				};
-	return writeRunBundleText('evals', { ...bundle, run });
+	return writeRunBundleText(EVALS_BUNDLE, { ...bundle, run });
 }
 
 const Metric = v.union([
@@ -190,7 +198,7 @@ const BundleSchema = v.object({
  * so every failure says where (pointer) and what.
  */
 export function readEvalsRunBundle(text: string): ReadEvalsRunBundleResult {
-	return readRunBundleOfKind<EvalsRunBundle>(text, 'evals', BundleSchema);
+	return readRunBundleOfKind<EvalsRunBundle>(text, EVALS_BUNDLE, BundleSchema);
 }
 
 /** Whether a file's text looks like a run bundle of any kind (a JSON object with a `format`). */

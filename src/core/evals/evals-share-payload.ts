@@ -6,13 +6,22 @@
  * decoding (valibot); links of the 0.1.0 release (`#/evals/share/<data>`) still open.
  */
 import * as v from 'valibot';
-import { SHARE_ROUTES, encodeShareFragment, readSharePayload } from '../share/share-codec';
+import { encodeShareFragment, readSharePayload, type ShareRoute } from '../share/share-codec';
 import { GENERATION_PARAMS_ENTRIES, TextModelSpecSchema } from '../run/task-run-json';
 import type { ResolvedEval } from './types';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
 
 export const EVALS_SHARE_VERSION = 1;
+
+/** Where Evals links live (0.1.0 wrote the bare data after the route). */
+export const EVALS_SHARE: ShareRoute = {
+	kind: 'evals',
+	route: '/evals/share/',
+	what: 'an Evals run',
+	oldestVersion: 2,
+	bareRelease: true,
+};
 
 /** What an Evals share link carries. */
 export interface EvalsSharePayload {
@@ -72,13 +81,13 @@ const Payload = v.object({
  * when the link would pass the link budget: the run bundle is the way to share that run.
  */
 export function encodeEvalsShare(payload: EvalsSharePayload): string {
-	const encoded = encodeShareFragment('evals', payload);
+	const encoded = encodeShareFragment(EVALS_SHARE, payload);
 	if (!encoded.ok) throw encoded.error;
-	return encoded.fragment.slice(SHARE_ROUTES.evals.length);
+	return encoded.fragment.slice(EVALS_SHARE.route.length);
 }
 
 /** Reads a link's part after `#/evals/share/`; throws an Error that says what is wrong with it. */
 export function decodeEvalsShare(text: string): EvalsSharePayload {
 	// The schema checks the shapes the runner reads; the rest passes through as written.
-	return readSharePayload('evals', text, Payload, 'an Evals run') as EvalsSharePayload;
+	return readSharePayload(EVALS_SHARE, text, Payload) as EvalsSharePayload;
 }

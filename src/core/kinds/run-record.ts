@@ -9,8 +9,7 @@ import type {
 	EvalsSampleItemRecord,
 } from '../evals/evals-run-record';
 import type { LtmLogItemRecord, LtmRunRecord, LtmStateItemRecord } from '../ltm/ltm-run-record';
-import type { TextModelSpec } from '../model/model-spec';
-import type { RunRecordBase, SuiteRun } from '../run/run-types';
+import type { SuiteRunRecord } from '../syntaxgym/run/suite-run-kind';
 
 export { EVALS_INPUT_KEY } from '../evals/evals-run-record';
 export type {
@@ -20,11 +19,8 @@ export type {
 } from '../evals/evals-run-record';
 export { LTM_STATE_KEY } from '../ltm/ltm-run-record';
 export type { LtmLogItemRecord, LtmRunRecord, LtmStateItemRecord } from '../ltm/ltm-run-record';
-export { RUN_KINDS } from '../run/run-types';
 export type { RunKind, RunRecordBase } from '../run/run-types';
-
-/** A suite run: the suite (by SHA-256), the model, the convention and the counters. */
-export type SuiteRunRecord = RunRecordBase<'suite'> & Omit<SuiteRun, keyof RunRecordBase<'suite'>>;
+export type { SuiteRunRecord } from '../syntaxgym/run/suite-run-kind';
 
 /** A run of any kind, told apart by `kind`. */
 export type RunRecord = SuiteRunRecord | EvalsRunRecord | LtmRunRecord;
@@ -96,15 +92,3 @@ export type RunItemRecord =
 	| EvalsInputItemRecord
 	| LtmStateItemRecord
 	| LtmLogItemRecord;
-
-/** Every model a run used, in its roles' order (policy models then grader; agent then judge). */
-export function runModels(run: RunRecord): TextModelSpec[] {
-	switch (run.kind) {
-		case 'suite':
-			return [run.model];
-		case 'evals':
-			return [...run.models.policy, ...(run.models.grader ? [run.models.grader] : [])];
-		case 'ltm':
-			return [run.models.agent, ...(run.models.judge ? [run.models.judge] : [])];
-	}
-}

@@ -12,7 +12,6 @@ import * as v from 'valibot';
 import type { LtmRunRecord } from './ltm-run-record';
 import {
 	IsoTimeSchema,
-	RELEASE_RUN_BUNDLE_FORMATS,
 	RUN_BUNDLE_FORMAT,
 	RunStatusSchema,
 	TextModelSpecSchema,
@@ -21,13 +20,22 @@ import {
 	readRunBundleOfKind,
 	writeRunBundleText,
 	type ReadBundleResult,
+	type RunBundleFormat,
 } from '../run/task-run-json';
 import { buildLtmReport, type LtmSummaryJson, type TestResultJson } from './report';
 import type { LtmRunState } from './scheduler';
 
 /** The format of the LTM run bundles of 0.1.0, still read; bundles are now written in the
  * `benchtop-run/2` envelope with kind `ltm`. */
-export const LTM_RUN_BUNDLE_FORMAT = RELEASE_RUN_BUNDLE_FORMATS.ltm;
+export const LTM_RUN_BUNDLE_FORMAT = 'benchtop-ltm-run/1';
+
+/** The envelope's facts of LTM run bundles (the Memory page's runs). */
+export const LTM_BUNDLE: RunBundleFormat = {
+	kind: 'ltm',
+	what: 'an LTM run bundle',
+	resultsPaths: [['state'], ['results'], ['summary']],
+	release: { format: LTM_RUN_BUNDLE_FORMAT },
+};
 
 /** The run record as it travels: no local id, no replay files' text. */
 export type PortableLtmRun = Omit<LtmRunRecord, 'id' | 'kind' | 'title' | 'replayTexts'>;
@@ -80,7 +88,7 @@ export function buildLtmRunBundle(record: PortableLtmRun, state: LtmRunState | n
 
 /** The bundle as JSON text (tabs), sealed with its results’ SHA-256. */
 export function serializeLtmRunBundle(bundle: LtmRunBundle): string {
-	return writeRunBundleText('ltm', bundle);
+	return writeRunBundleText(LTM_BUNDLE, bundle);
 }
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -196,5 +204,5 @@ const BundleSchema = v.object({
  * so every failure says where (pointer) and what.
  */
 export function readLtmRunBundle(text: string): ReadLtmRunBundleResult {
-	return readRunBundleOfKind<LtmRunBundle>(text, 'ltm', BundleSchema);
+	return readRunBundleOfKind<LtmRunBundle>(text, LTM_BUNDLE, BundleSchema);
 }

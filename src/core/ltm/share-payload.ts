@@ -10,12 +10,21 @@ import * as v from 'valibot';
 import { sha256Hex } from '../hash/sha256';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
-import { SHARE_ROUTES, encodeShareFragment, readSharePayload } from '../share/share-codec';
+import { encodeShareFragment, readSharePayload, type ShareRoute } from '../share/share-codec';
 import { GENERATION_PARAMS_ENTRIES, TextModelSpecSchema } from '../run/task-run-json';
 import type { LtmRunState } from './scheduler';
 import type { LtmBenchmark } from './types';
 
 export const LTM_SHARE_VERSION = 1;
+
+/** Where Memory (LTM) links live (0.1.0 wrote the bare data after the route). */
+export const LTM_SHARE: ShareRoute = {
+	kind: 'ltm',
+	route: '/memory/share/',
+	what: 'a Memory run',
+	oldestVersion: 2,
+	bareRelease: true,
+};
 
 /** Test unique id → its score (score / max score), or null when it was skipped. */
 export type LtmScores = Readonly<Record<string, number | null>>;
@@ -167,14 +176,14 @@ const Payload = v.object({
  * `too-large`) when the link would pass the link budget: share the run bundle instead.
  */
 export function encodeLtmShare(payload: LtmSharePayload): string {
-	const encoded = encodeShareFragment('ltm', payload);
+	const encoded = encodeShareFragment(LTM_SHARE, payload);
 	if (!encoded.ok) throw encoded.error;
-	return encoded.fragment.slice(SHARE_ROUTES.ltm.length);
+	return encoded.fragment.slice(LTM_SHARE.route.length);
 }
 
 /** Reads a link's part after `#/memory/share/`; throws an Error that says what is wrong with it. */
 export function decodeLtmShare(text: string): LtmSharePayload {
-	const payload = readSharePayload('ltm', text, Payload, 'a Memory run') as LtmSharePayload;
+	const payload = readSharePayload(LTM_SHARE, text, Payload) as LtmSharePayload;
 	if (ltmScoresFingerprint(payload.scores) !== payload.fingerprint) {
 		throw new Error(
 			'This share link’s scores do not match its fingerprint (the link was edited or damaged): ask for the link again.',

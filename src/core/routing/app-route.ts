@@ -16,10 +16,13 @@ export type AppRoute =
 	 * battery (`#/matrix`).
 	 */
 	| { readonly view: 'matrix'; readonly batteryId?: string; readonly runIds?: readonly number[] }
-	/** The Evals page (OpenAI Evals registries on generative models); `share`: a shared run's payload. */
-	| { readonly view: 'evals'; readonly share?: string }
-	/** The Memory page (long-term-memory conversation tests, GoodAI LTM); `share`: a shared run's payload. */
-	| { readonly view: 'memory'; readonly share?: string }
+	/**
+	 * The Evals page (OpenAI Evals registries on generative models); `share`: a shared run's
+	 * payload; `runId`: a stored run to show (`#/evals/run/<id>`, where the Library opens it).
+	 */
+	| { readonly view: 'evals'; readonly share?: string; readonly runId?: number }
+	/** The Memory page (long-term-memory conversation tests, GoodAI LTM): as the Evals page. */
+	| { readonly view: 'memory'; readonly share?: string; readonly runId?: number }
 	/** Plain-language explanations of the words the app uses. */
 	| { readonly view: 'glossary' }
 	/** The suite editor: a new suite, or a copy of a library suite (by its SHA-256) to edit. */
@@ -68,6 +71,9 @@ export function parseAppRoute(hash: string): AppRoute {
 			return { view: 'battery' };
 		case 'evals':
 		case 'memory': {
+			if (first === 'run' && second !== undefined && POSITIVE_INTEGER.test(second)) {
+				return { view, runId: Number(second) };
+			}
 			// A share link's data: `2/<data>` (format 2), or the bare data of a 0.1.0 link.
 			const share = first === 'share' ? parts.slice(2).join('/') : '';
 			return share === '' ? { view } : { view, share };
@@ -112,9 +118,9 @@ export function formatAppRoute(route: AppRoute): string {
 				? '#/matrix'
 				: `#/matrix?runs=${route.runIds.join(',')}`;
 		case 'evals':
-			return route.share === undefined ? '#/evals' : `#/evals/share/${route.share}`;
 		case 'memory':
-			return route.share === undefined ? '#/memory' : `#/memory/share/${route.share}`;
+			if (route.share !== undefined) return `#/${route.view}/share/${route.share}`;
+			return route.runId === undefined ? `#/${route.view}` : `#/${route.view}/run/${route.runId}`;
 		case 'glossary':
 			return '#/glossary';
 		case 'editor':

@@ -26,7 +26,7 @@ export interface ResumePlan {
 }
 
 /** One kind's part of the rule (see the module comment). */
-export interface ResumeRule<Run, K extends RunKind = RunKind> {
+export interface ResumeRule<Run, K extends string = RunKind> {
 	readonly kind: K;
 	/** What a run counts, singular: "item", "sample", "test". */
 	readonly unit: string;

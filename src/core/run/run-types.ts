@@ -95,13 +95,14 @@ export interface ItemResult {
 	readonly sentences: readonly ScoredSentence[];
 }
 
-/** The three families of runs: SyntaxGym-style suites, OpenAI Evals, GoodAI LTM. */
+/**
+ * The kinds of the app's own typed records (suite, Evals, LTM). Code that handles runs of any
+ * kind takes the names from the kind registry (core/kinds/registered-kinds.ts), not from here.
+ */
 export type RunKind = 'suite' | 'evals' | 'ltm';
 
-export const RUN_KINDS: readonly RunKind[] = ['suite', 'evals', 'ltm'];
-
 /** The fields every run has, whatever its kind. */
-export interface RunRecordBase<K extends RunKind> {
+export interface RunRecordBase<K extends string = RunKind> {
 	/** Local id (autoincremented, shared by every kind): `#/results/<id>` for a suite run. */
 	readonly id: number;
 	readonly kind: K;

@@ -139,59 +139,77 @@ export function runFileSizeProblem(name: string, size: number): string | null {
 /** The one run-bundle envelope of every kind: `{"format": "benchtop-run/2", "kind": …, …}`. */
 export const RUN_BUNDLE_FORMAT = 'benchtop-run/2';
 
-/** The run kinds a bundle holds (as the run record names them): a suite run, an Evals run, a
- * long-term-memory run (the Memory page). */
-export type RunBundleKind = 'suite' | 'evals' | 'ltm';
-
 /**
- * The bundle formats of the 0.1.0 release, one per kind, still read: the suite bundle
- * (`benchtop-run` with `formatVersion` 1), the Evals and the LTM run bundles.
+ * What the envelope knows of one kind's bundles; each family declares its own (the kind registry
+ * lists them all). A new kind needs only `kind`, `what` and `resultsPaths`.
  */
-export const RELEASE_RUN_BUNDLE_FORMATS: Readonly<Record<RunBundleKind, string>> = {
-	suite: 'benchtop-run',
-	evals: 'benchtop-evals-run/1',
-	ltm: 'benchtop-ltm-run/1',
-};
-
-const BUNDLE_WORDS: Readonly<Record<RunBundleKind, { what: string; page: string }>> = {
-	suite: { what: 'a suite run bundle', page: 'Run' },
-	evals: { what: 'an Evals run bundle', page: 'Evals' },
-	ltm: { what: 'an LTM run bundle', page: 'Memory' },
-};
+export interface RunBundleFormat {
+	/** The envelope's `kind`, as the run record names the kind. */
+	readonly kind: string;
+	/** The bundle in words, with its article: "a suite run bundle". */
+	readonly what: string;
+	/**
+	 * Where the kind keeps its results in the bundle's JSON: what `resultsSha256` covers (a run's
+	 * record, models and inputs are said elsewhere in the bundle and checked by its schema).
+	 */
+	readonly resultsPaths: readonly (readonly string[])[];
+	/**
+	 * The kind's format of the 0.1.0 release, still read (`format`, and for the suite bundle its
+	 * `formatVersion`); absent for kinds that came later.
+	 */
+	readonly release?: { readonly format: string; readonly formatVersion?: number };
+}
 
 export type RunBundleEnvelope =
 	| {
 			readonly ok: true;
-			readonly kind: RunBundleKind;
+			/** The envelope's `kind` (or the kind whose 0.1.0 format it is). */
+			readonly kind: string;
 			/** Whether it is a 0.1.0 format (no `kind`), rather than `benchtop-run/2`. */
 			readonly release: boolean;
 	  }
 	| { readonly ok: false; readonly message: string; readonly pointer: string };
 
 /**
- * The kind of a parsed bundle, from its envelope (`format` and `kind`) or its 0.1.0 format
- * name. A bundle of a newer format says so; anything else is not a Benchtop run bundle.
+ * The kind of a parsed bundle, from its envelope (`format` and `kind`) or the 0.1.0 format name of
+ * one of `formats`. A `benchtop-run/2` bundle of any kind is read as that kind (the caller says
+ * whether it knows it); a bundle of a newer format says so; anything else is not a Benchtop run
+ * bundle.
  */
-export function readRunBundleEnvelope(json: unknown): RunBundleEnvelope {
+export function readRunBundleEnvelope(
+	json: unknown,
+	formats: readonly RunBundleFormat[],
+): RunBundleEnvelope {
 	if (typeof json !== 'object' || json === null || Array.isArray(json)) {
 		return { ok: false, pointer: '', message: 'expected a JSON object (a run bundle)' };
 	}
 	const { format, kind, formatVersion } = json as Record<string, unknown>;
 	if (format === RUN_BUNDLE_FORMAT) {
-		if (typeof kind === 'string' && Object.hasOwn(BUNDLE_WORDS, kind)) {
-			return { ok: true, kind: kind as RunBundleKind, release: false };
+		if (typeof kind === 'string' && /^[a-z][a-z0-9-]{0,39}$/.test(kind)) {
+			return { ok: true, kind, release: false };
 		}
-		return { ok: false, pointer: '/kind', message: 'expected "suite", "evals" or "ltm"' };
+		return {
+			ok: false,
+			pointer: '/kind',
+			message: `expected the kind of run (${formats.map(({ kind: known }) => JSON.stringify(known)).join(', ')} …)`,
+		};
 	}
-	for (const [name, release] of Object.entries(RELEASE_RUN_BUNDLE_FORMATS)) {
-		if (format === release && (name !== 'suite' || formatVersion === 1)) {
-			return { ok: true, kind: name as RunBundleKind, release: true };
+	for (const { kind: name, release } of formats) {
+		if (
+			release !== undefined &&
+			format === release.format &&
+			(release.formatVersion === undefined || formatVersion === release.formatVersion)
+		) {
+			return { ok: true, kind: name, release: true };
 		}
 	}
+	// A 0.1.0 format of a kind not asked for (`benchtop-<kind>-run/1`): that kind's bundle.
+	const release = typeof format === 'string' ? /^benchtop-([a-z]+)-run\/1$/.exec(format) : null;
+	if (release?.[1] !== undefined) return { ok: true, kind: release[1], release: true };
 	const newer =
 		typeof format === 'string' &&
 		(/^benchtop-run\/\d+$/.test(format) ||
-			/^benchtop-(evals|ltm)-run\/\d+$/.test(format) ||
+			/^benchtop-[a-z]+-run\/\d+$/.test(format) ||
 			(format === 'benchtop-run' && formatVersion !== 1));
 	return {
 		ok: false,
@@ -203,21 +221,11 @@ export function readRunBundleEnvelope(json: unknown): RunBundleEnvelope {
 }
 
 /**
- * Where each kind keeps its results in a bundle's JSON: what `resultsSha256` covers (a run's
- * record, models and inputs are said elsewhere in the bundle and checked by its schema).
- */
-export const RESULTS_PATHS: Readonly<Record<RunBundleKind, readonly (readonly string[])[]>> = {
-	suite: [['items']],
-	evals: [['samples'], ['run', 'report']],
-	ltm: [['state'], ['results'], ['summary']],
-};
-
-/**
  * The fingerprint of a bundle's results: SHA-256 (hex) of the canonical JSON (keys sorted) of the
- * values at the kind's RESULTS_PATHS, an absent one as `null`. It depends on values, not on how
+ * values at the kind's `resultsPaths`, an absent one as `null`. It depends on values, not on how
  * the file is spaced or its keys ordered. Throws a RangeError on JSON nested too deeply to walk.
  */
-export function resultsSha256Of(kind: RunBundleKind, json: unknown): string {
+export function resultsSha256Of(format: RunBundleFormat, json: unknown): string {
 	const at = (path: readonly string[]): unknown =>
 		path.reduce<unknown>(
 			(value, key) =>
@@ -226,7 +234,7 @@ export function resultsSha256Of(kind: RunBundleKind, json: unknown): string {
 					: undefined,
 			json,
 		) ?? null;
-	return sha256Hex(canonicalJson(RESULTS_PATHS[kind].map(at)));
+	return sha256Hex(canonicalJson(format.resultsPaths.map(at)));
 }
 
 /**
@@ -234,21 +242,25 @@ export function resultsSha256Of(kind: RunBundleKind, json: unknown): string {
  * `kind`, and `resultsSha256` over the results as any reader will parse them), then `body`
  * (whose own envelope fields, if any, are replaced).
  */
-export function writeRunBundleText(kind: RunBundleKind, body: object): string {
+export function writeRunBundleText(format: RunBundleFormat, body: object): string {
 	const {
 		format: _format,
 		kind: _kind,
 		resultsSha256: _sealed,
 		...rest
 	} = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
-	const resultsSha256 = resultsSha256Of(kind, rest);
-	return JSON.stringify({ format: RUN_BUNDLE_FORMAT, kind, resultsSha256, ...rest }, null, '\t');
+	const resultsSha256 = resultsSha256Of(format, rest);
+	return JSON.stringify(
+		{ format: RUN_BUNDLE_FORMAT, kind: format.kind, resultsSha256, ...rest },
+		null,
+		'\t',
+	);
 }
 
 /** A bundle's `resultsSha256` checked against its results (absent: nothing to check). */
 function checkResultsSha256(
 	json: object,
-	kind: RunBundleKind,
+	format: RunBundleFormat,
 ):
 	| { readonly ok: true; readonly resultsSha256?: string }
 	| { readonly ok: false; readonly message: string; readonly pointer: string } {
@@ -264,7 +276,7 @@ function checkResultsSha256(
 	}
 	let actual: string;
 	try {
-		actual = resultsSha256Of(kind, json);
+		actual = resultsSha256Of(format, json);
 	} catch {
 		return { ok: false, pointer: '', message: 'the bundle is nested too deeply to read' };
 	}
@@ -280,55 +292,54 @@ function checkResultsSha256(
 }
 
 /**
- * Checks that parsed JSON is a bundle of `kind` (format 2 or the kind's 0.1.0 format) whose
- * results match its `resultsSha256` when it has one; a bundle of another kind is named, with the
- * page that opens it.
+ * Checks that parsed JSON is a bundle of `format`'s kind (format 2 or the kind's 0.1.0 format)
+ * whose results match its `resultsSha256` when it has one; a bundle of another kind is named, and
+ * sent to the Library (which opens bundles of every kind).
  */
 export function checkRunBundleKind(
 	json: unknown,
-	kind: RunBundleKind,
+	format: RunBundleFormat,
 ):
 	| { readonly ok: true; readonly release: boolean; readonly resultsSha256?: string }
 	| { readonly ok: false; readonly message: string; readonly pointer: string } {
-	const envelope = readRunBundleEnvelope(json);
+	const envelope = readRunBundleEnvelope(json, [format]);
 	if (!envelope.ok) {
 		return envelope.message.startsWith('not a Benchtop')
 			? {
 					...envelope,
-					message: `not ${BUNDLE_WORDS[kind].what} (expected "format": "${RUN_BUNDLE_FORMAT}")`,
+					message: `not ${format.what} (expected "format": "${RUN_BUNDLE_FORMAT}")`,
 				}
 			: envelope;
 	}
-	if (envelope.kind !== kind) {
-		const other = BUNDLE_WORDS[envelope.kind];
+	if (envelope.kind !== format.kind) {
 		return {
 			ok: false,
 			pointer: envelope.release ? '/format' : '/kind',
-			message: `${other.what}, not ${BUNDLE_WORDS[kind].what}: open it on the ${other.page} page`,
+			message: `a bundle of another kind of run (${JSON.stringify(envelope.kind)}), not ${format.what}: import it in the Library, which opens runs of every kind`,
 		};
 	}
-	const sealed = checkResultsSha256(json as object, kind);
+	const sealed = checkResultsSha256(json as object, format);
 	if (!sealed.ok) return sealed;
 	const { resultsSha256 } = sealed;
 	return { ok: true, release: envelope.release, ...(resultsSha256 ? { resultsSha256 } : {}) };
 }
 
 /**
- * Reads a run bundle of `kind` from untrusted text: a JSON object in the `benchtop-run/2`
+ * Reads a run bundle of `format`'s kind from untrusted text: a JSON object in the `benchtop-run/2`
  * envelope (or the kind's 0.1.0 format, read as if written in the envelope), then the schema,
  * which expects `format` RUN_BUNDLE_FORMAT and `kind`. The schema checks what the page reads;
  * the rest passes through as written.
  */
 export function readRunBundleOfKind<T>(
 	text: string,
-	kind: RunBundleKind,
+	format: RunBundleFormat,
 	schema: v.GenericSchema,
 ): ReadBundleResult<T> {
 	const parsed = parseJsonText(text);
 	if (!parsed.ok) return parsed;
-	const checked = checkRunBundleKind(parsed.json, kind);
+	const checked = checkRunBundleKind(parsed.json, format);
 	if (!checked.ok) return checked;
-	const json = { ...(parsed.json as object), format: RUN_BUNDLE_FORMAT, kind };
+	const json = { ...(parsed.json as object), format: RUN_BUNDLE_FORMAT, kind: format.kind };
 	const result = v.safeParse(schema, json);
 	if (!result.success) {
 		const issue = result.issues[0];

@@ -1,7 +1,7 @@
 /**
- * The one share-link codec of every run kind (suite, battery, Evals, Memory): a payload's JSON,
- * with its `kind`, deflated and framed, in base64url after the kind's route (`#/share/2/…`,
- * `#/share/battery/2/…`, `#/evals/share/2/…`, `#/memory/share/2/…`), read back under one cap
+ * The one share-link codec of every run kind: a payload's JSON, with its `kind`, deflated and
+ * framed, in base64url after the kind's route (each kind declares its {@link ShareRoute}, e.g.
+ * `#/share/2/…`, `#/share/battery/2/…`, `#/evals/share/2/…`), read back under one cap
  * on the link's characters and one on the unpacked bytes, counted while inflating. It also
  * reads the links of the 0.1.0 release (suite format 1; Evals and Memory links without a frame).
  * The only module that compresses links (fflate). Pure: it never fetches and never runs anything
@@ -20,9 +20,22 @@ import { ShareLinkError } from '../errors';
 import { sha256HexOfBytes } from '../hash/sha256';
 import { decodeBase64Url, encodeBase64Url } from './base64url';
 
-/** The run kinds a link can carry (as the run record names them): a suite run, an Evals run, a
- * long-term-memory run (the Memory page); and a battery (several suite runs with one model). */
-export type ShareKind = 'suite' | 'battery' | 'evals' | 'ltm';
+/**
+ * Where one kind's links live and what the codec must know of them; each family declares its
+ * own (the kind registry lists them all).
+ */
+export interface ShareRoute {
+	/** The payload's `kind` (format 2 writes it first), as the run record names the kind. */
+	readonly kind: string;
+	/** The link's start, the fragment without `#`: `/share/`, `/evals/share/`. */
+	readonly route: string;
+	/** The link's content in words, with its article: "a suite run". */
+	readonly what: string;
+	/** The oldest framed format read: 1 for the suite links of 0.1.0, else 2. */
+	readonly oldestVersion: number;
+	/** Whether 0.1.0 wrote these links as the bare data (no version, no frame): Evals, Memory. */
+	readonly bareRelease?: boolean;
+}
 
 /** The format this app writes and the newest it reads. */
 export const SHARE_FORMAT_VERSION = 2;
@@ -44,29 +57,10 @@ export const MAX_SHARE_LINK_CHARS = 2 * 1024 * 1024;
 /** The most bytes a link may unpack to; inflating stops as soon as it is passed (inflate bombs). */
 export const MAX_SHARE_INFLATED_BYTES = 16 * 1024 * 1024;
 
-/**
- * Each kind's link starts with its route (the fragment without `#`), then the version and `/`.
- * The battery's route starts with the suite's (both open on the share page): kinds are matched
- * longest route first.
- */
-export const SHARE_ROUTES: Readonly<Record<ShareKind, string>> = {
-	suite: '/share/',
-	battery: '/share/battery/',
-	evals: '/evals/share/',
-	ltm: '/memory/share/',
-};
-
-/** The kinds, longest route first, so that `/share/battery/` is not read as a suite link. */
-const KINDS_BY_ROUTE = (Object.keys(SHARE_ROUTES) as ShareKind[]).sort(
-	(a, b) => SHARE_ROUTES[b].length - SHARE_ROUTES[a].length,
-);
-
-const KIND_WORDS: Readonly<Record<ShareKind, string>> = {
-	suite: 'a suite run',
-	battery: 'a battery',
-	evals: 'an Evals run',
-	ltm: 'a Memory run',
-};
+/** `routes`, longest route first, so that `/share/battery/` is not read as a suite link. */
+function byLongestRoute(routes: readonly ShareRoute[]): readonly ShareRoute[] {
+	return [...routes].sort((a, b) => b.route.length - a.route.length);
+}
 
 const HEADER_BYTES = 13;
 /** Compressed bytes fed to the inflater at a time: DEFLATE expands at most ~1,032×, so each step
@@ -75,7 +69,7 @@ const INFLATE_STEP_BYTES = 1024;
 
 /** A link's data as read: its kind, the format version it was written in, and its parsed JSON. */
 export interface UnpackedShareLink {
-	readonly kind: ShareKind;
+	readonly kind: string;
 	/** 2 (this app), 1 (a suite link of 0.1.0) or 0 (an Evals or Memory link of 0.1.0). */
 	readonly version: number;
 	readonly json: unknown;
@@ -85,16 +79,20 @@ export type UnpackShareLinkResult =
 	| ({ readonly ok: true } & UnpackedShareLink)
 	| { readonly ok: false; readonly error: ShareLinkError };
 
-/** The fragment of `payload` as `kind` (format 2, `kind` written first), whatever its length. */
-export function packShareFragment(kind: ShareKind, payload: object): string {
-	return packShareBody(kind, SHARE_FORMAT_VERSION, JSON.stringify({ kind, ...payload }));
+/** The fragment of `payload` at `route` (format 2, `kind` written first), whatever its length. */
+export function packShareFragment(route: ShareRoute, payload: object): string {
+	return packShareBody(
+		route,
+		SHARE_FORMAT_VERSION,
+		JSON.stringify({ kind: route.kind, ...payload }),
+	);
 }
 
 /**
  * The fragment of any body text framed as format `version`, unchecked. packShareFragment and
  * encodeShareFragment are the way to make a link; this lower level is for tests and tools.
  */
-export function packShareBody(kind: ShareKind, version: number, bodyJson: string): string {
+export function packShareBody(route: ShareRoute, version: number, bodyJson: string): string {
 	const body = strToU8(bodyJson);
 	const compressed = deflateSync(body, { level: 9 });
 	const bytes = new Uint8Array(HEADER_BYTES + compressed.length);
@@ -103,7 +101,7 @@ export function packShareBody(kind: ShareKind, version: number, bodyJson: string
 	writeUint32(bytes, 9, compressed.length);
 	bytes.set(compressed, HEADER_BYTES);
 	bytes.set(checksumOf(bytes), 0);
-	return `${SHARE_ROUTES[kind]}${version}/${encodeBase64Url(bytes)}`;
+	return `${route.route}${version}/${encodeBase64Url(bytes)}`;
 }
 
 /** The error of a link that would be longer than `budget`: it says to share the run bundle. */
@@ -114,15 +112,15 @@ export function shareLinkTooLargeError(chars: number, budget = SHARE_LINK_BUDGET
 	);
 }
 
-/** Packs `payload` as `kind`; a link over `budget` characters is refused (kind `too-large`). */
+/** Packs `payload` at `route`; a link over `budget` characters is refused (kind `too-large`). */
 export function encodeShareFragment(
-	kind: ShareKind,
+	route: ShareRoute,
 	payload: object,
 	budget = SHARE_LINK_BUDGET_CHARS,
 ):
 	| { readonly ok: true; readonly fragment: string }
 	| { readonly ok: false; readonly error: ShareLinkError } {
-	const fragment = packShareFragment(kind, payload);
+	const fragment = packShareFragment(route, payload);
 	return fragment.length <= budget
 		? { ok: true, fragment }
 		: { ok: false, error: shareLinkTooLargeError(fragment.length, budget) };
@@ -135,24 +133,27 @@ export function shareFragmentOf(input: string): string {
 	return hash < 0 ? text : text.slice(hash + 1);
 }
 
-/** The kind whose route a URL, `#hash` or fragment starts with, or null (not a share link). */
-export function shareKindOf(input: string): ShareKind | null {
+/** The one of `routes` that a URL, `#hash` or fragment starts with, or null (not a share link). */
+export function shareRouteOf(input: string, routes: readonly ShareRoute[]): ShareRoute | null {
 	const fragment = shareFragmentOf(input);
-	for (const kind of KINDS_BY_ROUTE) {
-		if (fragment.startsWith(SHARE_ROUTES[kind])) return kind;
-	}
-	return null;
+	return byLongestRoute(routes).find(({ route }) => fragment.startsWith(route)) ?? null;
 }
 
 /**
  * Reads a link of any kind (a full URL, a `#hash` or a bare fragment) to its JSON. Never throws:
  * every failure is a ShareLinkError whose `kind` says what happened (`not-a-share-link`,
- * `too-large`, `newer-version`, `truncated`, `tampered`, `malformed`). With `expected`, a link
- * of another kind is refused. The JSON is not checked beyond its kind: each kind reads its own.
+ * `too-large`, `newer-version`, `truncated`, `tampered`, `malformed`). `routes` are the kinds the
+ * caller reads (one kind's reader gives its own; the registry gives every kind's); a link at
+ * another of `known` is named as such. The JSON is not checked beyond its kind: each kind reads
+ * its own.
  */
-export function unpackShareLink(input: string, expected?: ShareKind): UnpackShareLinkResult {
+export function unpackShareLink(
+	input: string,
+	routes: ShareRoute | readonly ShareRoute[],
+	known: readonly ShareRoute[] = [],
+): UnpackShareLinkResult {
 	try {
-		return { ok: true, ...unpackOrThrow(input, expected) };
+		return { ok: true, ...unpackOrThrow(input, 'route' in routes ? [routes] : routes, known) };
 	} catch (error) {
 		if (error instanceof ShareLinkError) return { ok: false, error };
 		return {
@@ -162,40 +163,47 @@ export function unpackShareLink(input: string, expected?: ShareKind): UnpackShar
 	}
 }
 
-function unpackOrThrow(input: string, expected: ShareKind | undefined): UnpackedShareLink {
+function unpackOrThrow(
+	input: string,
+	routes: readonly ShareRoute[],
+	known: readonly ShareRoute[],
+): UnpackedShareLink {
 	const fragment = shareFragmentOf(input);
-	const kind = shareKindOf(fragment);
-	if (kind === null || (expected !== undefined && kind !== expected)) {
+	// Matched among the known routes too: a battery link (`/share/battery/`) starts with the suite
+	// link's route, and must not be read as one.
+	const found = shareRouteOf(fragment, [...routes, ...known]);
+	if (found === null || !routes.includes(found)) {
 		throw new ShareLinkError(
 			'not-a-share-link',
-			expected === undefined || kind === null
+			found === null || routes.length !== 1
 				? 'This is not a Benchtop share link.'
-				: `This link holds ${KIND_WORDS[kind]}, not ${KIND_WORDS[expected]}.`,
+				: `This link holds ${found.what}, not ${routes[0]?.what ?? ''}.`,
 		);
 	}
+	const { kind } = found;
 	if (fragment.length > MAX_SHARE_LINK_CHARS) {
 		throw new ShareLinkError(
 			'too-large',
 			`This share link is ${fragment.length.toLocaleString('en-US')} characters long, more than the ${MAX_SHARE_LINK_CHARS.toLocaleString('en-US')} a link may have. Ask for the run bundle instead.`,
 		);
 	}
-	const rest = fragment.slice(SHARE_ROUTES[kind].length);
+	const rest = fragment.slice(found.route.length);
 	const slash = rest.indexOf('/');
 	// An Evals or Memory link of 0.1.0 is the bare data: no version, no slash.
-	if ((kind === 'evals' || kind === 'ltm') && slash < 0 && rest !== '') {
+	if (found.bareRelease === true && slash < 0 && rest !== '') {
 		return { kind, version: 0, json: parseBody(inflateCapped(dataBytes(rest))) };
 	}
 	const version = readVersion(rest, slash);
-	if (version < SHARE_FORMAT_VERSION && kind !== 'suite') {
+	if (version < found.oldestVersion) {
 		throw new ShareLinkError(
 			'tampered',
-			`This share link names format ${version}, which no Benchtop wrote for ${KIND_WORDS[kind]}.`,
+			`This share link names format ${version}, which no Benchtop wrote for ${found.what}.`,
 		);
 	}
 	const bytes = dataBytes(rest.slice(slash + 1));
 	const body = unframe(bytes, version);
 	const json = parseBody(body);
-	if (version >= 2) checkKind(json, kind);
+	if (version >= 2) checkKind(json, found, [...routes, ...known]);
 	return { kind, version, json };
 }
 
@@ -286,19 +294,18 @@ function unpacksTooLarge(): ShareLinkError {
  * naming the first field that is wrong ("This share link is not an Evals run Benchtop can read").
  */
 export function readSharePayload(
-	kind: Exclude<ShareKind, 'suite'>,
+	route: ShareRoute,
 	text: string,
 	schema: v.GenericSchema<unknown>,
-	what: string,
 ): unknown {
-	const unpacked = unpackShareLink(`${SHARE_ROUTES[kind]}${text}`, kind);
+	const unpacked = unpackShareLink(`${route.route}${text}`, route);
 	if (!unpacked.ok) throw unpacked.error;
 	const result = v.safeParse(schema, unpacked.json);
 	if (!result.success) {
 		const issue = result.issues[0];
 		const path = v.getDotPath(issue) ?? '(top)';
 		throw new Error(
-			`This share link is not ${what} Benchtop can read (${path}: ${issue.message}).`,
+			`This share link is not ${route.what} Benchtop can read (${path}: ${issue.message}).`,
 		);
 	}
 	return result.output;
@@ -349,7 +356,8 @@ function parseBody(body: Uint8Array): unknown {
 	}
 }
 
-function checkKind(json: unknown, kind: ShareKind): void {
+function checkKind(json: unknown, route: ShareRoute, known: readonly ShareRoute[]): void {
+	const { kind } = route;
 	if (typeof json !== 'object' || json === null || Array.isArray(json)) {
 		throw new ShareLinkError(
 			'malformed',
@@ -358,11 +366,14 @@ function checkKind(json: unknown, kind: ShareKind): void {
 	}
 	const named = (json as { kind?: unknown }).kind;
 	if (named === kind) return;
+	const other = known.find((candidate) => candidate.kind === named);
 	throw new ShareLinkError(
 		'malformed',
-		typeof named === 'string' && Object.hasOwn(SHARE_ROUTES, named)
-			? `This link holds ${KIND_WORDS[named as ShareKind]}, not ${KIND_WORDS[kind]}: open it as it was shared.`
-			: `This share link holds data this app cannot use: /kind is not "${kind}".`,
+		other !== undefined
+			? `This link holds ${other.what}, not ${route.what}: open it as it was shared.`
+			: typeof named === 'string' && /^[a-z][a-z0-9-]{0,39}$/.test(named)
+				? `This link holds a run of another kind ("${named}"), not ${route.what}: open it as it was shared.`
+				: `This share link holds data this app cannot use: /kind is not "${kind}".`,
 	);
 }
 

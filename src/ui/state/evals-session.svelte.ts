@@ -7,7 +7,7 @@
  */
 import { listUnreadableRuns, type UnreadableRun } from '../../storage/runs-repository';
 import { EVALS_RESUME } from '../../core/evals/evals-run-record';
-import { EVALS_RUN_KIND } from '../../core/kinds/run-kinds';
+import { EVALS_RUN_KIND } from '../../core/evals/evals-run-kind';
 import { runFileSizeProblem } from '../../core/run/task-run-json';
 import { describeError } from '../../core/messages/describe-error';
 import {
@@ -461,7 +461,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 	/** Opens a share link: the eval and the run's settings are set; Run re-runs it. */
 	openShare(text: string): void {
 		try {
-			const payload = EVALS_RUN_KIND.decodeShare(text);
+			const payload = EVALS_RUN_KIND.share.decode(text);
 			this.#setRegistry(registryFiles([]), 'share', `shared run of ${payload.evalName}`);
 			this.#selected = payload.evalName;
 			this.#resolved = payload.eval;

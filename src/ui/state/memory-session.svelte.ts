@@ -11,7 +11,7 @@
 import { listUnreadableRuns, type UnreadableRun } from '../../storage/runs-repository';
 import { formatAppRoute } from '../../core/routing/app-route';
 import { LTM_RESUME } from '../../core/ltm/ltm-run-record';
-import { LTM_RUN_KIND } from '../../core/kinds/run-kinds';
+import { LTM_RUN_KIND } from '../../core/ltm/ltm-run-kind';
 import { runFileSizeProblem } from '../../core/run/task-run-json';
 import { describeError } from '../../core/messages/describe-error';
 import {
@@ -453,14 +453,14 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 		const run = this.#shownRun;
 		const payload = run ? ltmSharePayloadOf(run, this.#state) : null;
 		return payload
-			? formatAppRoute({ view: 'memory', share: LTM_RUN_KIND.encodeShare(payload) })
+			? formatAppRoute({ view: 'memory', share: LTM_RUN_KIND.share.encode(payload) })
 			: null;
 	}
 
 	/** Opens a share link's payload (the part after `#/memory/share/`); a bad link is said why. */
 	openShare(text: string): void {
 		try {
-			this.#shared = LTM_RUN_KIND.decodeShare(text);
+			this.#shared = LTM_RUN_KIND.share.decode(text);
 			this.#sharedRunId = null;
 			this.say(null);
 		} catch (error) {
@@ -535,7 +535,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 	/** The run bundle (benchtop-ltm-run/1) of the shown run: record, state, results, summary. */
 	bundleText(): string | null {
 		const run = this.#shownRun;
-		return run ? LTM_RUN_KIND.writeBundle(buildLtmRunBundle(run, this.#state)) : null;
+		return run ? LTM_RUN_KIND.bundle.write(buildLtmRunBundle(run, this.#state)) : null;
 	}
 
 	/** Shows a past run from a run bundle (not stored: it cannot be resumed or shared). */
@@ -546,7 +546,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 			this.say(tooLarge);
 			return;
 		}
-		const read = LTM_RUN_KIND.readBundle(await file.text());
+		const read = LTM_RUN_KIND.bundle.read(await file.text());
 		if (!read.ok) {
 			this.say(
 				`That run bundle could not be read: ${file.name}, at ${read.pointer || '(top)'}: ${read.message}.`,

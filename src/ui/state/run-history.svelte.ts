@@ -3,7 +3,7 @@
  * and the persistent-storage request. Storage only through repositories.
  */
 import { describeError } from '../../core/messages/describe-error';
-import { SUITE_RUN_KIND } from '../../core/kinds/run-kinds';
+import { SUITE_RUN_KIND } from '../../core/syntaxgym/run/suite-run-kind';
 import type { SuiteRun } from '../../core/run/run-types';
 import {
 	deleteRun,
@@ -124,7 +124,7 @@ export class RunHistory {
 			this.#message = `An import is going on (${this.#importing.name}); wait for it or cancel it.`;
 			return null;
 		}
-		const parsed = SUITE_RUN_KIND.readBundle(text);
+		const parsed = SUITE_RUN_KIND.bundle.read(text);
 		if (!parsed.ok) {
 			const where = parsed.pointer === '' ? '' : ` at ${parsed.pointer}`;
 			this.#message = `${sourceName} cannot be imported${where}: ${parsed.message}.`;

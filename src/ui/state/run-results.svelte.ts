@@ -37,7 +37,7 @@ import {
 	orderStoredItems,
 	type StoredRunScores,
 } from '../../core/syntaxgym/run/stored-run-scores';
-import { SUITE_RUN_KIND } from '../../core/kinds/run-kinds';
+import { SUITE_RUN_KIND } from '../../core/syntaxgym/run/suite-run-kind';
 import type { ItemResult, SuiteRun, ScoredSentence } from '../../core/run/run-types';
 import {
 	ITEM_RULES,
@@ -557,7 +557,7 @@ export class RunResults {
 		return {
 			fileName: `${fileStem(suite.meta.name)}-run${run.id}.benchtop-run.json`,
 			mimeType: 'application/json',
-			text: SUITE_RUN_KIND.writeBundle({ run: portable, suiteText: this.#suiteText, items }),
+			text: SUITE_RUN_KIND.bundle.write({ run: portable, suiteText: this.#suiteText, items }),
 		};
 	}
 

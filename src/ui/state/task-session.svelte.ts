@@ -5,7 +5,7 @@
 import { asSentence, describeError } from '../../core/messages/describe-error';
 import type { ResumePlan, ResumeRule } from '../../core/run/resume-plan';
 import { estimateRemainingMs } from '../../core/run/run-progress';
-import type { UnreadableRun } from '../../core/kinds/stored-run-check';
+import type { UnreadableRun } from '../../core/kinds/kind-registry';
 import { deleteUnreadableRun } from '../../storage/runs-repository';
 
 /** How a run ended. */

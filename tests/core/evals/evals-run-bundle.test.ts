@@ -163,7 +163,7 @@ describe('Evals run bundle', () => {
 		const read = readEvalsRunBundle(JSON.stringify({ ...bundleJson(), kind: 'ltm' }));
 		expect(read).toMatchObject({ ok: false, pointer: '/kind' });
 		expect(!read.ok && read.message).toContain(
-			'LTM run bundle, not an Evals run bundle: open it on the Memory page',
+			'a bundle of another kind of run ("ltm"), not an Evals run bundle: import it in the Library, which opens runs of every kind',
 		);
 	});
 

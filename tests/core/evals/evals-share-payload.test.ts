@@ -12,10 +12,11 @@ import {
 	SHARE_LINK_BUDGET_CHARS,
 	packShareFragment,
 } from '../../../src/core/share/share-codec';
+import { LTM_SHARE } from '../../../src/core/ltm/share-payload';
 
 /** The data of a well-framed Memory link (after `#/memory/share/2/`). */
 function encodeLtmShareData(): string {
-	return packShareFragment('ltm', { v: 1 }).slice('/memory/share/2/'.length);
+	return packShareFragment(LTM_SHARE, { v: 1 }).slice('/memory/share/2/'.length);
 }
 
 const PAYLOAD: EvalsSharePayload = {
@@ -81,7 +82,11 @@ describe('encodeEvalsShare / decodeEvalsShare', () => {
 		['a bad character', 'ab$d', /character that no link contains \(position 3/],
 		['bytes that do not unpack', encodeBase64Url(strToU8('not deflated')), /does not unpack/],
 		['bytes that are not JSON', encodeBase64Url(deflateSync(strToU8('{'))), /no readable data/],
-		['a Memory link', `2/${encodeLtmShareData()}`, /checksum|holds a Memory run/],
+		[
+			'a Memory link',
+			`2/${encodeLtmShareData()}`,
+			/checksum|holds a run of another kind \("ltm"\)/,
+		],
 		[
 			'a payload of another kind',
 			packed({ v: 1, evalName: 3 }),

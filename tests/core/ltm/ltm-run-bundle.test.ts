@@ -155,7 +155,7 @@ describe('LTM run bundle', () => {
 		const read = readLtmRunBundle(JSON.stringify({ ...bundleJson(), kind: 'evals' }));
 		expect(read).toMatchObject({ ok: false, pointer: '/kind' });
 		expect(!read.ok && read.message).toContain(
-			'Evals run bundle, not an LTM run bundle: open it on the Evals page',
+			'a bundle of another kind of run ("evals"), not an LTM run bundle: import it in the Library, which opens runs of every kind',
 		);
 	});
 

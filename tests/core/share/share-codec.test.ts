@@ -13,9 +13,22 @@ import {
 	inflateCapped,
 	packShareBody,
 	packShareFragment,
-	shareKindOf,
+	shareRouteOf,
 	unpackShareLink,
+	type ShareRoute,
 } from '../../../src/core/share/share-codec';
+import { EVALS_SHARE } from '../../../src/core/evals/evals-share-payload';
+import { LTM_SHARE } from '../../../src/core/ltm/share-payload';
+import { BATTERY_SHARE, SUITE_SHARE } from '../../../src/core/syntaxgym/share/share-routes';
+
+/** Each family's link route, as its folder declares it. */
+const ROUTES: Readonly<Record<'suite' | 'battery' | 'evals' | 'ltm', ShareRoute>> = {
+	suite: SUITE_SHARE,
+	battery: BATTERY_SHARE,
+	evals: EVALS_SHARE,
+	ltm: LTM_SHARE,
+};
+const ALL_ROUTES = Object.values(ROUTES);
 
 const KINDS = [
 	['suite', '/share/'],
@@ -34,7 +47,11 @@ function bomb(): Uint8Array {
 }
 
 function errorOf(input: string, expected?: 'suite' | 'evals' | 'ltm') {
-	const unpacked = unpackShareLink(input, expected);
+	const unpacked = unpackShareLink(
+		input,
+		expected === undefined ? ALL_ROUTES : ROUTES[expected],
+		ALL_ROUTES,
+	);
 	if (unpacked.ok) throw new Error('expected a refusal');
 	return unpacked.error;
 }
@@ -42,17 +59,19 @@ function errorOf(input: string, expected?: 'suite' | 'evals' | 'ltm') {
 describe('packShareFragment → unpackShareLink', () => {
 	it.each(KINDS)('round-trips a %s payload under its route, kind first', (kind, route) => {
 		const payload = { name: 'naïve — ü 😀', values: [1, null, 0.1 + 0.2] };
-		const fragment = packShareFragment(kind, payload);
+		const fragment = packShareFragment(ROUTES[kind], payload);
 		expect(fragment.startsWith(`${route}2/`)).toBe(true);
-		expect(shareKindOf(`https://example.org/app/#${fragment}`)).toBe(kind);
-		const unpacked = unpackShareLink(`#${fragment}`, kind);
+		expect(shareRouteOf(`https://example.org/app/#${fragment}`, ALL_ROUTES)?.kind).toBe(kind);
+		const unpacked = unpackShareLink(`#${fragment}`, ROUTES[kind]);
 		expect(unpacked).toEqual({ ok: true, kind, version: 2, json: { kind, ...payload } });
 		expect(Object.keys(unpacked.ok ? (unpacked.json as object) : {})[0]).toBe('kind');
 	});
 
 	it('reads the links of 0.1.0: suite format 1, and Evals and Memory data without a frame', () => {
 		const body = { v: 1, name: 'x' };
-		expect(unpackShareLink(packShareBody('suite', 1, JSON.stringify(body)))).toEqual({
+		expect(
+			unpackShareLink(packShareBody(ROUTES.suite, 1, JSON.stringify(body)), ALL_ROUTES),
+		).toEqual({
 			ok: true,
 			kind: 'suite',
 			version: 1,
@@ -60,7 +79,7 @@ describe('packShareFragment → unpackShareLink', () => {
 		});
 		const bare = encodeBase64Url(deflateSync(new TextEncoder().encode(JSON.stringify(body))));
 		for (const [kind, route] of KINDS.slice(1)) {
-			expect(unpackShareLink(`${route}${bare}`)).toEqual({
+			expect(unpackShareLink(`${route}${bare}`, ALL_ROUTES)).toEqual({
 				ok: true,
 				kind,
 				version: 0,
@@ -70,11 +89,13 @@ describe('packShareFragment → unpackShareLink', () => {
 	});
 
 	it('refuses a format-2 body that names no kind, or another kind', () => {
-		expect(errorOf(packShareBody('evals', 2, '{"v":1}')).message).toMatch(/\/kind is not "evals"/);
-		expect(errorOf(packShareBody('evals', 2, '{"kind":"ltm"}')).message).toBe(
+		expect(errorOf(packShareBody(ROUTES.evals, 2, '{"v":1}')).message).toMatch(
+			/\/kind is not "evals"/,
+		);
+		expect(errorOf(packShareBody(ROUTES.evals, 2, '{"kind":"ltm"}')).message).toBe(
 			'This link holds a Memory run, not an Evals run: open it as it was shared.',
 		);
-		expect(errorOf(packShareBody('evals', 2, '[1]')).message).toMatch(/\/ is not an object/);
+		expect(errorOf(packShareBody(ROUTES.evals, 2, '[1]')).message).toMatch(/\/ is not an object/);
 	});
 });
 
@@ -119,7 +140,7 @@ describe('the inflated-size cap', () => {
 	});
 
 	it('refuses a header that claims more than the cap before inflating anything', () => {
-		const error = errorOf(packShareBody('suite', 2, 'x'.repeat(MAX_SHARE_INFLATED_BYTES + 1)));
+		const error = errorOf(packShareBody(ROUTES.suite, 2, 'x'.repeat(MAX_SHARE_INFLATED_BYTES + 1)));
 		expect([error.kind, error.message]).toEqual([
 			'too-large',
 			'This link unpacks to more than 16 MiB, more than a share link may hold, so it was not opened. Ask for the run bundle instead.',
@@ -129,10 +150,10 @@ describe('the inflated-size cap', () => {
 
 describe('the link size budget and the read cap', () => {
 	it('makes links up to the budget and refuses longer ones, saying to share the run bundle', () => {
-		const small = encodeShareFragment('evals', { text: 'a' });
+		const small = encodeShareFragment(ROUTES.evals, { text: 'a' });
 		expect(small.ok).toBe(true);
 		const noisy = Array.from({ length: 4000 }, (_, i) => (i * 2654435761) % 1e9);
-		const big = encodeShareFragment('evals', { noisy }, 1000);
+		const big = encodeShareFragment(ROUTES.evals, { noisy }, 1000);
 		expect(big.ok).toBe(false);
 		if (big.ok) return;
 		expect(big.error.kind).toBe('too-large');
@@ -153,7 +174,7 @@ describe('the link size budget and the read cap', () => {
 		['/evals/share/', 'truncated'],
 		['/evals/share/2', 'truncated'],
 		['/evals/share/3/AAAA', 'newer-version'],
-		[packShareBody('evals', 1, '{"v":1}'), 'tampered'],
+		[packShareBody(ROUTES.evals, 1, '{"v":1}'), 'tampered'],
 		['/memory/share/2/AAAA', 'truncated'],
 		[`/memory/share/2/${'A'.repeat(40)}`, 'tampered'],
 		['/memory/share/ab$d', 'tampered'],

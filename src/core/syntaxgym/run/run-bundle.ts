@@ -29,7 +29,16 @@ import {
 	parseJsonText,
 	writeRunBundleText,
 	type ReadBundleResult,
+	type RunBundleFormat,
 } from '../../run/task-run-json';
+
+/** The envelope's facts of suite run bundles (0.1.0 wrote `benchtop-run` with `formatVersion` 1). */
+export const SUITE_BUNDLE: RunBundleFormat = {
+	kind: 'suite',
+	what: 'a suite run bundle',
+	resultsPaths: [['items']],
+	release: { format: 'benchtop-run', formatVersion: 1 },
+};
 
 /** A run without its local id and derived count: what travels between machines. */
 export type PortableRun = Omit<SuiteRun, 'id' | 'itemsDone'>;
@@ -69,7 +78,7 @@ const BACKENDS: readonly InferenceBackend[] = ['webgpu', 'wasm', 'node-cpu'];
 /** The bundle as JSON text (pretty-printed with tabs). Lossless: parseRunBundle gives it back. */
 export function serializeRunBundle(bundle: RunBundle): string {
 	const { run } = bundle;
-	return writeRunBundleText('suite', {
+	return writeRunBundleText(SUITE_BUNDLE, {
 		run: {
 			suiteName: run.suiteName,
 			suiteSha256: run.suiteSha256,
@@ -348,7 +357,7 @@ export function parseRunBundle(text: string): ParseRunBundleResult {
 	const json = parsed.json as Json;
 	try {
 		const root = readObject(json, '');
-		const envelope = checkRunBundleKind(root, 'suite');
+		const envelope = checkRunBundleKind(root, SUITE_BUNDLE);
 		if (!envelope.ok) fail(envelope.pointer, envelope.message);
 		const run = readRun(root.run, '/run');
 		const suiteText = readString(readObject(root.suite, '/suite').text, '/suite/text');

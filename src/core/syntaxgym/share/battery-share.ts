@@ -14,11 +14,11 @@ import { SURPRISAL_CONVENTIONS, type SurprisalConvention } from '../../model/mod
 import type { RunModelSpec, SuiteRun } from '../../run/run-types';
 import {
 	SHARE_LINK_BUDGET_CHARS,
-	SHARE_ROUTES,
 	packShareFragment,
 	readSharePayload as readCodecPayload,
 	shareFragmentOf,
 } from '../../share/share-codec';
+import { BATTERY_SHARE } from './share-routes';
 import { DEFAULT_SG_RULE, batterySuiteCell, itemAccuracy } from '../battery/sg-score';
 import { parseSuite } from '../suite/parse-suite';
 import type { Suite } from '../suite/types';
@@ -213,17 +213,12 @@ export function decodeBatteryShare(
 	options: DecodeBatteryShareOptions = {},
 ): DecodeBatteryShareResult {
 	const fragment = shareFragmentOf(input);
-	const route = SHARE_ROUTES.battery;
+	const { route } = BATTERY_SHARE;
 	try {
 		if (!fragment.startsWith(route)) {
 			throw new ShareLinkError('not-a-share-link', 'This is not a battery share link.');
 		}
-		const json = readCodecPayload(
-			'battery',
-			fragment.slice(route.length),
-			v.unknown(),
-			'a battery',
-		);
+		const json = readCodecPayload(BATTERY_SHARE, fragment.slice(route.length), v.unknown());
 		const payload = parsePayload(json);
 		for (const { source } of options.bundledFiles === undefined ? [] : payload.suites) {
 			if (source.kind === 'bundled' && !options.bundledFiles?.includes(source.file)) {
@@ -277,7 +272,7 @@ export function encodeBatteryShare(
 		const suites = fingerprints
 			? checked.suites
 			: checked.suites.map(({ results: _results, ...suite }) => suite);
-		const fragment = packShareFragment('battery', { ...checked, suites });
+		const fragment = packShareFragment(BATTERY_SHARE, { ...checked, suites });
 		if (fragment.length <= budget) return { ok: true, fragment, fingerprints };
 		chars = fragment.length;
 	}

@@ -13,12 +13,12 @@ import {
 } from './read-share-payload';
 import {
 	SHARE_LINK_BUDGET_CHARS,
-	SHARE_ROUTES,
 	packShareFragment,
-	shareFragmentOf,
+	shareRouteOf,
 	shareLinkTooLargeError,
 	unpackShareLink,
 } from '../../share/share-codec';
+import { BATTERY_SHARE, SUITE_SHARE } from './share-routes';
 
 export type { SharePayload, SharedSuite } from './read-share-payload';
 
@@ -71,7 +71,7 @@ export function encodeShareLink(
 		for (const withValues of payload.results.values === undefined ? [false] : [true, false]) {
 			const { values: _values, ...withoutValues } = payload.results;
 			const results = withValues ? payload.results : withoutValues;
-			const fragment = packShareFragment('suite', { ...payload, suite, results });
+			const fragment = packShareFragment(SUITE_SHARE, { ...payload, suite, results });
 			shortest = Math.min(shortest, fragment.length);
 			if (fragment.length <= maxChars) {
 				return {
@@ -94,7 +94,7 @@ export function formatShareUrl(pageUrl: string, fragment: string): string {
 
 /** Whether a URL, `#hash` or fragment looks like a share link (before decoding it). */
 export function isShareLink(input: string): boolean {
-	return shareFragmentOf(input).startsWith(SHARE_ROUTES.suite);
+	return shareRouteOf(input, [SUITE_SHARE, BATTERY_SHARE]) === SUITE_SHARE;
 }
 
 export type DecodeShareLinkResult =
@@ -116,7 +116,7 @@ export function decodeShareLink(
 	input: string,
 	options: { readonly appVersion?: string } = {},
 ): DecodeShareLinkResult {
-	const unpacked = unpackShareLink(input, 'suite');
+	const unpacked = unpackShareLink(input, SUITE_SHARE, [BATTERY_SHARE]);
 	if (!unpacked.ok) return unpacked;
 	const read = readSharePayload(unpacked.json);
 	if (!read.ok) {

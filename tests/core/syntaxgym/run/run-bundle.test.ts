@@ -256,9 +256,14 @@ describe('run bundle', () => {
 		[
 			withRoot((r) => (r.kind = 'evals')),
 			'/kind',
-			'an Evals run bundle, not a suite run bundle: open it on the Evals page',
+			'a bundle of another kind of run ("evals"), not a suite run bundle: import it in the Library, which opens runs of every kind',
 		],
-		[withRoot((r) => (r.kind = 'chat')), '/kind', 'expected "suite", "evals" or "ltm"'],
+		[
+			withRoot((r) => (r.kind = 'chat')),
+			'/kind',
+			'a bundle of another kind of run ("chat"), not a suite run bundle: import it in the Library, which opens runs of every kind',
+		],
+		[withRoot((r) => (r.kind = 7)), '/kind', 'expected the kind of run ("suite" …)'],
 		[
 			withRoot((r) => ((r.run as Record<string, unknown>).convention = 'eos')),
 			'/run/convention',

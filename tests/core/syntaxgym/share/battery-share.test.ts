@@ -5,14 +5,14 @@
 // reproduction is compared suite by suite.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeAnyShareLink } from '../../../../src/core/kinds/run-kinds';
+import { RUN_KIND_REGISTRY } from '../../../../src/core/kinds/registered-kinds';
 import { sha256Hex } from '../../../../src/core/hash/sha256';
 import type { EndpointModelSpec } from '../../../../src/core/model/model-spec';
 import type { SuiteRun } from '../../../../src/core/run/run-types';
 import {
 	SHARE_LINK_BUDGET_CHARS,
 	packShareFragment,
-	shareKindOf,
+	shareRouteOf,
 	unpackShareLink,
 } from '../../../../src/core/share/share-codec';
 import {
@@ -29,6 +29,7 @@ import {
 } from '../../../../src/core/syntaxgym/share/battery-share';
 import { decodeShareLink } from '../../../../src/core/syntaxgym/share/share-link';
 import { BUNDLED_MODEL, HUB_MODEL, makeResults, makeSuite } from './fixture-run';
+import { BATTERY_SHARE, SUITE_SHARE } from '../../../../src/core/syntaxgym/share/share-routes';
 
 const BUNDLED_FILE = 'garden-path-npz.json';
 const BUNDLED_TEXT = readFileSync(`suites/${BUNDLED_FILE}`, 'utf8');
@@ -88,7 +89,7 @@ function hostile(change: (json: Record<string, unknown>) => void): string {
 		unknown
 	>;
 	change(json);
-	return packShareFragment('battery', json);
+	return packShareFragment(BATTERY_SHARE, json);
 }
 
 describe('battery link round trip', () => {
@@ -104,12 +105,15 @@ describe('battery link round trip', () => {
 		expect(encoded.fragment.startsWith('/share/battery/2/')).toBe(true);
 		// The bundled suite's 16 kB text is not in the link.
 		expect(encoded.fragment.length).toBeLessThan(2000);
-		expect(shareKindOf(`https://example.org/app/#${encoded.fragment}`)).toBe('battery');
+		expect(
+			shareRouteOf(`https://example.org/app/#${encoded.fragment}`, [SUITE_SHARE, BATTERY_SHARE])
+				?.kind,
+		).toBe('battery');
 		const decoded = decodeBatteryShare(`https://example.org/app/#${encoded.fragment}`, {
 			bundledFiles: [BUNDLED_FILE],
 		});
 		expect(decoded).toEqual({ ok: true, payload });
-		const any = decodeAnyShareLink(`#${encoded.fragment}`);
+		const any = RUN_KIND_REGISTRY.decodeShareLink(`#${encoded.fragment}`);
 		expect(any.ok && any.kind).toBe('battery');
 	});
 
@@ -133,7 +137,7 @@ describe('battery link round trip', () => {
 			apiKey: 'sk-secret',
 		} as EndpointModelSpec;
 		const encoded = encodeOrFail(buildBatterySharePayload(batteryRuns({ model: endpoint })));
-		const unpacked = unpackShareLink(encoded.fragment, 'battery');
+		const unpacked = unpackShareLink(encoded.fragment, BATTERY_SHARE);
 		expect(JSON.stringify(unpacked.ok && unpacked.json)).not.toContain('sk-secret');
 		const decoded = decodeBatteryShare(encoded.fragment);
 		expect(decoded.ok && decoded.payload.model).toEqual({
@@ -149,8 +153,8 @@ describe('battery link round trip', () => {
 		expect(suite.ok ? 'opened' : suite.error.message).toBe(
 			'This link holds a battery, not a suite run.',
 		);
-		const suiteLink = packShareFragment('suite', { appVersion: '0.1.0' });
-		expect(shareKindOf(suiteLink)).toBe('suite');
+		const suiteLink = packShareFragment(SUITE_SHARE, { appVersion: '0.1.0' });
+		expect(shareRouteOf(suiteLink, [SUITE_SHARE, BATTERY_SHARE])?.kind).toBe('suite');
 		expect(refusal(suiteLink)).toBe('This is not a battery share link.');
 	});
 

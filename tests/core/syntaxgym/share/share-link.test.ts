@@ -16,6 +16,7 @@ import {
 	type SharePayload,
 } from '../../../../src/core/syntaxgym/share/share-link';
 import { BUNDLED_MODEL, HUB_MODEL, SUITE_TEXT, makeResults } from './fixture-run';
+import { SUITE_SHARE } from '../../../../src/core/syntaxgym/share/share-routes';
 
 function makePayload(suiteText = SUITE_TEXT): SharePayload {
 	return {
@@ -50,7 +51,7 @@ function encodeOrFail(payload: SharePayload, options = {}) {
 /** A format-2 suite link of any body text; an object body gets the codec's `kind` first. */
 function packShareFragment(bodyJson: string): string {
 	const body = bodyJson.startsWith('{') ? `{"kind":"suite",${bodyJson.slice(1)}` : bodyJson;
-	return packShareBody('suite', 2, body);
+	return packShareBody(SUITE_SHARE, 2, body);
 }
 
 function kindOf(input: string): string {
@@ -73,7 +74,7 @@ describe('encodeShareLink → decodeShareLink', () => {
 		expect(decoded).toEqual({ ok: true, payload, notes: [] });
 		// A body written as format 1 was before the option existed: no field at all.
 		const { wordBoundaries: _option, ...older } = payload;
-		const olderDecoded = decodeShareLink(packShareBody('suite', 1, JSON.stringify(older)));
+		const olderDecoded = decodeShareLink(packShareBody(SUITE_SHARE, 1, JSON.stringify(older)));
 		expect(olderDecoded).toEqual({ ok: true, payload: makePayload(), notes: [] });
 	});
 

@@ -1,18 +1,24 @@
-// The run kinds: links and bundles of the 0.1.0 release (tests/fixtures/release-links) still open
+// The app's kind registry: links and bundles of the 0.1.0 release (tests/fixtures/release-links) still open
 // to what that release read from them; today's links and bundles of every kind round-trip, name
 // their kind, and a bundle or link of one kind is refused by another with the page to use. A
 // bundle is sealed with its results' SHA-256: a changed result is refused, a re-spaced or
 // re-ordered file is not.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-	EVALS_RUN_KIND,
-	LTM_RUN_KIND,
-	RUN_KIND_DESCRIPTIONS,
-	SUITE_RUN_KIND,
-	decodeAnyShareLink,
-	readAnyRunBundle,
-} from '../../../src/core/kinds/run-kinds';
+import { EVALS_RUN_KIND } from '../../../src/core/evals/evals-run-kind';
+import type { KindRegistry } from '../../../src/core/kinds/kind-registry';
+import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
+import { LTM_RUN_KIND } from '../../../src/core/ltm/ltm-run-kind';
+import { SUITE_RUN_KIND } from '../../../src/core/syntaxgym/run/suite-run-kind';
+
+const readAnyRunBundle = (text: string) => RUN_KIND_REGISTRY.readBundle(text);
+const decodeAnyShareLink = (input: string) => RUN_KIND_REGISTRY.decodeShareLink(input);
+const UNTYPED: KindRegistry = RUN_KIND_REGISTRY;
+const kindOf = (name: string) => {
+	const kind = UNTYPED.get(name);
+	if (kind === undefined) throw new Error(`no kind ${name}`);
+	return kind;
+};
 
 const FIXTURES = 'tests/fixtures/release-links';
 const KINDS = [
@@ -56,21 +62,20 @@ describe('links and bundles of the 0.1.0 release', () => {
 	it.each(KINDS)(
 		'the %s run, shared and exported again, is the same run in the new formats',
 		(kind, file) => {
-			const description = RUN_KIND_DESCRIPTIONS[kind];
+			const description = kindOf(kind);
 			const link = decodeAnyShareLink(fixture(`${file}.link.txt`));
 			const read = readAnyRunBundle(fixture(`${file}.bundle.json`));
 			if (!link.ok || !read.ok || link.kind !== kind || read.kind !== kind) {
 				throw new Error('the release fixtures do not open');
 			}
-			// Each kind's own functions, through its description (the union needs a cast per kind).
-			const encode = description.encodeShare as (payload: unknown) => string;
-			const write = description.writeBundle as (bundle: unknown) => string;
+			const encode = (payload: unknown) => description.share.encode(payload);
+			const write = (bundle: unknown) => description.bundle.write(bundle);
 			const data = encode(link.payload);
 			expect(data).toMatch(/^2\/[A-Za-z0-9_-]+$/);
-			const again = decodeAnyShareLink(`#${description.shareRoute}${data}`);
+			const again = decodeAnyShareLink(`#${description.share.route}${data}`);
 			expect(again).toEqual(link);
 			const text = write(read.bundle);
-			const fingerprint = (description.fingerprint as (bundle: unknown) => string)(read.bundle);
+			const fingerprint = RUN_KIND_REGISTRY.fingerprint(kind, read.bundle);
 			expect(JSON.parse(text)).toMatchObject({
 				format: 'benchtop-run/2',
 				kind,
@@ -93,27 +98,26 @@ describe('run kinds', () => {
 		const suite = line('suite', 'suite');
 		const evals = line('evals', 'evals');
 		const ltm = line('ltm', 'memory');
-		expect(suite.kind === 'suite' && SUITE_RUN_KIND.summarize(suite.bundle)).toBe(
+		expect(suite.kind === 'suite' && SUITE_RUN_KIND.bundle.summarize(suite.bundle as never)).toBe(
 			'tiny · gpt2-random-tiny · 1 of 2 items · cancelled',
 		);
-		expect(evals.kind === 'evals' && EVALS_RUN_KIND.summarize(evals.bundle)).toBe(
+		expect(evals.kind === 'evals' && EVALS_RUN_KIND.bundle.summarize(evals.bundle as never)).toBe(
 			'capitals · replay:answers.jsonl · 2 of 2 samples · done',
 		);
-		expect(ltm.kind === 'ltm' && LTM_RUN_KIND.summarize(ltm.bundle)).toBe(
+		expect(ltm.kind === 'ltm' && LTM_RUN_KIND.bundle.summarize(ltm.bundle as never)).toBe(
 			't · replay:agent.jsonl · 1 of 1 tests · done',
 		);
 	});
 
 	it.each([
-		['a suite link', '#/evals/share/', 'suite', /holds a suite run, not an Evals run/],
-		['an Evals link', '#/memory/share/', 'evals', /holds an Evals run, not a Memory run/],
-		['a Memory link', '#/share/', 'ltm', /holds a Memory run, not a suite run/],
+		['a suite link', '#/evals/share/', 'suite', /another kind \("suite"\), not an Evals run/],
+		['an Evals link', '#/memory/share/', 'evals', /another kind \("evals"\), not a Memory run/],
+		['a Memory link', '#/share/', 'ltm', /another kind \("ltm"\), not a suite run/],
 	] as const)('refuse %s opened under another route', (_what, route, kind, message) => {
 		const file = KINDS.find(([name]) => name === kind)![1];
 		const link = decodeAnyShareLink(fixture(`${file}.link.txt`));
 		if (!link.ok) throw link.error;
-		const encode = RUN_KIND_DESCRIPTIONS[kind].encodeShare as (payload: unknown) => string;
-		const moved = decodeAnyShareLink(`${route}${encode(link.payload)}`);
+		const moved = decodeAnyShareLink(`${route}${kindOf(kind).share.encode(link.payload)}`);
 		expect(moved.ok).toBe(false);
 		expect(!moved.ok && moved.error.message).toMatch(message);
 	});
@@ -122,7 +126,8 @@ describe('run kinds', () => {
 		['not JSON', '{', '', /not JSON/],
 		['another format', '{"format": "benchtop-suite"}', '/format', /not a Benchtop run bundle/],
 		['a newer envelope', '{"format": "benchtop-run/3"}', '/format', /newer/],
-		['an unknown kind', '{"format": "benchtop-run/2", "kind": "chat"}', '/kind', /expected/],
+		['an unknown kind', '{"format": "benchtop-run/2", "kind": "chat"}', '/kind', /does not know/],
+		['no kind', '{"format": "benchtop-run/2", "kind": 3}', '/kind', /expected the kind/],
 	])('refuse a bundle that is %s', (_what, text, pointer, message) => {
 		const read = readAnyRunBundle(text);
 		expect(read).toMatchObject({ ok: false, pointer });
@@ -139,8 +144,7 @@ describe('run kinds', () => {
 function sealedJson(kind: (typeof KINDS)[number][0], file: string): Record<string, unknown> {
 	const read = readAnyRunBundle(fixture(`${file}.bundle.json`));
 	if (!read.ok || read.kind !== kind) throw new Error('the release fixtures do not open');
-	const write = RUN_KIND_DESCRIPTIONS[kind].writeBundle as (bundle: unknown) => string;
-	return JSON.parse(write(read.bundle)) as Record<string, unknown>;
+	return JSON.parse(kindOf(kind).bundle.write(read.bundle)) as Record<string, unknown>;
 }
 
 /** Changes one result of a bundle's JSON, in the part each kind's seal covers. */

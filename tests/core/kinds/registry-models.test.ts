@@ -2,7 +2,9 @@
 // grader, the LTM agent and judge.
 import { describe, expect, it } from 'vitest';
 import type { EvalsRunRecord, LtmRunRecord, RunRecord } from '../../../src/core/kinds/run-record';
-import { runModels } from '../../../src/core/kinds/run-record';
+import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
+
+const runModels = (record: RunRecord) => RUN_KIND_REGISTRY.models(record);
 import type { TextModelSpec } from '../../../src/core/model/model-spec';
 
 const BUNDLED: TextModelSpec = {
@@ -25,7 +27,7 @@ function run(
 	return fields as RunRecord;
 }
 
-describe('runModels', () => {
+describe('the registry: every model a run used', () => {
 	it.each<[string, RunRecord, TextModelSpec[]]>([
 		['a suite run', run({ kind: 'suite', model: BUNDLED }), [BUNDLED]],
 		[

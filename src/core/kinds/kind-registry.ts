@@ -1,0 +1,222 @@
+/**
+ * The kind registry: the one place that holds every family of runs (each a RunKindDefinition
+ * from its own folder) and derives what code handling runs of any kind needs: the kinds' names,
+ * the stored-row check, resume plans, models and progress of any record, any bundle read by its
+ * envelope, any link opened by its route. Adding a family is its folders plus one line in
+ * registered-kinds.ts. Pure.
+ */
+import * as v from 'valibot';
+import { ShareLinkError } from '../errors';
+import type { TextModelSpec } from '../model/model-spec';
+import type { ResumePlan } from '../run/resume-plan';
+import type { AnyRunKind, RunKindDefinition, RunProgressCount, ShareFacet } from '../run/run-kind';
+import { RUN_STATUSES, type RunRecordBase } from '../run/run-types';
+import {
+	TimeMsSchema,
+	parseJsonText,
+	pointerOfIssue,
+	readRunBundleEnvelope,
+	resultsSha256Of,
+} from '../run/task-run-json';
+import { shareFragmentOf, shareRouteOf } from '../share/share-codec';
+
+/** A stored run row that cannot be shown: its id, its kind as stored, and what is wrong. */
+export interface UnreadableRun {
+	readonly id: number;
+	/** The row's `kind` when it is a registered kind, else null. */
+	readonly kind: string | null;
+	/** Where and what, e.g. `/createdAt: expected a time …`. */
+	readonly problem: string;
+}
+
+/** A kind's name with its bundle type (distributes over a union of kinds). */
+type KindBundle<K> =
+	K extends RunKindDefinition<infer Run, infer Bundle, infer _Payload>
+		? { readonly kind: Run['kind']; readonly bundle: Bundle }
+		: never;
+
+/** A bundle of any of `Kinds`, read: its kind and its kind's bundle. */
+export type ReadAnyBundleResult<Kind extends AnyRunKind = AnyRunKind> =
+	| ({ readonly ok: true; readonly resultsSha256?: string } & KindBundle<Kind>)
+	| { readonly ok: false; readonly message: string; readonly pointer: string };
+
+/** A link of any registered kind, read: the facet's kind (e.g. `battery`) and its payload. */
+export type DecodeAnyLinkResult =
+	| { readonly ok: true; readonly kind: string; readonly payload: unknown }
+	| { readonly ok: false; readonly error: Error };
+
+const KIND_NAME = /^[a-z][a-z0-9-]{0,39}$/;
+
+/** Every run's fields that pages format, whatever its kind. */
+const BASE_ENTRIES = {
+	id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+	title: v.string(),
+	status: v.picklist(RUN_STATUSES),
+	createdAt: TimeMsSchema,
+	updatedAt: TimeMsSchema,
+	errorMessage: v.optional(v.string()),
+};
+
+export class KindRegistry<const Kinds extends readonly AnyRunKind[] = readonly AnyRunKind[]> {
+	readonly #kinds: Kinds[number][] = [];
+	readonly #byName = new Map<string, Kinds[number]>();
+	readonly #storedSchemas = new Map<string, v.GenericSchema>();
+	#shareFacets: readonly ShareFacet<unknown>[] = [];
+
+	/** @throws Error as {@link register} does. */
+	constructor(kinds: Kinds) {
+		for (const kind of kinds) this.register(kind);
+	}
+
+	/**
+	 * Adds a kind: from then on its records are stored and listed, its bundles and links read,
+	 * its runs resumed, by every part of the app that goes through this registry.
+	 * @throws Error when its name is not a kind name, or its name or a link route is taken.
+	 */
+	register(kind: AnyRunKind): void {
+		if (!KIND_NAME.test(kind.kind)) throw new Error(`"${kind.kind}" is not a kind name.`);
+		if (this.#byName.has(kind.kind)) throw new Error(`Kind "${kind.kind}" is registered twice.`);
+		if (kind.bundle.kind !== kind.kind || kind.share.kind !== kind.kind) {
+			throw new Error(`Kind "${kind.kind}": its bundle and its link must name it.`);
+		}
+		const facets = [kind.share, ...(kind.moreShares ?? [])];
+		for (const { route } of facets) {
+			if (this.#shareFacets.some((taken) => taken.route === route)) {
+				throw new Error(`Link route ${route} of kind "${kind.kind}" is taken.`);
+			}
+		}
+		this.#kinds.push(kind);
+		this.#byName.set(kind.kind, kind);
+		this.#shareFacets = [...this.#shareFacets, ...facets];
+		this.#storedSchemas.set(
+			kind.kind,
+			v.looseObject({ ...BASE_ENTRIES, kind: v.literal(kind.kind), ...kind.storedEntries }),
+		);
+	}
+
+	/** The registered kinds, in registration order (the Library's order of kinds). */
+	get kinds(): readonly Kinds[number][] {
+		return this.#kinds;
+	}
+
+	/** Their `kind` names. */
+	get names(): readonly string[] {
+		return this.#kinds.map(({ kind }) => kind);
+	}
+
+	/** Every link route of every kind (a family may have several: suite and battery). */
+	get shareFacets(): readonly ShareFacet<unknown>[] {
+		return this.#shareFacets;
+	}
+
+	/** The kind named `name`, or undefined. */
+	get(name: string): Kinds[number] | undefined {
+		return this.#byName.get(name);
+	}
+
+	/** The kind of `run` (a record of a registered kind). @throws Error for an unknown kind. */
+	of(run: RunRecordBase<string>): Kinds[number] {
+		const kind = this.#byName.get(run.kind);
+		if (kind === undefined) throw new Error(`Runs of kind "${run.kind}" are not known here.`);
+		return kind;
+	}
+
+	/** What is wrong with a stored run row (`/pointer: message`), or null when pages can show it. */
+	storedRunProblem(row: unknown): string | null {
+		const kind =
+			typeof row === 'object' && row !== null ? (row as { kind?: unknown }).kind : undefined;
+		const schema = typeof kind === 'string' ? this.#storedSchemas.get(kind) : undefined;
+		if (schema === undefined) {
+			return `/kind: expected a kind of run (${this.names.map((name) => JSON.stringify(name)).join(', ')})`;
+		}
+		const result = v.safeParse(schema, row);
+		if (result.success) return null;
+		const issue = result.issues[0];
+		return `${pointerOfIssue(issue) || '/'}: ${issue.message}`;
+	}
+
+	/** A row that failed {@link storedRunProblem}, as the lists show it. */
+	unreadableRun(id: number, row: unknown, problem: string): UnreadableRun {
+		const kind =
+			typeof row === 'object' && row !== null ? (row as { kind?: unknown }).kind : undefined;
+		return { id, kind: typeof kind === 'string' && this.#byName.has(kind) ? kind : null, problem };
+	}
+
+	/** When `run` can be resumed and how far it got (null: nothing to resume). */
+	resumePlan(run: RunRecordBase<string>): ResumePlan | null {
+		return this.of(run).resume.resumePlan(run);
+	}
+
+	/** Every model `run` used, in its roles' order. */
+	models(run: RunRecordBase<string>): readonly TextModelSpec[] {
+		return this.of(run).models(run);
+	}
+
+	/** How far `run` got, in its kind's unit. */
+	progress(run: RunRecordBase<string>): RunProgressCount & { readonly noun: string } {
+		const kind = this.of(run);
+		return { ...kind.progress(run), noun: kind.resume.noun };
+	}
+
+	/** Where `run` opens (a hash route). */
+	openRoute(run: RunRecordBase<string>): string {
+		return this.of(run).openRoute(run);
+	}
+
+	/**
+	 * Reads a bundle of any registered kind (its envelope says which); failures say where and
+	 * what. A sealed bundle's checked `resultsSha256` comes with it.
+	 */
+	readBundle(text: string): ReadAnyBundleResult<Kinds[number]> {
+		const parsed = parseJsonText(text);
+		if (!parsed.ok) return parsed;
+		const envelope = readRunBundleEnvelope(
+			parsed.json,
+			this.kinds.map(({ bundle }) => bundle),
+		);
+		if (!envelope.ok) return envelope;
+		const kind = this.#byName.get(envelope.kind);
+		if (kind === undefined) {
+			return {
+				ok: false,
+				pointer: '/kind',
+				message: `a bundle of a kind of run this Benchtop does not know (${JSON.stringify(envelope.kind)}; it knows ${this.names.join(', ')}): update Benchtop`,
+			};
+		}
+		const read = kind.bundle.read(text);
+		return (read.ok ? { ...read, kind: kind.kind } : read) as ReadAnyBundleResult<Kinds[number]>;
+	}
+
+	/**
+	 * The fingerprint of a bundle of `kind`: the `resultsSha256` it is sealed with (SHA-256 of the
+	 * canonical JSON of its results).
+	 */
+	fingerprint(name: string, bundle: unknown): string {
+		const kind = this.#byName.get(name);
+		if (kind === undefined) throw new Error(`Runs of kind "${name}" are not known here.`);
+		return resultsSha256Of(kind.bundle, JSON.parse(kind.bundle.write(bundle)));
+	}
+
+	/** Opens a link of any registered kind (a URL, `#hash` or fragment; its route says which). */
+	decodeShareLink(input: string): DecodeAnyLinkResult {
+		const fragment = shareFragmentOf(input);
+		const facet = shareRouteOf(fragment, this.shareFacets);
+		if (facet === null) {
+			return {
+				ok: false,
+				error: new ShareLinkError('not-a-share-link', 'This is not a Benchtop share link.'),
+			};
+		}
+		try {
+			const found = this.shareFacets.find(({ route }) => route === facet.route);
+			if (found === undefined) throw new Error('unreachable');
+			return {
+				ok: true,
+				kind: found.kind,
+				payload: found.decode(fragment.slice(found.route.length)),
+			};
+		} catch (error) {
+			return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+		}
+	}
+}

@@ -1,0 +1,15 @@
+/**
+ * The app's kinds of runs, one line per family: every list of kinds (storage's check, the
+ * Library, bundles and links of any kind, resume) is derived from this registry. To add a family,
+ * see the README's architecture section. Pure.
+ */
+import { EVALS_RUN_KIND } from '../evals/evals-run-kind';
+import { LTM_RUN_KIND } from '../ltm/ltm-run-kind';
+import { SUITE_RUN_KIND } from '../syntaxgym/run/suite-run-kind';
+import { KindRegistry } from './kind-registry';
+
+export const RUN_KIND_REGISTRY = new KindRegistry([
+	SUITE_RUN_KIND,
+	EVALS_RUN_KIND,
+	LTM_RUN_KIND,
+] as const);

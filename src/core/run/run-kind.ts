@@ -1,0 +1,94 @@
+/**
+ * What one family of runs (a kind: suite, Evals, Memory, …) tells the rest of the app, as one
+ * object its own folder exports: how its stored records look, when they resume, how its bundles
+ * and links are read and written, what a list says of a run, and where it opens. The kind
+ * registry (core/kinds/kind-registry.ts) derives every list of kinds from these; nothing outside a family's
+ * folders names the family. Pure.
+ */
+import type * as v from 'valibot';
+import type { TextModelSpec } from '../model/model-spec';
+import type { ResumeRule } from './resume-plan';
+import type { RunRecordBase } from './run-types';
+import type { ReadBundleResult, RunBundleFormat } from './task-run-json';
+import type { ShareRoute } from '../share/share-codec';
+
+/** A kind's links: the codec's route, and the payload read and written after it. */
+export interface ShareFacet<Payload> extends ShareRoute {
+	/** The link data after `route`; throws a ShareLinkError (`too-large`) over the budget. */
+	readonly encode: (payload: Payload) => string;
+	/** Reads the link data after `route`; throws an Error that says what is wrong. */
+	readonly decode: (data: string) => Payload;
+}
+
+/** A kind's bundles: the envelope's facts and the kind's reader and writer. */
+export interface BundleFacet<Bundle> extends RunBundleFormat {
+	/** Reads a bundle of this kind (format 2 or the kind's 0.1.0 format) from untrusted text. */
+	readonly read: (text: string) => ReadBundleResult<Bundle>;
+	/** The bundle as JSON text in the `benchtop-run/2` envelope, sealed with its fingerprint. */
+	readonly write: (bundle: Bundle) => string;
+	/** One line for lists and messages: name, model, how far, status. */
+	readonly summarize: (bundle: Bundle) => string;
+}
+
+/** How far a stored run got, in the kind's own unit. */
+export interface RunProgressCount {
+	readonly done: number;
+	readonly total: number;
+}
+
+/** One stored piece of a run (an item, a sample, a log entry), keyed within its run. */
+export interface StoredRunItem {
+	readonly kind: string;
+	readonly key: number | string;
+	readonly [field: string]: unknown;
+}
+
+/**
+ * A run as storage keeps it, apart from its id: the record and its pieces. Storage imports and
+ * exports a kind's runs through this when the kind gives `toStored` and `fromStored`.
+ */
+export interface StoredRun<Run> {
+	readonly run: Omit<Run, 'id'>;
+	readonly items: readonly StoredRunItem[];
+}
+
+export interface RunKindDefinition<
+	Run extends RunRecordBase<string> = RunRecordBase<string>,
+	Bundle = unknown,
+	Payload = unknown,
+> {
+	/** The records' and bundles' `kind`: lowercase letters, digits and `-`. */
+	readonly kind: Run['kind'];
+	/** The kind in lists and filters: "Suite", "Evals", "Memory". */
+	readonly label: string;
+	/** The page that starts runs of this kind: its name in the menu and its route. */
+	readonly page: { readonly name: string; readonly route: string };
+	/**
+	 * The fields of a stored record that pages format, beyond every run's (id, title, status,
+	 * times): checked before a row is shown; a row that fails is listed as unreadable.
+	 */
+	readonly storedEntries: v.ObjectEntries;
+	/** When a stored run can be resumed and how far it got; the words of the shared messages. */
+	readonly resume: ResumeRule<Run, Run['kind']>;
+	/** Every model a run used, in its roles' order (e.g. policy models then grader). */
+	readonly models: (run: Run) => readonly TextModelSpec[];
+	/** How far a stored run got, counted in `resume.noun`. */
+	readonly progress: (run: Run) => RunProgressCount;
+	/** Where one stored run opens (a hash route, with `#`). */
+	readonly openRoute: (run: Run) => string;
+	readonly bundle: BundleFacet<Bundle>;
+	/** The kind's own link (a run's result, re-run where it opens). */
+	readonly share: ShareFacet<Payload>;
+	/** Other links the family opens (the suite family's battery link). */
+	readonly moreShares?: readonly ShareFacet<unknown>[];
+	/** A bundle as storage keeps it (import); absent while the kind imports through its own page. */
+	readonly toStored?: (bundle: Bundle) => StoredRun<Run>;
+	/** A stored run as a bundle (export); absent while the kind exports through its own page. */
+	readonly fromStored?: (run: Run, items: readonly StoredRunItem[]) => Bundle;
+	/** The glossary's words of this family: term and plain-language definition. */
+	readonly glossary?: readonly { readonly term: string; readonly definition: string }[];
+}
+
+/** A kind definition of any record, bundle and payload (what the registry holds). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind's own types vary
+export type AnyRunKind = RunKindDefinition<any, any, any>;

@@ -1,0 +1,81 @@
+/**
+ * The suite family as a kind of run: SyntaxGym-style suite runs (a battery is several of them),
+ * for the kind registry. Pure.
+ */
+import * as v from 'valibot';
+import { describeModelSpec } from '../../model/model-spec';
+import { SUITE_RESUME } from '../../run/resume-plan';
+import type { RunKindDefinition, ShareFacet } from '../../run/run-kind';
+import type { RunRecordBase, SuiteRun } from '../../run/run-types';
+import {
+	decodeBatteryShare,
+	encodeBatteryShare,
+	type BatterySharePayload,
+} from '../share/battery-share';
+import { decodeShareLink, encodeShareLink, type SharePayload } from '../share/share-link';
+import { BATTERY_SHARE, SUITE_SHARE } from '../share/share-routes';
+import { SUITE_BUNDLE, parseRunBundle, serializeRunBundle, type RunBundle } from './run-bundle';
+
+/** A suite run as stored: the suite (by SHA-256), the model, the convention and the counters. */
+export type SuiteRunRecord = RunRecordBase<'suite'> & Omit<SuiteRun, keyof RunRecordBase<'suite'>>;
+
+const Count = v.pipe(v.number(), v.minValue(0));
+
+/** A battery's link: several suite runs with one model (it opens on the share page). */
+export const BATTERY_SHARE_FACET: ShareFacet<BatterySharePayload> = {
+	...BATTERY_SHARE,
+	encode: (payload) => {
+		const encoded = encodeBatteryShare(payload);
+		if (!encoded.ok) throw encoded.error;
+		return encoded.fragment.slice(BATTERY_SHARE.route.length);
+	},
+	decode: (data) => {
+		const decoded = decodeBatteryShare(`${BATTERY_SHARE.route}${data}`);
+		if (!decoded.ok) throw decoded.error;
+		return decoded.payload;
+	},
+};
+
+export const SUITE_RUN_KIND: RunKindDefinition<SuiteRunRecord, RunBundle, SharePayload> & {
+	readonly moreShares: readonly ShareFacet<unknown>[];
+} = {
+	kind: 'suite',
+	label: 'Suite',
+	page: { name: 'Run', route: '#/' },
+	storedEntries: {
+		suiteName: v.string(),
+		suiteSha256: v.string(),
+		model: v.looseObject({ source: v.string() }),
+		convention: v.string(),
+		itemCount: Count,
+		itemsDone: Count,
+		appVersion: v.string(),
+		scoringMs: v.number(),
+		tokenCount: Count,
+	},
+	resume: SUITE_RESUME,
+	models: (run) => [run.model],
+	progress: (run) => ({ done: run.itemsDone, total: run.itemCount }),
+	openRoute: (run) => `#/results/${run.id}`,
+	bundle: {
+		...SUITE_BUNDLE,
+		read: parseRunBundle,
+		write: serializeRunBundle,
+		summarize: ({ run, items }) =>
+			`${run.suiteName} · ${describeModelSpec(run.model)} · ${items.length} of ${run.itemCount} items · ${run.status}`,
+	},
+	share: {
+		...SUITE_SHARE,
+		encode: (payload) => {
+			const encoded = encodeShareLink(payload);
+			if (!encoded.ok) throw encoded.error;
+			return encoded.fragment.slice(SUITE_SHARE.route.length);
+		},
+		decode: (data) => {
+			const decoded = decodeShareLink(`${SUITE_SHARE.route}${data}`);
+			if (!decoded.ok) throw decoded.error;
+			return decoded.payload;
+		},
+	},
+	moreShares: [BATTERY_SHARE_FACET as ShareFacet<unknown>],
+};
