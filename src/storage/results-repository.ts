@@ -8,12 +8,18 @@ import type {
 	ColumnarSentence,
 	SuiteItemChunkRecord,
 	SuiteItemRecord,
-	TokenColumns,
 } from '../core/kinds/run-record';
 import type { ItemResult, ScoredSentence } from '../core/run/run-types';
-import type { ScoredToken } from '../core/syntaxgym/scoring/types';
 import { db, type RunItemRow } from './db';
 import { guardQuota } from './storage-errors';
+import {
+	CHUNK_KEY_PREFIX,
+	itemsOfChunk,
+	parseChunkKey,
+	suiteItemChunk,
+	toScoredToken,
+	type ChunkKey,
+} from './suite-item-chunks';
 
 /**
  * Saves (or replaces) one item's scored sentences and updates the run's `itemsDone`, in one
@@ -165,20 +171,6 @@ export function suiteItemRow(runId: number, result: ItemResult, now: number): Su
 	};
 }
 
-const CHUNK_KEY_PREFIX = 'suite-items/';
-
-/** A chunk row's key: its first and last item numbers and how many items it holds. */
-function chunkKey(first: number, last: number, count: number): string {
-	return `${CHUNK_KEY_PREFIX}${first}/${last}/${count}`;
-}
-
-interface ChunkKey {
-	readonly key: string;
-	readonly first: number;
-	readonly last: number;
-	readonly count: number;
-}
-
 /** The chunk rows of a run, by their keys alone (their columns are not read). */
 async function listChunkKeys(runId: number): Promise<ChunkKey[]> {
 	const keys = await db.runItems
@@ -186,17 +178,8 @@ async function listChunkKeys(runId: number): Promise<ChunkKey[]> {
 		.between([runId, CHUNK_KEY_PREFIX], [runId, `${CHUNK_KEY_PREFIX}\uffff`])
 		.primaryKeys();
 	return keys.flatMap(([, key]) => {
-		const match =
-			typeof key === 'string' ? /^suite-items\/(-?\d+)\/(-?\d+)\/(\d+)$/.exec(key) : null;
-		if (!match) return [];
-		return [
-			{
-				key: key as string,
-				first: Number(match[1]),
-				last: Number(match[2]),
-				count: Number(match[3]),
-			},
-		];
+		const chunk = typeof key === 'string' ? parseChunkKey(key) : null;
+		return chunk ? [chunk] : [];
 	});
 }
 
@@ -210,100 +193,7 @@ export function suiteItemChunkRow(
 	results: readonly ItemResult[],
 	now: number,
 ): SuiteItemChunkRecord {
-	const first = results[0];
-	const last = results.at(-1);
-	if (first === undefined || last === undefined) throw new RangeError('a chunk of no items');
-	let sentenceCount = 0;
-	let tokenCount = 0;
-	let boundaries = false;
-	let previous = -Infinity;
-	for (const item of results) {
-		if (!(item.itemNumber > previous)) {
-			throw new RangeError(`item ${item.itemNumber} is out of order or appears twice`);
-		}
-		previous = item.itemNumber;
-		sentenceCount += item.sentences.length;
-		for (const sentence of item.sentences) {
-			tokenCount += sentence.tokens.length;
-			if (!boundaries)
-				boundaries = sentence.tokens.some((t) => t.boundarySurprisalBits !== undefined);
-		}
-	}
-	const columns: TokenColumns = {
-		tokens: new Array<string>(tokenCount),
-		surprisalsBits: new Float64Array(tokenCount),
-		starts: new Int32Array(tokenCount),
-		ends: new Int32Array(tokenCount),
-		special: new Uint8Array(tokenCount),
-		...(boundaries ? { boundarySurprisalsBits: new Float64Array(tokenCount) } : {}),
-	};
-	const row: SuiteItemChunkRecord = {
-		runId,
-		kind: 'suite-item-chunk',
-		key: chunkKey(first.itemNumber, last.itemNumber, results.length),
-		itemNumbers: new Float64Array(results.length),
-		sentenceCounts: new Uint32Array(results.length),
-		conditionNames: new Array<string>(sentenceCount),
-		texts: new Array<string>(sentenceCount),
-		tokenCounts: new Uint32Array(sentenceCount),
-		columns,
-		savedAt: now,
-	};
-	let s = 0;
-	let t = 0;
-	results.forEach((item, i) => {
-		row.itemNumbers[i] = item.itemNumber;
-		row.sentenceCounts[i] = item.sentences.length;
-		for (const sentence of item.sentences) {
-			row.conditionNames[s] = sentence.conditionName;
-			row.texts[s] = sentence.text;
-			row.tokenCounts[s] = sentence.tokens.length;
-			s++;
-			for (const token of sentence.tokens) {
-				columns.tokens[t] = token.token;
-				columns.surprisalsBits[t] = token.surprisalBits;
-				columns.starts[t] = token.start ?? -1;
-				columns.ends[t] = token.end ?? -1;
-				columns.special[t] = token.special ? 1 : 0;
-				if (columns.boundarySurprisalsBits) {
-					columns.boundarySurprisalsBits[t] = token.boundarySurprisalBits ?? Number.NaN;
-				}
-				t++;
-			}
-		}
-	});
-	return row;
-}
-
-/** The items of a chunk row, those at indices `from` (inclusive) to `to` (exclusive). */
-function itemsOfChunk(
-	row: SuiteItemChunkRecord,
-	from = 0,
-	to = row.itemNumbers.length,
-): ItemResult[] {
-	let s = 0;
-	let t = 0;
-	for (let i = 0; i < from; i++) {
-		const sentences = row.sentenceCounts[i] ?? 0;
-		for (let k = 0; k < sentences; k++) t += row.tokenCounts[s + k] ?? 0;
-		s += sentences;
-	}
-	const items: ItemResult[] = [];
-	for (let i = from; i < to; i++) {
-		const sentences: ScoredSentence[] = [];
-		for (let k = 0; k < (row.sentenceCounts[i] ?? 0); k++, s++) {
-			const count = row.tokenCounts[s] ?? 0;
-			const tokens: ScoredToken[] = new Array<ScoredToken>(count);
-			for (let j = 0; j < count; j++, t++) tokens[j] = toScoredToken(row.columns, t);
-			sentences.push({
-				conditionName: row.conditionNames[s] ?? '',
-				text: row.texts[s] ?? '',
-				tokens,
-			});
-		}
-		items.push({ itemNumber: row.itemNumbers[i] ?? Number.NaN, sentences });
-	}
-	return items;
+	return { runId, ...suiteItemChunk(results), savedAt: now };
 }
 
 function isSuiteItem(row: RunItemRow): row is SuiteItemRecord {
@@ -335,20 +225,6 @@ function toColumnarSentence(sentence: ScoredSentence): ColumnarSentence {
 		);
 	}
 	return row;
-}
-
-function toScoredToken(row: TokenColumns, index: number): ScoredToken {
-	const start = row.starts[index] ?? -1;
-	const end = row.ends[index] ?? -1;
-	const boundary = row.boundarySurprisalsBits?.[index] ?? Number.NaN;
-	return {
-		token: row.tokens[index] ?? '',
-		surprisalBits: row.surprisalsBits[index] ?? Number.NaN,
-		...(start >= 0 ? { start } : {}),
-		...(end >= 0 ? { end } : {}),
-		...(row.special[index] === 1 ? { special: true } : {}),
-		...(Number.isNaN(boundary) ? {} : { boundarySurprisalBits: boundary }),
-	};
 }
 
 function toItemResult(row: SuiteItemRecord): ItemResult {
