@@ -1,17 +1,26 @@
 /**
- * The run history: stored runs (newest first), deletion, import of a run bundle, storage usage
- * and the persistent-storage request. Storage only through repositories.
+ * The run history: stored runs (newest first), deletion, import of a run bundle (a big one read
+ * in the parse worker), storage usage and the persistent-storage request. Storage only through
+ * repositories.
  */
 import { describeError } from '../../core/messages/describe-error';
 import { SUITE_RUN_KIND } from '../../core/syntaxgym/run/suite-run-kind';
-import type { SuiteRun } from '../../core/run/run-types';
+import type { ItemResult, SuiteRun } from '../../core/run/run-types';
 import {
 	deleteRun,
 	deleteUnreadableRun,
 	importRun,
 	listRunHistory,
+	type RunToImport,
 	type UnreadableRun,
 } from '../../storage/runs-repository';
+import type { SuiteItemChunk } from '../../storage/suite-item-chunks';
+import {
+	PARSE_IN_WORKER_BYTES,
+	ParseInputError,
+	parseInputsClient,
+	type ParseInputsClient,
+} from '../parse-inputs-client';
 import {
 	estimateStorageUsage,
 	readPersistence,
@@ -116,30 +125,99 @@ export class RunHistory {
 	}
 
 	/**
+	 * Imports a run bundle file: read, parsed and seal-checked in the parse worker when it is over
+	 * PARSE_IN_WORKER_BYTES (this thread stays free; the file's reading shows as progress and can
+	 * be cancelled), here otherwise. Returns the new run, or null with `message` saying what is
+	 * wrong and where.
+	 */
+	async importBundleFile(
+		file: File,
+		client: () => ParseInputsClient = parseInputsClient,
+	): Promise<SuiteRun | null> {
+		if (file.size <= PARSE_IN_WORKER_BYTES) return this.importBundle(await file.text(), file.name);
+		const sourceName = file.name;
+		if (this.#refuseSecondImport()) return null;
+		const abort = new AbortController();
+		this.#importAbort = abort;
+		this.#importing = { name: sourceName, stored: 0, total: null };
+		try {
+			const read = await client().call(
+				'suiteBundle',
+				{ path: file.name, file },
+				{ signal: abort.signal },
+			);
+			if (!read.ok) {
+				this.#refuseBundle(sourceName, read);
+				return null;
+			}
+			const { run, suiteText, chunks, resultsSha256 } = read;
+			return await this.#store(sourceName, run, suiteText, { chunks }, resultsSha256, abort);
+		} catch (error) {
+			this.#message =
+				error instanceof ParseInputError && error.name === 'CancelledError'
+					? `Import of ${sourceName} cancelled; nothing of it was stored.`
+					: `${sourceName} could not be read: ${describeError(error)}`;
+			return null;
+		} finally {
+			this.#importing = null;
+			this.#importAbort = null;
+		}
+	}
+
+	/**
 	 * Imports a run bundle (JSON text). Returns the new run, or null with `message` saying what
 	 * is wrong and where.
 	 */
 	async importBundle(text: string, sourceName: string): Promise<SuiteRun | null> {
-		if (this.#importing) {
-			this.#message = `An import is going on (${this.#importing.name}); wait for it or cancel it.`;
-			return null;
-		}
+		if (this.#refuseSecondImport()) return null;
 		const parsed = SUITE_RUN_KIND.bundle.read(text);
 		if (!parsed.ok) {
-			const where = parsed.pointer === '' ? '' : ` at ${parsed.pointer}`;
-			this.#message = `${sourceName} cannot be imported${where}: ${parsed.message}.`;
+			this.#refuseBundle(sourceName, parsed);
 			return null;
 		}
 		const { run, suiteText, items } = parsed.bundle;
 		const abort = new AbortController();
 		this.#importAbort = abort;
-		this.#importing = { name: sourceName, stored: 0, total: items.length };
+		try {
+			return await this.#store(sourceName, run, suiteText, { items }, parsed.resultsSha256, abort);
+		} finally {
+			this.#importing = null;
+			this.#importAbort = null;
+		}
+	}
+
+	#refuseSecondImport(): boolean {
+		if (!this.#importing) return false;
+		this.#message = `An import is going on (${this.#importing.name}); wait for it or cancel it.`;
+		return true;
+	}
+
+	#refuseBundle(sourceName: string, problem: { pointer: string; message: string }): void {
+		const where = problem.pointer === '' ? '' : ` at ${problem.pointer}`;
+		this.#message = `${sourceName} cannot be imported${where}: ${problem.message}.`;
+	}
+
+	/** Stores a bundle read well; the caller clears `importing` after. */
+	async #store(
+		sourceName: string,
+		run: RunToImport['run'],
+		suiteText: string,
+		items:
+			{ readonly items: readonly ItemResult[] } | { readonly chunks: readonly SuiteItemChunk[] },
+		resultsSha256: string | undefined,
+		abort: AbortController,
+	): Promise<SuiteRun | null> {
+		const total =
+			'items' in items
+				? items.items.length
+				: items.chunks.reduce((sum, chunk) => sum + chunk.itemNumbers.length, 0);
+		this.#importing = { name: sourceName, stored: 0, total };
 		try {
 			const record = await importRun(
 				{
 					run,
 					suite: { text: suiteText, name: run.suiteName, origin: 'import', sourceName },
-					items,
+					...items,
 				},
 				{
 					signal: abort.signal,
@@ -148,9 +226,7 @@ export class RunHistory {
 					},
 				},
 			);
-			const sealed = parsed.resultsSha256
-				? ' Its results match the SHA-256 it was written with.'
-				: '';
+			const sealed = resultsSha256 ? ' Its results match the SHA-256 it was written with.' : '';
 			this.#message = `Imported ${sourceName} as run ${record.id}.${sealed}`;
 			await this.refresh();
 			return record;
@@ -160,9 +236,6 @@ export class RunHistory {
 					? `Import of ${sourceName} cancelled; nothing of it was stored.`
 					: `${sourceName} could not be stored: ${describeError(error)}`;
 			return null;
-		} finally {
-			this.#importing = null;
-			this.#importAbort = null;
 		}
 	}
 
