@@ -18,9 +18,9 @@ import {
 	writeRunUpdate,
 	type UnreadableRun,
 } from './run-rows';
-import { suiteItemRow } from './results-repository';
 import { ImportCancelledError, UnreadableRunError, guardQuota } from './storage-errors';
 import { saveSuite, type SuiteToSave } from './suites-repository';
+import { IMPORT_CHUNK_ITEMS, suiteItemChunks, type SuiteItemChunk } from './suite-item-chunks';
 
 /** Fields of a run that change while it is scored. `errorMessage: undefined` clears it. */
 export interface RunUpdate {
@@ -175,12 +175,14 @@ export async function deleteRun(id: number): Promise<void> {
 	});
 }
 
-/** A whole run to import (from a JSON bundle): its record, suite text and items. */
-export interface RunToImport {
+/**
+ * A whole run to import (from a JSON bundle): its record, suite text and items, or the items
+ * already as chunks (suiteItemChunks, as the parse worker sends them).
+ */
+export type RunToImport = {
 	readonly run: Omit<SuiteRun, 'id' | 'itemsDone'>;
 	readonly suite: SuiteToSave;
-	readonly items: readonly ItemResult[];
-}
+} & ({ readonly items: readonly ItemResult[] } | { readonly chunks: readonly SuiteItemChunk[] });
 
 /** How an import goes: cancel, and items stored so far. */
 export interface ImportOptions {
@@ -188,64 +190,73 @@ export interface ImportOptions {
 	readonly signal?: AbortSignal;
 	/** Called after each chunk: items written so far and in all (written, not yet committed). */
 	readonly onProgress?: (stored: number, total: number) => void;
-	/** Items per bulk write (default {@link IMPORT_CHUNK_ITEMS}). */
+	/** Items per stored chunk row when `items` are given (default {@link IMPORT_CHUNK_ITEMS}). */
 	readonly chunkItems?: number;
 }
 
-/**
- * Items written per bulk write of an import: big enough that IndexedDB's per-request cost does
- * not show, small enough that progress moves several times a second.
- */
-export const IMPORT_CHUNK_ITEMS = 2000;
+export { IMPORT_CHUNK_ITEMS };
 
 /**
  * Imports a run as a new run of this browser (a new id), saving its suite to the library.
- * All or nothing, in one transaction: the items go in bulk writes of `chunkItems`, progress said
- * after each; a failure (e.g. a full quota), a cancel or a closed tab leaves no partial run behind.
- * @throws ImportCancelledError when `signal` aborts; StorageQuotaError
+ * All or nothing, in one transaction: the items, in item-number order, go many to a row (chunk
+ * rows of `chunkItems`), progress said after each; a failure (e.g. a full quota, an item number
+ * twice), a cancel or a closed tab leaves no partial run behind.
+ * @throws ImportCancelledError when `signal` aborts; StorageQuotaError; RangeError for an item
+ * number that appears twice (or chunks out of item-number order)
  */
 export async function importRun(
 	imported: RunToImport,
 	options: ImportOptions = {},
 ): Promise<SuiteRun> {
 	const { signal, onProgress, chunkItems = IMPORT_CHUNK_ITEMS } = options;
-	const total = imported.items.length;
 	const stopIfCancelled = (): void => {
 		if (signal?.aborted) throw new ImportCancelledError();
 	};
 	stopIfCancelled();
+	const chunks =
+		'chunks' in imported ? imported.chunks : suiteItemChunks(imported.items, chunkItems);
+	checkChunkOrder(chunks);
+	const total = chunks.reduce((sum, chunk) => sum + chunk.itemNumbers.length, 0);
 	const id = await guardQuota(() =>
 		db.transaction('rw', db.runs, db.runItems, db.suites, async () => {
 			const suite = await saveSuite(imported.suite, imported.run.createdAt);
+			const savedAt = imported.run.updatedAt;
 			const row: SuiteRunRow = {
 				...imported.run,
 				kind: 'suite',
 				title: imported.run.suiteName,
 				suiteSha256: suite.sha256,
-				itemsDone: 0,
+				itemsDone: total,
 			};
 			const runId = await db.runs.add(row);
-			const savedAt = imported.run.updatedAt;
-			for (let start = 0; start < total; start += chunkItems) {
+			let stored = 0;
+			for (const chunk of chunks) {
 				stopIfCancelled();
-				const chunk = imported.items.slice(start, start + chunkItems);
-				// Adds, not puts: the run is new, so a row already there is a fault, not an update.
-				await db.runItems.bulkAdd(chunk.map((item) => suiteItemRow(runId, item, savedAt)));
-				onProgress?.(Math.min(total, start + chunkItems), total);
+				// An add, not a put: the run is new, so a row already there is a fault.
+				await db.runItems.add({ runId, ...chunk, savedAt });
+				stored += chunk.itemNumbers.length;
+				onProgress?.(stored, total);
 			}
 			stopIfCancelled();
-			const itemsDone = await db.runItems.where('runId').equals(runId).count();
-			await db.runs.update(runId, (stored) => {
-				if (stored.kind !== 'suite') return;
-				stored.itemsDone = itemsDone;
-				stored.updatedAt = savedAt;
-			});
 			return runId;
 		}),
 	);
 	const record = await getRun(id);
 	if (!record) throw new Error(`imported run ${id} vanished`);
 	return record;
+}
+
+/** Chunks in ascending item-number order, none empty. @throws RangeError */
+function checkChunkOrder(chunks: readonly SuiteItemChunk[]): void {
+	let previous = -Infinity;
+	for (const chunk of chunks) {
+		const first = chunk.itemNumbers[0];
+		const last = chunk.itemNumbers.at(-1);
+		if (first === undefined || last === undefined || !(first > previous)) {
+			throw new RangeError('chunks of an import must be non-empty and in item-number order');
+		}
+		previous = last;
+	}
 }
 
 function isSuiteRow(row: RunRow): row is SuiteRunRow {

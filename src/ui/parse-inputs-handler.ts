@@ -1,7 +1,8 @@
 /**
  * The parse worker's request handler as a plain function (parse-inputs.worker.ts wires it to
- * `self`; tests call it in Node): reads files with progress, runs the core's pure parsers and
- * posts plain results, errors as `{ name, message, location }`. Cancel acts between steps.
+ * `self`; tests call it in Node): reads files with progress, runs the core's pure parsers (and
+ * builds an imported suite run's chunk rows) and posts plain results, errors as
+ * `{ name, message, location }`. Cancel acts between steps.
  */
 import {
 	dedupeProblems,
@@ -22,6 +23,8 @@ import { sha256Hex } from '../core/hash/sha256';
 import { describeError } from '../core/messages/describe-error';
 import { ReplayFileError, parseReplayFile } from '../core/model/replay-file';
 import type { LoadResult } from '../core/ltm';
+import { SUITE_RUN_KIND } from '../core/syntaxgym/suite-run-kind';
+import { suiteItemChunks } from '../storage/suite-item-chunks';
 import { loadGivenDefinitions, type MemoryDefinitions } from './memory-definitions';
 import type {
 	ErrorLocation,
@@ -36,6 +39,7 @@ import type {
 	ReadRegistryResult,
 	ResolveEvalResult,
 	SerializedParseError,
+	SuiteBundleRead,
 } from './parse-inputs-protocol';
 
 /** What a call can do besides parsing: report progress, and learn it was cancelled. */
@@ -56,6 +60,7 @@ const CHUNKED_PATHS: { readonly [K in ParseCallKind]: readonly (readonly string[
 		['resolved', 'sampleLocations'],
 	],
 	ltmDefinitions: [['benchmark', 'tests']],
+	suiteBundle: [],
 };
 
 /** Items per piece: a few milliseconds of structured clone each on the receiving side. */
@@ -209,6 +214,26 @@ async function loadDefinitionsCall(
 	});
 }
 
+/** Reads a suite run bundle as History imports it, its items as chunk rows. */
+async function readSuiteBundleCall(
+	input: InputFile,
+	context: ParseContext,
+): Promise<SuiteBundleRead> {
+	const text = await readText(input.file, context, { done: 0, total: input.file.size });
+	context.onProgress({ phase: 'parsing', done: 0, total: 1 });
+	const parsed = SUITE_RUN_KIND.bundle.read(text);
+	if (!parsed.ok) return parsed;
+	stopIfCancelled(context);
+	const { run, suiteText, items } = parsed.bundle;
+	return {
+		ok: true,
+		run,
+		suiteText,
+		...(parsed.resultsSha256 === undefined ? {} : { resultsSha256: parsed.resultsSha256 }),
+		chunks: suiteItemChunks(items),
+	};
+}
+
 /** Runs one call; resolves with its plain result. @throws the parser's error. */
 export async function runParseCall<K extends ParseCallKind>(
 	kind: K,
@@ -223,6 +248,8 @@ export async function runParseCall<K extends ParseCallKind>(
 			return (await readRegistryCall(params as ReadRegistryParams, context)) as Result;
 		case 'ltmDefinitions':
 			return (await loadDefinitionsCall(params as LoadDefinitionsParams, context)) as Result;
+		case 'suiteBundle':
+			return (await readSuiteBundleCall(params as InputFile, context)) as Result;
 		default:
 			return resolveEvalCall(params as ParseCalls['resolveEval']['params']) as Result;
 	}

@@ -6,6 +6,8 @@
 import type { EvalChoice, EvalsProblem, ResolvedEval } from '../core/evals';
 import type { LoadResult } from '../core/ltm';
 import type { ReplayFile } from '../core/model/replay-file';
+import type { PortableRun } from '../core/syntaxgym/run/run-bundle';
+import type { SuiteItemChunk } from '../storage/suite-item-chunks';
 
 /** A picked or dropped file with the path it has in its folder (`file.name` when none). */
 export interface InputFile {
@@ -66,12 +68,28 @@ export interface LoadDefinitionsParams {
 	readonly isolated?: boolean;
 }
 
+/**
+ * A suite run bundle read and checked (its suite's SHA-256 and its results' seal), its items as
+ * the chunk rows an import stores (typed arrays: quick to clone across), or where it is wrong.
+ */
+export type SuiteBundleRead =
+	| {
+			readonly ok: true;
+			readonly run: PortableRun;
+			readonly suiteText: string;
+			/** The bundle's `resultsSha256`, checked against its results; absent in older bundles. */
+			readonly resultsSha256?: string;
+			readonly chunks: readonly SuiteItemChunk[];
+	  }
+	| { readonly ok: false; readonly pointer: string; readonly message: string };
+
 /** The request map: kind → params and result. */
 export interface ParseCalls {
 	replayFile: { params: InputFile; result: ParsedReplay };
 	readRegistry: { params: ReadRegistryParams; result: ReadRegistryResult };
 	resolveEval: { params: ResolveEvalParams; result: ResolveEvalResult };
 	ltmDefinitions: { params: LoadDefinitionsParams; result: LoadResult };
+	suiteBundle: { params: InputFile; result: SuiteBundleRead };
 }
 export type ParseCallKind = keyof ParseCalls;
 

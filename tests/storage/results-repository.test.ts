@@ -1,13 +1,15 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../../src/storage/db';
+import type { ItemResult } from '../../src/core/syntaxgym/run/suite-run';
 import {
 	getItemResult,
 	listFinishedItemNumbers,
 	listItemResults,
 	saveItemResult,
 	saveItemResults,
+	suiteItemChunkRow,
 } from '../../src/storage/results-repository';
-import { createRun, getRun } from '../../src/storage/runs-repository';
+import { createRun, deleteRun, getRun } from '../../src/storage/runs-repository';
 import { StorageQuotaError } from '../../src/storage/storage-errors';
 import { clearDatabase } from './clear-database';
 import { itemResult, runDraft } from './fixtures';
@@ -98,5 +100,116 @@ describe('saveItemResults', () => {
 		expect(await listFinishedItemNumbers(a.id)).toEqual([1, 2, 3]);
 		await saveItemResults([]);
 		expect((await getRun(a.id))?.itemsDone).toBe(3);
+	});
+});
+
+/** `item` with each token's word-boundary value set (a run scored with word boundaries). */
+function withBoundaries(item: ItemResult): ItemResult {
+	return {
+		...item,
+		sentences: item.sentences.map((sentence) => ({
+			...sentence,
+			tokens: sentence.tokens.map((token, index) => ({
+				...token,
+				boundarySurprisalBits: index === 1 ? Number.NaN : 0.25 * index,
+			})),
+		})),
+	};
+}
+
+describe('chunk rows (many items to a row, as an import stores them)', () => {
+	it('reads items back exactly from a chunk: tokens, offsets, special tokens', async () => {
+		const run = await createRun(runDraft());
+		const items = [2, 3, 4, 7, 10].map(itemResult);
+		await db.runItems.add(suiteItemChunkRow(run.id, items, 5));
+		expect(await db.runItems.count()).toBe(1);
+		expect(await listItemResults(run.id)).toEqual(items);
+		expect(await getItemResult(run.id, 7)).toEqual(itemResult(7));
+		expect(await getItemResult(run.id, 10)).toEqual(itemResult(10));
+		expect(await getItemResult(run.id, 5)).toBeUndefined();
+		expect(await listFinishedItemNumbers(run.id)).toEqual([2, 3, 4, 7, 10]);
+	});
+
+	it('keeps word-boundary values (a NaN one stays absent) and gives none to rows without', async () => {
+		const run = await createRun(runDraft({ wordBoundaries: true }));
+		const boundaries = [1, 2].map((n) => withBoundaries(itemResult(n)));
+		await db.runItems.add(suiteItemChunkRow(run.id, boundaries, 5));
+		const read = await listItemResults(run.id);
+		expect(read).toEqual(
+			boundaries.map((item) => ({
+				...item,
+				sentences: item.sentences.map((sentence) => ({
+					...sentence,
+					tokens: sentence.tokens.map(({ boundarySurprisalBits, ...token }) =>
+						Number.isNaN(boundarySurprisalBits) ? token : { ...token, boundarySurprisalBits },
+					),
+				})),
+			})),
+		);
+		const plain = await createRun(runDraft());
+		await db.runItems.add(suiteItemChunkRow(plain.id, [itemResult(1)], 5));
+		const tokens = (await getItemResult(plain.id, 1))?.sentences.flatMap((s) => s.tokens) ?? [];
+		expect(tokens.filter((token) => 'boundarySurprisalBits' in token)).toEqual([]);
+	});
+
+	it('refuses a chunk out of item-number order or with an item twice', async () => {
+		expect(() => suiteItemChunkRow(1, [itemResult(2), itemResult(1)], 5)).toThrow(RangeError);
+		expect(() => suiteItemChunkRow(1, [itemResult(2), itemResult(2)], 5)).toThrow(RangeError);
+		expect(() => suiteItemChunkRow(1, [], 5)).toThrow(RangeError);
+	});
+
+	it('reads chunks and single-item rows of one run together; a single row wins', async () => {
+		const run = await createRun(runDraft());
+		const other = await createRun(runDraft());
+		await db.runItems.bulkAdd([
+			suiteItemChunkRow(run.id, [1, 2, 3].map(itemResult), 5),
+			suiteItemChunkRow(run.id, [5, 9].map(itemResult), 5),
+			suiteItemChunkRow(other.id, [4].map(itemResult), 5),
+		]);
+		const replaced = { ...itemResult(2), sentences: itemResult(2).sentences.slice(0, 1) };
+		await saveItemResult(run.id, replaced);
+		await saveItemResult(run.id, itemResult(4));
+		expect(await listFinishedItemNumbers(run.id)).toEqual([1, 2, 3, 4, 5, 9]);
+		expect(await listItemResults(run.id)).toEqual([
+			itemResult(1),
+			replaced,
+			itemResult(3),
+			itemResult(4),
+			itemResult(5),
+			itemResult(9),
+		]);
+		expect(await getItemResult(run.id, 2)).toEqual(replaced);
+		expect(await getItemResult(run.id, 9)).toEqual(itemResult(9));
+		expect(await listFinishedItemNumbers(other.id)).toEqual([4]);
+	});
+
+	it('counts each item once when a resumed run saves items beside its chunks', async () => {
+		const run = await createRun(runDraft({ itemCount: 8 }));
+		await db.runItems.bulkAdd([
+			suiteItemChunkRow(run.id, [1, 2, 3].map(itemResult), 5),
+			suiteItemChunkRow(run.id, [5, 7].map(itemResult), 5),
+		]);
+		// Item 2 again (inside a chunk of consecutive items), 7 (inside one that is not), then new ones.
+		expect(await saveItemResult(run.id, itemResult(2))).toBe(5);
+		expect(await saveItemResult(run.id, itemResult(7))).toBe(5);
+		expect(await saveItemResult(run.id, itemResult(6))).toBe(6);
+		await saveItemResults([
+			{ runId: run.id, result: itemResult(4) },
+			{ runId: run.id, result: itemResult(8) },
+		]);
+		expect((await getRun(run.id))?.itemsDone).toBe(8);
+	});
+
+	it('a deleted run takes its chunk rows with it', async () => {
+		const run = await createRun(runDraft());
+		const kept = await createRun(runDraft());
+		await db.runItems.bulkAdd([
+			suiteItemChunkRow(run.id, [1, 2].map(itemResult), 5),
+			suiteItemChunkRow(kept.id, [1, 2].map(itemResult), 5),
+		]);
+		await deleteRun(run.id);
+		expect(await listItemResults(run.id)).toEqual([]);
+		expect(await getItemResult(run.id, 1)).toBeUndefined();
+		expect(await listItemResults(kept.id)).toEqual([itemResult(1), itemResult(2)]);
 	});
 });

@@ -52,12 +52,42 @@ export interface SuiteItemRecord {
 	savedAt: number;
 }
 
+/** The token columns of a {@link ColumnarSentence}, without its condition name and text. */
+export type TokenColumns = Omit<ColumnarSentence, 'conditionName' | 'text'>;
+
 /**
- * One stored piece of a run, keyed by `[runId, key]`: a suite item (key: item number), an Evals
- * sample (key: sample id), the LTM state (key: `'state'`) or an LTM log entry (key: index).
+ * Many items of a suite run in one stored piece (an imported run's items: IndexedDB's cost is per
+ * piece, not per byte): the items in ascending item-number order, their sentences in order, and
+ * every sentence's token columns concatenated (the ColumnarSentence layout), with the counts that
+ * split them. `key` is `suite-items/<first>/<last>/<count>` (first and last item numbers, items).
+ */
+export interface SuiteItemChunkRecord {
+	runId: number;
+	kind: 'suite-item-chunk';
+	key: string;
+	/** Ascending. */
+	itemNumbers: Float64Array;
+	/** Sentences of each item. */
+	sentenceCounts: Uint32Array;
+	/** One per sentence. */
+	conditionNames: string[];
+	/** One per sentence. */
+	texts: string[];
+	/** Tokens of each sentence. */
+	tokenCounts: Uint32Array;
+	/** Every sentence's tokens, one after the other. */
+	columns: TokenColumns;
+	savedAt: number;
+}
+
+/**
+ * One stored piece of a run, keyed by `[runId, key]`: a suite item (key: item number), many suite
+ * items (key: a `suite-items/…` string), an Evals sample (key: sample id), the LTM state (key:
+ * `'state'`) or an LTM log entry (key: index).
  */
 export type RunItemRecord =
 	| SuiteItemRecord
+	| SuiteItemChunkRecord
 	| EvalsSampleItemRecord
 	| EvalsInputItemRecord
 	| LtmStateItemRecord

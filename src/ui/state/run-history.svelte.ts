@@ -1,7 +1,8 @@
 /**
  * The Library (the run history): stored runs of every kind (newest first), deletion, export of
- * runs as sealed bundles (several in a zip), import of a bundle of any kind or a zip of them,
- * storage usage and the persistent-storage request. Storage only through repositories.
+ * runs as sealed bundles (several in a zip), import of a bundle of any kind or a zip of them (a
+ * big suite bundle read in the parse worker), storage usage and the persistent-storage request.
+ * Storage only through repositories.
  */
 import { describeError } from '../../core/messages/describe-error';
 import { RUN_KIND_REGISTRY } from '../../core/kinds/registered-kinds';
@@ -11,17 +12,25 @@ import {
 	type LibraryEntry,
 	type LibraryOpenTarget,
 } from '../../core/library/library-entry';
-import type { SuiteRun } from '../../core/syntaxgym/run/suite-run';
+import type { ItemResult, SuiteRun } from '../../core/syntaxgym/run/suite-run';
 import {
 	deleteRun,
 	deleteUnreadableRun,
 	importRun,
 	listLibraryRuns,
 	listRunHistory,
+	type RunToImport,
 	type UnreadableRun,
 } from '../../storage/runs-repository';
+import type { SuiteItemChunk } from '../../storage/suite-item-chunks';
 import type { DownloadFile } from '../download-file';
 import { libraryExportFile, storeEvalsBundle, storeLtmBundle } from '../library-bundles';
+import {
+	PARSE_IN_WORKER_BYTES,
+	ParseInputError,
+	parseInputsClient,
+	type ParseInputsClient,
+} from '../parse-inputs-client';
 import {
 	estimateStorageUsage,
 	readPersistence,
@@ -144,6 +153,60 @@ export class RunHistory {
 	}
 
 	/**
+	 * Imports a run bundle file of any kind. A file over PARSE_IN_WORKER_BYTES (a big suite run) is
+	 * read, parsed and seal-checked in the parse worker (this thread stays free; its reading shows
+	 * as progress and can be cancelled); a smaller one here. Returns where the new run opens, or
+	 * null with `message` saying what is wrong and where.
+	 */
+	async importBundleFile(
+		file: File,
+		client: () => ParseInputsClient = parseInputsClient,
+	): Promise<LibraryOpenTarget | null> {
+		if (file.size <= PARSE_IN_WORKER_BYTES) return this.importBundle(await file.text(), file.name);
+		const sourceName = file.name;
+		if (this.#importing) {
+			this.#message = `An import is going on (${this.#importing.name}); wait for it or cancel it.`;
+			return null;
+		}
+		this.#cancelled = false;
+		const abort = new AbortController();
+		this.#importAbort = abort;
+		this.#importing = { name: sourceName, stored: 0, total: null };
+		try {
+			const read = await client().call(
+				'suiteBundle',
+				{ path: file.name, file },
+				{ signal: abort.signal },
+			);
+			if (!read.ok) {
+				const where = read.pointer === '' ? '' : ` at ${read.pointer}`;
+				this.#message = `${sourceName} cannot be imported${where}: ${read.message}.`;
+				return null;
+			}
+			const { run, suiteText, chunks, resultsSha256 } = read;
+			const target = await this.#store(
+				sourceName,
+				run,
+				suiteText,
+				{ chunks },
+				resultsSha256,
+				abort,
+			);
+			if (target) await this.refresh();
+			return target;
+		} catch (error) {
+			this.#message =
+				error instanceof ParseInputError && error.name === 'CancelledError'
+					? `Import of ${sourceName} cancelled; nothing of it was stored.`
+					: `${sourceName} could not be read: ${describeError(error)}`;
+			return null;
+		} finally {
+			this.#importing = null;
+			this.#importAbort = null;
+		}
+	}
+
+	/**
 	 * Imports a run bundle of any kind (JSON text) as a new run of this browser. Returns where the
 	 * new run opens, or null with `message` saying what is wrong and where.
 	 */
@@ -225,13 +288,35 @@ export class RunHistory {
 		const { run, suiteText, items } = parsed.bundle;
 		const abort = new AbortController();
 		this.#importAbort = abort;
-		this.#importing = { name: sourceName, stored: 0, total: items.length };
+		try {
+			return await this.#store(sourceName, run, suiteText, { items }, parsed.resultsSha256, abort);
+		} finally {
+			this.#importing = null;
+			this.#importAbort = null;
+		}
+	}
+
+	/** Stores a suite bundle read well (its items, or chunk rows the worker built). */
+	async #store(
+		sourceName: string,
+		run: RunToImport['run'],
+		suiteText: string,
+		items:
+			{ readonly items: readonly ItemResult[] } | { readonly chunks: readonly SuiteItemChunk[] },
+		resultsSha256: string | undefined,
+		abort: AbortController,
+	): Promise<LibraryOpenTarget | null> {
+		const total =
+			'items' in items
+				? items.items.length
+				: items.chunks.reduce((sum, chunk) => sum + chunk.itemNumbers.length, 0);
+		this.#importing = { name: sourceName, stored: 0, total };
 		try {
 			const record = await importRun(
 				{
 					run,
 					suite: { text: suiteText, name: run.suiteName, origin: 'import', sourceName },
-					items,
+					...items,
 				},
 				{
 					signal: abort.signal,
@@ -240,6 +325,7 @@ export class RunHistory {
 					},
 				},
 			);
+			const sealed = resultsSha256 ? ' Its results match the SHA-256 it was written with.' : '';
 			this.#message = `Imported ${sourceName} as run ${record.id}.${sealed}`;
 			return { page: 'results', runId: record.id };
 		} catch (error) {
@@ -248,9 +334,6 @@ export class RunHistory {
 				? `Import of ${sourceName} cancelled; nothing of it was stored.`
 				: `${sourceName} could not be stored: ${describeError(error)}`;
 			return null;
-		} finally {
-			this.#importing = null;
-			this.#importAbort = null;
 		}
 	}
 

@@ -1,11 +1,37 @@
 // RunHistory: lists stored runs newest first, deletes with their items, reports a bad bundle with
 // its location instead of throwing.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { listItemResults, saveItemResult } from '../../../src/storage/results-repository';
-import { createRun } from '../../../src/storage/runs-repository';
+import { sha256Hex } from '../../../src/core/hash/sha256';
+import { SUITE_RUN_KIND } from '../../../src/core/syntaxgym/suite-run-kind';
+import { db } from '../../../src/storage/db';
+import {
+	getItemResult,
+	listItemResults,
+	saveItemResult,
+} from '../../../src/storage/results-repository';
+import { createRun, getRun } from '../../../src/storage/runs-repository';
+import {
+	PARSE_IN_WORKER_BYTES,
+	createInThreadParseClient,
+} from '../../../src/ui/parse-inputs-client';
 import { RunHistory } from '../../../src/ui/state/run-history.svelte';
 import { clearDatabase } from '../../storage/clear-database';
-import { itemResult, runDraft } from '../../storage/fixtures';
+import { SUITE_TEXT, itemResult, runDraft } from '../../storage/fixtures';
+
+/** A sealed suite run bundle of `count` items (the storage fixtures' items). */
+function bundleText(count: number): string {
+	return SUITE_RUN_KIND.bundle.write({
+		run: {
+			...runDraft({ suiteSha256: sha256Hex(SUITE_TEXT), itemCount: count }),
+			status: 'done',
+			updatedAt: 1_700_000_001_000,
+			scoringMs: 5,
+			tokenCount: 7 * count,
+		},
+		suiteText: SUITE_TEXT,
+		items: Array.from({ length: count }, (_, index) => itemResult(index + 1)),
+	});
+}
 
 beforeEach(clearDatabase);
 
@@ -40,5 +66,57 @@ describe('RunHistory', () => {
 		await history.refresh();
 		expect(['granted', 'denied', 'unsupported']).toContain(history.persistence);
 		expect(['granted', 'denied', 'unsupported']).toContain(await history.requestPersistence());
+	});
+
+	it('imports a bundle over PARSE_IN_WORKER_BYTES through the parse worker, in chunk rows', async () => {
+		const text = bundleText(2500);
+		expect(text.length).toBeGreaterThan(PARSE_IN_WORKER_BYTES);
+		const history = new RunHistory();
+		const target = await history.importBundleFile(
+			new File([text], 'big.json'),
+			createInThreadParseClient,
+		);
+		expect(target).toMatchObject({ page: 'results' });
+		const record = await getRun(target?.runId ?? -1);
+		expect(record).toMatchObject({ itemsDone: 2500, status: 'done' });
+		expect(history.message).toBe(
+			`Imported big.json as run ${record?.id}. Its results match the SHA-256 it was written with.`,
+		);
+		expect(history.importing).toBeNull();
+		expect(await getItemResult(record?.id ?? -1, 2500)).toEqual(itemResult(2500));
+		expect((await listItemResults(record?.id ?? -1)).map((item) => item.itemNumber)).toEqual(
+			Array.from({ length: 2500 }, (_, index) => index + 1),
+		);
+		expect(await db.runItems.count()).toBeLessThan(10);
+	});
+
+	it('reports a big bundle whose results were edited, as the text path does, and stores nothing', async () => {
+		const text = bundleText(2500).replace('"Ġruns"', '"Ġwalks"');
+		const history = new RunHistory();
+		const record = await history.importBundleFile(
+			new File([text], 'edited.json'),
+			createInThreadParseClient,
+		);
+		expect(record).toBeNull();
+		const viaWorker = history.message;
+		expect(await history.importBundle(text, 'edited.json')).toBeNull();
+		expect(viaWorker).toBe(history.message);
+		expect(viaWorker).toMatch(/^edited\.json cannot be imported at \/resultsSha256: /);
+		expect(await db.runItems.count()).toBe(0);
+	});
+
+	it('a cancel while the worker reads the file stores nothing and says so', async () => {
+		const history = new RunHistory();
+		const importing = history.importBundleFile(
+			new File([bundleText(2500)], 'big.json'),
+			createInThreadParseClient,
+		);
+		expect(history.importing).toEqual({ name: 'big.json', stored: 0, total: null });
+		history.cancelImport();
+		expect(await importing).toBeNull();
+		expect(history.message).toBe('Import of big.json cancelled; nothing of it was stored.');
+		expect(history.importing).toBeNull();
+		await history.refresh();
+		expect(history.runs).toEqual([]);
 	});
 });

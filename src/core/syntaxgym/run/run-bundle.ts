@@ -201,10 +201,6 @@ function readBits(value: Json, pointer: string): number {
 	return fail(pointer, 'expected a surprisal in bits (a number)');
 }
 
-function readOffset(value: Json, pointer: string): number | undefined {
-	return value === null ? undefined : readInteger(value, pointer, 0);
-}
-
 function readModel(value: Json, pointer: string): RunModelSpec {
 	const model = readObject(value, pointer);
 	const source = readOneOf(model.source, `${pointer}/source`, MODEL_SOURCES);
@@ -285,23 +281,46 @@ function readSentence(value: Json, pointer: string): ScoredSentence {
 		conditionName: readString(sentence.conditionName, `${pointer}/conditionName`),
 		text,
 		tokens: tokens.map((token, index): ScoredToken => {
-			const start = readOffset(starts[index], `${pointer}/starts/${index}`);
-			const end = readOffset(ends[index], `${pointer}/ends/${index}`);
+			// NOTE: the pointers are built only for a value that fails (a big bundle has millions).
+			// The columns' lengths are checked above: each has a value at `index`.
+			const startValue = starts[index] as Json;
+			const endValue = ends[index] as Json;
+			const bitsValue = bits[index] as Json;
 			const boundary = boundaryBits?.[index];
-			const boundarySurprisalBits =
-				boundary === undefined || boundary === null
-					? undefined
-					: readBits(boundary, `${pointer}/boundarySurprisalsBits/${index}`);
-			return {
-				token: readString(token, `${pointer}/tokens/${index}`),
-				surprisalBits: readBits(bits[index], `${pointer}/surprisalsBits/${index}`),
-				...(start === undefined ? {} : { start }),
-				...(end === undefined ? {} : { end }),
-				...(special.has(index) ? { special: true } : {}),
-				...(boundarySurprisalBits === undefined ? {} : { boundarySurprisalBits }),
+			const scored: Mutable<ScoredToken> = {
+				token: typeof token === 'string' ? token : readString(token, `${pointer}/tokens/${index}`),
+				surprisalBits:
+					typeof bitsValue === 'number' && Number.isFinite(bitsValue)
+						? bitsValue
+						: readBits(bitsValue, `${pointer}/surprisalsBits/${index}`),
 			};
+			if (startValue !== null) {
+				scored.start = isOffset(startValue)
+					? startValue
+					: readInteger(startValue, `${pointer}/starts/${index}`, 0);
+			}
+			if (endValue !== null) {
+				scored.end = isOffset(endValue)
+					? endValue
+					: readInteger(endValue, `${pointer}/ends/${index}`, 0);
+			}
+			if (special.has(index)) scored.special = true;
+			if (boundary !== undefined && boundary !== null) {
+				scored.boundarySurprisalBits = readBits(
+					boundary,
+					`${pointer}/boundarySurprisalsBits/${index}`,
+				);
+			}
+			return scored;
 		}),
 	};
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** An offset as a bundle holds it: a non-negative integer. */
+function isOffset(value: Json): value is number {
+	return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
 function readItems(value: Json, pointer: string): ItemResult[] {
