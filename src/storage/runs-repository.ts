@@ -18,6 +18,7 @@ import {
 	writeRunUpdate,
 	type UnreadableRun,
 } from './run-rows';
+import { listRunsOfEveryKind } from './run-store';
 import { ImportCancelledError, UnreadableRunError, guardQuota } from './storage-errors';
 import { saveSuite, type SuiteToSave } from './suites-repository';
 import { IMPORT_CHUNK_ITEMS, suiteItemChunks, type SuiteItemChunk } from './suite-item-chunks';
@@ -132,19 +133,9 @@ export async function listLibraryRuns(): Promise<{
 	readonly runs: RunSummary[];
 	readonly unreadable: UnreadableRun[];
 }> {
-	const stored: unknown[] = await db.runs.toArray();
-	const runs: RunSummary[] = [];
-	const unreadable: UnreadableRun[] = [];
-	for (const row of stored) {
-		const id = (row as { id?: unknown } | undefined)?.id;
-		if (typeof id !== 'number') continue;
-		const problem = storedRunProblem(row);
-		if (problem === null) runs.push(withId(row as RunRow));
-		else unreadable.push(RUN_KIND_REGISTRY.unreadableRun(id, row, problem));
-	}
-	runs.sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
-	unreadable.sort((a, b) => b.id - a.id);
-	return { runs, unreadable };
+	// Every registered kind, checked by its kind (the generic run store's list).
+	const { runs, unreadable } = await listRunsOfEveryKind();
+	return { runs: runs as unknown as RunSummary[], unreadable };
 }
 
 /** A run of any kind without an Evals run's input. */

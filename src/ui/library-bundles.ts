@@ -8,7 +8,13 @@ import { buildLtmRunBundle, type LtmRunBundle } from '../core/ltm/ltm-run-bundle
 import type { EvalsRunBundle } from '../core/evals/evals-run-bundle';
 import { LTM_RUN_KIND } from '../core/ltm/ltm-run-kind';
 import { SUITE_RUN_KIND } from '../core/syntaxgym/suite-run-kind';
-import { libraryBundleFileName, type LibraryEntry } from '../core/library/library-entry';
+import {
+	libraryBundleFileName,
+	type LibraryEntry,
+	type LibraryOpenTarget,
+} from '../core/library/library-entry';
+import { RUN_KIND_REGISTRY } from '../core/kinds/registered-kinds';
+import { exportRunBundleOfAnyKind, importRunBundleOfAnyKind } from '../storage/run-store';
 import { zipTexts } from '../core/formats/zip-archive';
 import {
 	createEvalsRun,
@@ -53,7 +59,20 @@ export async function storedBundleText(entry: Pick<LibraryEntry, 'id' | 'kind'>)
 			const state = (await getLtmState(entry.id)) ?? null;
 			return LTM_RUN_KIND.bundle.write(buildLtmRunBundle(run, state));
 		}
+		default:
+			// Any other registered kind: the generic run store writes it by its kind.
+			return exportRunBundleOfAnyKind(entry.id);
 	}
+}
+
+/**
+ * Stores a bundle of a registered kind that is not one of the app's own pages' (the generic run
+ * store, by its kind's `toStored`); where the new run opens is its kind's route.
+ * @throws Error naming what is wrong
+ */
+export async function storeBundleOfAnyKind(text: string): Promise<LibraryOpenTarget> {
+	const run = await importRunBundleOfAnyKind(text);
+	return { page: 'route', runId: run.id, route: RUN_KIND_REGISTRY.openRoute(run) };
 }
 
 /**

@@ -4,6 +4,9 @@
 // Library's view of a run (models, progress, where it opens).
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_KIND_REGISTRY } from '../../src/core/kinds/registered-kinds';
+import { libraryEntryOf, type LibraryRun } from '../../src/core/library/library-entry';
+import { listLibraryRuns } from '../../src/storage/runs-repository';
+import { storeBundleOfAnyKind, storedBundleText } from '../../src/ui/library-bundles';
 import { db } from '../../src/storage/db';
 import {
 	createRunOfAnyKind,
@@ -129,5 +132,31 @@ describe('a kind registered only in a test', () => {
 			expect.objectContaining({ kind: null, problem: expect.stringMatching(/^\/kind: /) }),
 			{ id: bad.id, kind: 'tally', problem: expect.stringMatching(/^\/stepsDone: /) },
 		]);
+	});
+
+	it('is a row of the Library: its label, models, counts and route; imported and exported there', async () => {
+		const text = TALLY_KIND.bundle.write(BUNDLE);
+		const target = await storeBundleOfAnyKind(text);
+		expect(target).toEqual({
+			page: 'route',
+			runId: target.runId,
+			route: `#/tally/run/${target.runId}`,
+		});
+		const { runs } = await listLibraryRuns();
+		const [entry] = runs.map((run) => libraryEntryOf(run as LibraryRun));
+		expect(entry).toMatchObject({
+			id: target.runId,
+			kind: 'tally',
+			kindLabel: 'Tally',
+			title: 'Coin flips',
+			countsText: '3 of 3 steps',
+			resumable: false,
+			open: target,
+		});
+		expect(entry?.models.map((model) => [model.role, model.name])).toEqual([
+			['model', 'gpt2-random-tiny'],
+		]);
+		const exported = await storedBundleText({ id: target.runId, kind: 'tally' as never });
+		expect(RUN_KIND_REGISTRY.readBundle(exported)).toEqual(RUN_KIND_REGISTRY.readBundle(text));
 	});
 });

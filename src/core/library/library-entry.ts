@@ -8,7 +8,7 @@ import type { EvalsRunRecord } from '../evals/evals-run-record';
 import { RUN_KIND_REGISTRY } from '../kinds/registered-kinds';
 import type { RunRecord } from '../kinds/run-record';
 import type { TextModelSpec } from '../model/model-spec';
-import type { RunKind, RunStatus } from '../run/run-types';
+import type { RunKind, RunRecordBase, RunStatus } from '../run/run-types';
 import type { BatteryMembership } from '../syntaxgym/run/suite-run';
 
 /** A stored run as the Library reads it: an Evals run without its heavy input (eval, replay texts). */
@@ -59,11 +59,15 @@ export interface LibraryModel {
 	readonly place: string;
 }
 
-/** Where a run opens: a suite run's results page, or the Evals or Memory page showing it. */
+/**
+ * Where a run opens: a suite run's results page, the Evals or Memory page showing it, or (any
+ * other registered kind) the route its kind gives.
+ */
 export type LibraryOpenTarget =
 	| { readonly page: 'results'; readonly runId: number }
 	| { readonly page: 'evals'; readonly runId: number }
-	| { readonly page: 'memory'; readonly runId: number };
+	| { readonly page: 'memory'; readonly runId: number }
+	| { readonly page: 'route'; readonly runId: number; readonly route: string };
 
 /** One row of the Library. */
 export interface LibraryEntry {
@@ -148,6 +152,11 @@ function modelsOf(run: LibraryRun): LibraryModel[] {
 				libraryModelOf('agent', run.models.agent),
 				...(run.models.judge ? [libraryModelOf('judge', run.models.judge)] : []),
 			];
+		default:
+			// A kind with no roles of its own: its models, as its kind lists them.
+			return RUN_KIND_REGISTRY.models(run as RunRecordBase<string>).map((spec) =>
+				libraryModelOf('model', spec),
+			);
 	}
 }
 
@@ -159,6 +168,10 @@ function openTargetOf(run: LibraryRun): LibraryOpenTarget {
 			return { page: 'evals', runId: run.id };
 		case 'ltm':
 			return { page: 'memory', runId: run.id };
+		default: {
+			const other = run as RunRecordBase<string>;
+			return { page: 'route', runId: other.id, route: RUN_KIND_REGISTRY.openRoute(other) };
+		}
 	}
 }
 

@@ -24,7 +24,12 @@ import {
 } from '../../storage/runs-repository';
 import type { SuiteItemChunk } from '../../storage/suite-item-chunks';
 import type { DownloadFile } from '../download-file';
-import { libraryExportFile, storeEvalsBundle, storeLtmBundle } from '../library-bundles';
+import {
+	libraryExportFile,
+	storeBundleOfAnyKind,
+	storeEvalsBundle,
+	storeLtmBundle,
+} from '../library-bundles';
 import {
 	PARSE_IN_WORKER_BYTES,
 	ParseInputError,
@@ -277,7 +282,9 @@ export class RunHistory {
 				const target: LibraryOpenTarget =
 					parsed.kind === 'evals'
 						? { page: 'evals', runId: await storeEvalsBundle(parsed.bundle) }
-						: { page: 'memory', runId: await storeLtmBundle(parsed.bundle) };
+						: parsed.kind === 'ltm'
+							? { page: 'memory', runId: await storeLtmBundle(parsed.bundle) }
+							: await storeBundleOfAnyKind(text);
 				this.#message = `Imported ${sourceName} as run ${target.runId}.${sealed}`;
 				return target;
 			} catch (error) {
