@@ -8,7 +8,6 @@ import type { RunRecord as RunOfAnyKind } from '../core/kinds/run-record';
 import type { RunStatus } from '../core/run/run-types';
 import type { ItemResult, RunDraft, SuiteRun } from '../core/syntaxgym/run/suite-run';
 import { db, type RunRow, type SuiteRunRow } from './db';
-import { RUN_KIND_REGISTRY } from '../core/kinds/registered-kinds';
 import {
 	listCheckedRowsOfKind,
 	listResumableRowsOfKind,
