@@ -5,6 +5,7 @@
  */
 import { EVALS_RUN_KIND } from '../evals/evals-run-kind';
 import { LTM_RUN_KIND } from '../ltm/ltm-run-kind';
+import { STIMULI_RUN_KIND } from '../stimuli/stimuli-run-kind';
 import { SUITE_RUN_KIND } from '../syntaxgym/suite-run-kind';
 import { KindRegistry } from './kind-registry';
 
@@ -12,4 +13,5 @@ export const RUN_KIND_REGISTRY = new KindRegistry([
 	SUITE_RUN_KIND,
 	EVALS_RUN_KIND,
 	LTM_RUN_KIND,
+	STIMULI_RUN_KIND,
 ] as const);

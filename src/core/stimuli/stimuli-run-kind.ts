@@ -1,0 +1,228 @@
+/**
+ * The Stimuli family as a kind of run: word-by-word surprisal tables for a lab's stimuli file. Its
+ * record, sealed bundle (word rows), share link (the stimulus text, the choices, the model and a
+ * fingerprint of the word surprisals, so a re-run can say "reproduced N/N words"), resume rule and
+ * storage form, built from the shared pieces only. Pure.
+ */
+import * as v from 'valibot';
+import { sha256Hex } from '../hash/sha256';
+import { describeModelSpec, type TextModelSpec } from '../model/model-spec';
+import { unfinishedPlan, type ResumeRule } from '../run/resume-plan';
+import type { RunKindDefinition } from '../run/run-kind';
+import type { RunRecordBase } from '../run/run-types';
+import {
+	RunStatusSchema,
+	TextModelSpecSchema,
+	TimeMsSchema,
+	readRunBundleOfKind,
+	writeRunBundleText,
+	type RunBundleFormat,
+} from '../run/task-run-json';
+import { ShareLinkError } from '../errors';
+import { encodeShareFragment, readSharePayload, type ShareRoute } from '../share/share-codec';
+import { PUNCTUATION_RULES, type PunctuationRule } from './stimulus-passages';
+
+/** The longest stimulus text a link carries; a larger input is shared by its bundle. */
+export const STIMULI_SHARE_MAX_TEXT_CHARS = 16 * 1024;
+
+export type StimuliLayoutName = 'text-per-row' | 'word-per-row' | 'context-target';
+
+/** The user's choices: the layout, its columns and how words are split. */
+export interface StimuliChoices {
+	readonly layout: StimuliLayoutName;
+	/** The text, word or target column. */
+	readonly textColumn: string;
+	/** The column grouping rows into passages, or null. */
+	readonly groupColumn: string | null;
+	/** The context column (context + target layout), or null. */
+	readonly contextColumn: string | null;
+	readonly punctuation: PunctuationRule;
+	/** The `;`, `,` or tab the file was read with. */
+	readonly delimiter: string;
+}
+
+/** One scored word of the table (long form: one row per word and model). */
+export interface StimuliWordRow {
+	/** The input row the word came from (0-based, after the header). */
+	readonly row: number;
+	/** The word's index in its passage (0-based). */
+	readonly wordIndex: number;
+	readonly word: string;
+	readonly surprisalBits: number;
+	/** Beginning-of-word corrected surprisal; null where not computed. */
+	readonly bowSurprisalBits: number | null;
+	/** Next-word entropy at the word's first token; null where not computed. */
+	readonly entropyBits: number | null;
+	/** Index into the run's `models`. */
+	readonly model: number;
+}
+
+export interface StimuliRunRecord extends RunRecordBase<'stimuli'> {
+	readonly fileName: string;
+	readonly fileSha256: string;
+	readonly choices: StimuliChoices;
+	readonly models: readonly TextModelSpec[];
+	/** Words to score, over every model. */
+	readonly wordsTotal: number;
+	readonly wordsDone: number;
+}
+
+export interface StimuliBundle {
+	readonly run: Omit<StimuliRunRecord, 'id' | 'kind'>;
+	readonly words: readonly StimuliWordRow[];
+}
+
+export interface StimuliPayload {
+	/** The stimulus file's text (capped at STIMULI_SHARE_MAX_TEXT_CHARS). */
+	readonly text: string;
+	readonly choices: StimuliChoices;
+	readonly model: TextModelSpec;
+	/** stimuliWordsFingerprint of the word rows the sharer got. */
+	readonly wordsSha256: string;
+	readonly wordCount: number;
+}
+
+const STIMULI_BUNDLE: RunBundleFormat = {
+	kind: 'stimuli',
+	what: 'a stimuli run bundle',
+	resultsPaths: [['words']],
+};
+
+const STIMULI_SHARE: ShareRoute = {
+	kind: 'stimuli',
+	route: '/stimuli/share/',
+	what: 'a stimuli run',
+	oldestVersion: 2,
+};
+
+export const STIMULI_RESUME: ResumeRule<StimuliRunRecord, 'stimuli'> = {
+	kind: 'stimuli',
+	unit: 'word',
+	noun: 'words',
+	resumePoint: 'the last scored word',
+	resumePlan: ({ status, wordsDone, wordsTotal }) =>
+		unfinishedPlan(status, wordsDone, wordsTotal, wordsDone < wordsTotal),
+};
+
+/**
+ * A fingerprint of word surprisals, rounded to 1e-6 bits so a re-run on another backend whose
+ * float sums differ in the last bits still matches: SHA-256 of `word\tbits` lines.
+ */
+export function stimuliWordsFingerprint(
+	words: readonly Pick<StimuliWordRow, 'word' | 'surprisalBits'>[],
+): string {
+	return sha256Hex(words.map((w) => `${w.word}\t${w.surprisalBits.toFixed(6)}`).join('\n'));
+}
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Bits = v.pipe(v.number(), v.finite());
+const Sha256Schema = v.pipe(
+	v.string(),
+	v.regex(/^[0-9a-f]{64}$/u, 'Expected a SHA-256 hex digest'),
+);
+const ColumnSchema = v.pipe(v.string(), v.maxLength(1000));
+
+const ChoicesSchema = v.object({
+	layout: v.picklist(['text-per-row', 'word-per-row', 'context-target']),
+	textColumn: ColumnSchema,
+	groupColumn: v.nullable(ColumnSchema),
+	contextColumn: v.nullable(ColumnSchema),
+	punctuation: v.picklist(PUNCTUATION_RULES),
+	delimiter: v.picklist([',', ';', '\t']),
+});
+
+const WordRowSchema = v.object({
+	row: Count,
+	wordIndex: Count,
+	word: v.string(),
+	surprisalBits: Bits,
+	bowSurprisalBits: v.nullable(Bits),
+	entropyBits: v.nullable(Bits),
+	model: Count,
+});
+
+const RunEntries = {
+	fileName: v.pipe(v.string(), v.maxLength(1000)),
+	fileSha256: Sha256Schema,
+	choices: ChoicesSchema,
+	models: v.pipe(v.array(TextModelSpecSchema), v.minLength(1)),
+	wordsTotal: Count,
+	wordsDone: Count,
+};
+
+const BundleSchema = v.object({
+	format: v.string(),
+	kind: v.literal('stimuli'),
+	run: v.object({
+		title: v.string(),
+		status: RunStatusSchema,
+		createdAt: TimeMsSchema,
+		updatedAt: TimeMsSchema,
+		...RunEntries,
+	}),
+	words: v.array(WordRowSchema),
+});
+
+const PayloadSchema = v.object({
+	kind: v.literal('stimuli'),
+	text: v.pipe(v.string(), v.maxLength(STIMULI_SHARE_MAX_TEXT_CHARS)),
+	choices: ChoicesSchema,
+	model: TextModelSpecSchema,
+	wordsSha256: Sha256Schema,
+	wordCount: Count,
+});
+
+function tooLargeText(chars: number): ShareLinkError {
+	return new ShareLinkError(
+		'too-large',
+		`This run is too large for a link: its stimulus text is ${chars.toLocaleString('en-US')} characters, more than the ${STIMULI_SHARE_MAX_TEXT_CHARS.toLocaleString('en-US')} a link may carry. Download the run bundle and share the file instead.`,
+	);
+}
+
+export const STIMULI_RUN_KIND: RunKindDefinition<StimuliRunRecord, StimuliBundle, StimuliPayload> =
+	{
+		kind: 'stimuli',
+		label: 'Stimuli',
+		page: { name: 'Stimuli', route: '#/stimuli' },
+		storedEntries: RunEntries,
+		resume: STIMULI_RESUME,
+		models: (run) => run.models,
+		progress: (run) => ({ done: run.wordsDone, total: run.wordsTotal }),
+		openRoute: (run) => `#/stimuli/run/${run.id}`,
+		bundle: {
+			...STIMULI_BUNDLE,
+			read: (text) => readRunBundleOfKind<StimuliBundle>(text, STIMULI_BUNDLE, BundleSchema),
+			write: (bundle) => writeRunBundleText(STIMULI_BUNDLE, bundle),
+			summarize: ({ run }) =>
+				`${run.fileName} · ${run.models.map(describeModelSpec).join(', ')} · ${run.wordsDone} of ${run.wordsTotal} words · ${run.status}`,
+		},
+		share: {
+			...STIMULI_SHARE,
+			encode: (payload) => {
+				if (payload.text.length > STIMULI_SHARE_MAX_TEXT_CHARS) {
+					throw tooLargeText(payload.text.length);
+				}
+				const encoded = encodeShareFragment(STIMULI_SHARE, payload);
+				if (!encoded.ok) throw encoded.error;
+				return encoded.fragment.slice(STIMULI_SHARE.route.length);
+			},
+			decode: (data) => {
+				const { kind: _kind, ...payload } = readSharePayload(
+					STIMULI_SHARE,
+					data,
+					PayloadSchema,
+				) as StimuliPayload & { kind: 'stimuli' };
+				return payload;
+			},
+		},
+		toStored: ({ run, words }) => ({
+			run: { ...run, kind: 'stimuli' },
+			items: words.map((word, key) => ({ kind: 'stimuli-word', key, ...word })),
+		}),
+		fromStored: ({ id: _id, kind: _kind, ...run }, items) => ({
+			run,
+			words: items.map(
+				({ kind: _itemKind, key: _key, ...word }) => word as unknown as StimuliWordRow,
+			),
+		}),
+	};
