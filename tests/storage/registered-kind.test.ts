@@ -43,7 +43,7 @@ beforeEach(clearDatabase);
 
 describe('a kind registered only in a test', () => {
 	it('is one of the registry’s kinds, after the app’s own, and cannot be registered twice', () => {
-		expect(RUN_KIND_REGISTRY.names).toEqual(['suite', 'evals', 'ltm', 'tally']);
+		expect(RUN_KIND_REGISTRY.names).toEqual(['suite', 'evals', 'ltm', 'stimuli', 'tally']);
 		expect(() => RUN_KIND_REGISTRY.register(TALLY_KIND)).toThrow(/registered twice/);
 		expect(() =>
 			RUN_KIND_REGISTRY.register({

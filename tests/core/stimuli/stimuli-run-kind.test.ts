@@ -146,6 +146,7 @@ describe('the stimuli kind', () => {
 		};
 		expect(RUN_KIND_REGISTRY.resumePlan(running)).toEqual({ done: 1, total: 3, interrupted: true });
 		expect(STIMULI_RUN_KIND.resume.unit).toBe('word');
-		expect(RUN_KIND_REGISTRY.resumePlan({ ...running, status: 'done', wordsDone: 3 })).toBeNull();
+		const finished = { ...running, status: 'done' as const, wordsDone: 3 };
+		expect(RUN_KIND_REGISTRY.resumePlan(finished)).toBeNull();
 	});
 });
