@@ -22,6 +22,12 @@ import { guardQuota } from './storage-errors';
 /** A stored Evals run, with its id. */
 export type { EvalsRunRecord };
 
+/**
+ * A stored Evals run without its input (the resolved eval with every sample, the replay texts):
+ * what a list of runs needs. Reading the input back is a structured clone of up to tens of MB.
+ */
+export type EvalsRunSummary = Omit<EvalsRunRecord, 'spec' | 'replayTexts'>;
+
 /** What a new run needs; status, progress, times and title are set here. */
 export type EvalsRunDraft = Omit<
 	EvalsRunRecord,
@@ -108,6 +114,11 @@ export async function getEvalsRun(id: number): Promise<EvalsRunRecord | undefine
 /** Every Evals run, newest first. */
 export async function listEvalsRuns(): Promise<EvalsRunRecord[]> {
 	return withInputs(await listRowsOfKind('evals'));
+}
+
+/** Every Evals run without its input, newest first: the page's list (no big read per refresh). */
+export async function listEvalsRunSummaries(): Promise<EvalsRunSummary[]> {
+	return (await listRowsOfKind('evals')).map(withId);
 }
 
 /** The runs the one resume rule (core/run/resume-plan) offers to resume, newest first. */

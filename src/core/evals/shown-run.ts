@@ -39,6 +39,8 @@ export interface EvalsShownRun {
 	/** `parity: provider default replaced` where the app's `max_tokens` stood in for none. */
 	readonly parityMarks: readonly string[];
 	readonly runRecordId?: number;
+	/** The name a run of this browser was picked by (an alias or the eval's id). */
+	readonly pickedName?: string;
 	readonly status?: string;
 }
 
@@ -98,6 +100,7 @@ export function shownRunOfStored(
 		paramsSent,
 		parityMarks: providerDefaultReplaced(paramsSent) ? [PROVIDER_DEFAULT_REPLACED] : [],
 		runRecordId: record.id,
+		pickedName: record.evalName,
 		status: record.status,
 	};
 }

@@ -62,10 +62,11 @@ import {
 	createEvalsRun,
 	deleteEvalsRun,
 	getEvalsRun,
-	listEvalsRuns,
+	listEvalsRunSummaries,
 	listEvalsSamples,
-	updateEvalsRun,
+	writeEvalsRunUpdate,
 	type EvalsRunRecord,
+	type EvalsRunSummary,
 	type EvalsSampleRecord,
 } from '../../storage/evals-runs-repository';
 import { responseCacheStore } from '../../storage/response-cache-repository';
@@ -103,7 +104,7 @@ export interface EvalsSessionOptions {
 	readonly now?: () => number;
 }
 
-export class EvalsSession extends TaskSession<EvalsRunRecord> {
+export class EvalsSession extends TaskSession<EvalsRunSummary> {
 	readonly endpoint: EndpointSettings;
 	readonly policy = new EvalsModelChoice();
 	readonly grader = new EvalsModelChoice();
@@ -385,8 +386,8 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 
 	// ---- runs ----
 
-	protected listRuns(): Promise<readonly EvalsRunRecord[]> {
-		return listEvalsRuns();
+	protected listRuns(): Promise<readonly EvalsRunSummary[]> {
+		return listEvalsRunSummaries();
 	}
 
 	protected override listUnreadable(): Promise<readonly UnreadableRun[]> {
@@ -499,7 +500,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 		this.workOn(record.id);
 		const end = await this.guardedRun(async (signal) => {
 			this.setProgress({ done: 0, total, tokens: 0, elapsedMs: record.progress.elapsedMs });
-			await updateEvalsRun(record.id, { status: 'running', errorMessage: undefined });
+			await writeEvalsRunUpdate(record.id, { status: 'running', errorMessage: undefined });
 			const result = await runEvalsSamples({ record, stored, cache, signal }, started, hooks);
 			if (result.cancelled) {
 				this.say(this.cancelledMessage(result.samples.length, total));
@@ -508,7 +509,7 @@ export class EvalsSession extends TaskSession<EvalsRunRecord> {
 			ended.report = result.finalReport;
 			return 'done';
 		});
-		await updateEvalsRun(record.id, {
+		await writeEvalsRunUpdate(record.id, {
 			status: end.status,
 			progress: { ...this.progress, elapsedMs: this.#now() - started },
 			...(ended.report ? { report: ended.report } : {}),
