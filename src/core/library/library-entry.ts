@@ -72,7 +72,8 @@ export type LibraryOpenTarget =
 /** One row of the Library. */
 export interface LibraryEntry {
 	readonly id: number;
-	readonly kind: RunKind;
+	/** A registered kind (`suite`, `evals`, `ltm`, `stimuli`, ...). */
+	readonly kind: string;
 	/** "Suite", "Evals", "Memory". */
 	readonly kindLabel: string;
 	/** What ran: the suite's, the eval's or the Memory run's name. */
@@ -211,9 +212,17 @@ export function libraryEntryOf(run: LibraryRun): LibraryEntry {
 	};
 }
 
+/**
+ * The Library's row of a run of a kind known only through the registry (no case of its own here:
+ * its label, models, progress, resume rule and route all come from its kind object).
+ */
+export function libraryEntryOfRegisteredKind(run: RunRecordBase<string>): LibraryEntry {
+	return libraryEntryOf(run as unknown as LibraryRun);
+}
+
 /** What the Library shows: a kind, a model name, a status word, and search text; null: any. */
 export interface LibraryFilter {
-	readonly kind: RunKind | null;
+	readonly kind: string | null;
 	readonly model: string | null;
 	readonly status: LibraryStatus | null;
 	/** Words that must all appear (any case) in the run's kind, title, models or "run <id>". */

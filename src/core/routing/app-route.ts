@@ -23,6 +23,8 @@ export type AppRoute =
 	| { readonly view: 'evals'; readonly share?: string; readonly runId?: number }
 	/** The Memory page (long-term-memory conversation tests, GoodAI LTM): as the Evals page. */
 	| { readonly view: 'memory'; readonly share?: string; readonly runId?: number }
+	/** The Stimuli page, showing a stored run (`#/stimuli/run/<id>`). */
+	| { readonly view: 'stimuli'; readonly runId?: number }
 	/** Plain-language explanations of the words the app uses. */
 	| { readonly view: 'glossary' }
 	/** The suite editor: a new suite, or a copy of a library suite (by its SHA-256) to edit. */
@@ -78,6 +80,10 @@ export function parseAppRoute(hash: string): AppRoute {
 			const share = first === 'share' ? parts.slice(2).join('/') : '';
 			return share === '' ? { view } : { view, share };
 		}
+		case 'stimuli':
+			return first === 'run' && second !== undefined && POSITIVE_INTEGER.test(second)
+				? { view: 'stimuli', runId: Number(second) }
+				: { view: 'stimuli' };
 		case 'glossary':
 			return { view: 'glossary' };
 		case 'editor':
@@ -121,6 +127,8 @@ export function formatAppRoute(route: AppRoute): string {
 		case 'memory':
 			if (route.share !== undefined) return `#/${route.view}/share/${route.share}`;
 			return route.runId === undefined ? `#/${route.view}` : `#/${route.view}/run/${route.runId}`;
+		case 'stimuli':
+			return route.runId === undefined ? '#/stimuli' : `#/stimuli/run/${route.runId}`;
 		case 'glossary':
 			return '#/glossary';
 		case 'editor':

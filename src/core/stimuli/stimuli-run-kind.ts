@@ -21,6 +21,11 @@ import {
 import { ShareLinkError } from '../errors';
 import { encodeShareFragment, readSharePayload, type ShareRoute } from '../share/share-codec';
 import { PUNCTUATION_RULES, type PunctuationRule } from './stimulus-passages';
+import { STIMULUS_FILE_MAX_BYTES } from './read-stimulus-table';
+import type { StimulusWindowSize } from './stimulus-windows';
+
+/** A word item's key: the model's index times this, plus the word's place in the run. */
+export const STIMULI_WORD_KEY_STRIDE = 1_000_000_000;
 
 /** The longest stimulus text a link carries; a larger input is shared by its bundle. */
 export const STIMULI_SHARE_MAX_TEXT_CHARS = 16 * 1024;
@@ -39,6 +44,10 @@ export interface StimuliChoices {
 	readonly punctuation: PunctuationRule;
 	/** The `;`, `,` or tab the file was read with. */
 	readonly delimiter: string;
+	/** The column giving each word's place in its group (one word per row), or null: row order. */
+	readonly orderColumn?: string | null;
+	/** Sliding windows of words for long passages, or null: each text scored whole. */
+	readonly window?: StimulusWindowSize | null;
 }
 
 /** One scored word of the table (long form: one row per word and model). */
@@ -48,6 +57,9 @@ export interface StimuliWordRow {
 	/** The word's index in its passage (0-based). */
 	readonly wordIndex: number;
 	readonly word: string;
+	/** The word's tokens as the vocabulary spells them (`Ġdog`), ignored ones left out. */
+	readonly tokens?: readonly string[];
+	/** NaN where the word has no token of its own (NA in the table; null in a bundle). */
 	readonly surprisalBits: number;
 	/** Beginning-of-word corrected surprisal; null where not computed. */
 	readonly bowSurprisalBits: number | null;
@@ -69,6 +81,8 @@ export interface StimuliRunRecord extends RunRecordBase<'stimuli'> {
 
 export interface StimuliBundle {
 	readonly run: Omit<StimuliRunRecord, 'id' | 'kind'>;
+	/** The stimulus file's text: the table's input columns are rebuilt from it. */
+	readonly input?: string;
 	readonly words: readonly StimuliWordRow[];
 }
 
@@ -129,13 +143,27 @@ const ChoicesSchema = v.object({
 	contextColumn: v.nullable(ColumnSchema),
 	punctuation: v.picklist(PUNCTUATION_RULES),
 	delimiter: v.picklist([',', ';', '\t']),
+	orderColumn: v.optional(v.nullable(ColumnSchema)),
+	window: v.optional(
+		v.nullable(
+			v.object({
+				contextWords: v.pipe(Count, v.minValue(1)),
+				strideWords: v.pipe(Count, v.minValue(1)),
+			}),
+		),
+	),
 });
 
 const WordRowSchema = v.object({
 	row: Count,
 	wordIndex: Count,
 	word: v.string(),
-	surprisalBits: Bits,
+	tokens: v.optional(v.array(v.string())),
+	// JSON writes NaN (a word without a token of its own) as null.
+	surprisalBits: v.pipe(
+		v.nullable(Bits),
+		v.transform((bits) => bits ?? Number.NaN),
+	),
 	bowSurprisalBits: v.nullable(Bits),
 	entropyBits: v.nullable(Bits),
 	model: Count,
@@ -160,6 +188,7 @@ const BundleSchema = v.object({
 		updatedAt: TimeMsSchema,
 		...RunEntries,
 	}),
+	input: v.optional(v.pipe(v.string(), v.maxLength(STIMULUS_FILE_MAX_BYTES))),
 	words: v.array(WordRowSchema),
 });
 
@@ -215,14 +244,30 @@ export const STIMULI_RUN_KIND: RunKindDefinition<StimuliRunRecord, StimuliBundle
 				return payload;
 			},
 		},
-		toStored: ({ run, words }) => ({
-			run: { ...run, kind: 'stimuli' },
-			items: words.map((word, key) => ({ kind: 'stimuli-word', key, ...word })),
-		}),
-		fromStored: ({ id: _id, kind: _kind, ...run }, items) => ({
-			run,
-			words: items.map(
-				({ kind: _itemKind, key: _key, ...word }) => word as unknown as StimuliWordRow,
-			),
-		}),
+		toStored: ({ run, input, words }) => {
+			// Keyed as the page stores them: the model, then the word's place among that model's.
+			const placed = new Map<number, number>();
+			const items = words.map((word) => {
+				const place = placed.get(word.model) ?? 0;
+				placed.set(word.model, place + 1);
+				return { kind: 'stimuli-word', key: word.model * STIMULI_WORD_KEY_STRIDE + place, ...word };
+			});
+			return {
+				run: { ...run, kind: 'stimuli' },
+				items: [
+					...(input === undefined ? [] : [{ kind: 'stimuli-input', key: 'input', text: input }]),
+					...items,
+				],
+			};
+		},
+		fromStored: ({ id: _id, kind: _kind, ...run }, items) => {
+			const input = items.find((item) => item.kind === 'stimuli-input')?.text;
+			return {
+				run,
+				...(typeof input === 'string' ? { input } : {}),
+				words: items
+					.filter((item) => item.kind === 'stimuli-word')
+					.map(({ kind: _itemKind, key: _key, ...word }) => word as unknown as StimuliWordRow),
+			};
+		},
 	};

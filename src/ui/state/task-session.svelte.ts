@@ -36,9 +36,17 @@ export function runStoppedMessage(errorMessage: string, noun: string): string {
 /** The progress of a run not started yet. */
 export const NO_PROGRESS: TaskProgress = { done: 0, total: 0, tokens: 0, elapsedMs: 0 };
 
+/** What the Library asks of a kind's page session: is it busy, on which run; resume, delete. */
+export interface KindSession {
+	isWorkingOn(runId: number): boolean;
+	readonly running: boolean;
+	resume(runId: number): Promise<void>;
+	deleteRun(runId: number): Promise<void>;
+}
+
 /** The shared state of a page's run session; `Run` is the page's stored run record. */
 export abstract class TaskSession<Run> {
-	readonly #rule: ResumeRule<Run>;
+	readonly #rule: ResumeRule<Run, string>;
 	#running = $state(false);
 	#cancelling = $state(false);
 	#message = $state<string | null>(null);
@@ -50,7 +58,7 @@ export abstract class TaskSession<Run> {
 	#workingOn = $state<number | null>(null);
 
 	/** `rule`: the run kind's resume rule, which also gives the words of the shared messages. */
-	protected constructor(rule: ResumeRule<Run>) {
+	protected constructor(rule: ResumeRule<Run, string>) {
 		this.#rule = rule;
 	}
 

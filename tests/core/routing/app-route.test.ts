@@ -48,6 +48,10 @@ describe('parseAppRoute', () => {
 		['#/memory/share/', { view: 'memory' }],
 		['#/memory/share', { view: 'memory' }],
 		['#/memory/other/AbC', { view: 'memory' }],
+		['#/stimuli', { view: 'stimuli' }],
+		['#/stimuli/run/3', { view: 'stimuli', runId: 3 }],
+		['#/stimuli/run/0', { view: 'stimuli' }],
+		['#/stimuli/run/../x', { view: 'stimuli' }],
 		['#/memorys', { view: 'run' }],
 	])('%j -> %j', (hash, expected) => {
 		expect(parseAppRoute(hash)).toEqual(expected);
@@ -97,6 +101,8 @@ describe('formatAppRoute for the Memory page', () => {
 	it.each<[AppRoute, string]>([
 		[{ view: 'memory' }, '#/memory'],
 		[{ view: 'memory', share: 'AbC_-9' }, '#/memory/share/AbC_-9'],
+		[{ view: 'stimuli' }, '#/stimuli'],
+		[{ view: 'stimuli', runId: 3 }, '#/stimuli/run/3'],
 	])('%j -> %s', (route, hash) => {
 		expect(formatAppRoute(route)).toBe(hash);
 	});

@@ -5,6 +5,7 @@ import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
 import {
 	STIMULI_RUN_KIND,
 	STIMULI_SHARE_MAX_TEXT_CHARS,
+	STIMULI_WORD_KEY_STRIDE,
 	stimuliWordsFingerprint,
 	type StimuliBundle,
 	type StimuliPayload,
@@ -104,6 +105,33 @@ describe('the stimuli kind', () => {
 			ok: false,
 			pointer: '/words/0/surprisalBits',
 		});
+	});
+
+	it('carries the stimulus file and stores it beside the words, keyed by model and place', () => {
+		const words = [
+			...BUNDLE.words,
+			{ ...BUNDLE.words[0]!, model: 1 },
+			// A word with no token of its own: NaN bits, written as null and read back as NaN.
+			{ ...BUNDLE.words[1]!, model: 1, surprisalBits: Number.NaN, tokens: [] },
+		];
+		const withInput: StimuliBundle = { ...BUNDLE, input: FILE_TEXT, words };
+		const read = STIMULI_RUN_KIND.bundle.read(STIMULI_RUN_KIND.bundle.write(withInput));
+		expect(read.ok).toBe(true);
+		if (!read.ok) return;
+		expect(read.bundle.input).toBe(FILE_TEXT);
+		expect(read.bundle.words[4]?.surprisalBits).toBeNaN();
+		const stored = STIMULI_RUN_KIND.toStored!(read.bundle);
+		expect(stored.items.map((item) => item.key)).toEqual([
+			'input',
+			0,
+			1,
+			2,
+			STIMULI_WORD_KEY_STRIDE,
+			STIMULI_WORD_KEY_STRIDE + 1,
+		]);
+		const back = STIMULI_RUN_KIND.fromStored!({ ...stored.run, id: 7 }, stored.items);
+		expect(back.input).toBe(FILE_TEXT);
+		expect(back.words).toHaveLength(5);
 	});
 
 	it('round-trips its link, opened by the registry at its route and refused under another', () => {

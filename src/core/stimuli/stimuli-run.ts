@@ -1,0 +1,172 @@
+/**
+ * A stimuli run as the app makes it: the plan (the file read with the run's choices, its passages
+ * and windows, where each window's scored words start), the stored pieces (the input, one item per
+ * scored word, keyed so a resume knows what is left), and the long table rebuilt from them, the
+ * same table the CLI's `stimuli` writes. Pure.
+ */
+import type { StoredRunItem } from '../run/run-kind';
+import { readStimulusTable, type StimulusTable } from './read-stimulus-table';
+import {
+	buildStimulusPassages,
+	type StimulusLayout,
+	type StimulusPassage,
+} from './stimulus-passages';
+import { planStimulusWindows, type StimulusWindow } from './stimulus-windows';
+import { stimulusTableRows, type StimulusWordResult } from './stimulus-table';
+import {
+	STIMULI_WORD_KEY_STRIDE,
+	type StimuliChoices,
+	type StimuliWordRow,
+} from './stimuli-run-kind';
+
+/** The key of the stored input (the stimulus file's text). */
+export const STIMULI_INPUT_KEY = 'input';
+
+/** How many windows one scoring request holds: progress and a resume step come per request. */
+export const STIMULI_WINDOWS_PER_REQUEST = 32;
+
+/** The stored input of a run. */
+export interface StimuliInputItem extends StoredRunItem {
+	readonly kind: 'stimuli-input';
+	readonly key: typeof STIMULI_INPUT_KEY;
+	readonly text: string;
+}
+
+/** A stored word of a run. */
+export interface StimuliWordItem extends StimuliWordRow, StoredRunItem {
+	readonly kind: 'stimuli-word';
+	readonly key: number;
+}
+
+/** What a run scores: the table, its passages and windows, and the words each window scores. */
+export interface StimuliPlan {
+	readonly table: StimulusTable;
+	readonly passages: readonly StimulusPassage[];
+	readonly windows: readonly StimulusWindow[];
+	/** For each window, the run-wide place of its first scored word. */
+	readonly firstWordOf: readonly number[];
+	/** Words scored per model. */
+	readonly wordCount: number;
+}
+
+/** The layout the choices name. */
+export function stimulusLayoutOf(choices: StimuliChoices): StimulusLayout {
+	switch (choices.layout) {
+		case 'text-per-row':
+			return {
+				kind: 'text',
+				textColumn: choices.textColumn,
+				...(choices.groupColumn !== null ? { groupColumn: choices.groupColumn } : {}),
+			};
+		case 'word-per-row':
+			return {
+				kind: 'word',
+				wordColumn: choices.textColumn,
+				groupColumn: choices.groupColumn ?? '',
+				...(choices.orderColumn ? { orderColumn: choices.orderColumn } : {}),
+			};
+		case 'context-target':
+			return {
+				kind: 'context-target',
+				contextColumn: choices.contextColumn ?? '',
+				targetColumn: choices.textColumn,
+			};
+	}
+}
+
+/**
+ * The plan of a run over `text` (the stimulus file) with `choices`.
+ * @throws InputFormatError located at `source:line:column` for a bad file or a missing column;
+ *   RangeError for a bad window size.
+ */
+export function planStimuliRun(text: string, choices: StimuliChoices, source: string): StimuliPlan {
+	const table = readStimulusTable(text, {
+		source,
+		delimiter: choices.delimiter as StimulusTable['delimiter'],
+	});
+	const passages = buildStimulusPassages(table, stimulusLayoutOf(choices), choices.punctuation);
+	const windows = planStimulusWindows(passages, choices.window ?? undefined);
+	const firstWordOf: number[] = [];
+	let wordCount = 0;
+	for (const window of windows) {
+		firstWordOf.push(wordCount);
+		wordCount += window.spans.length - window.contextCount;
+	}
+	return { table, passages, windows, firstWordOf, wordCount };
+}
+
+/** The key of model `model`'s word at run-wide place `place`. */
+export function stimuliWordKey(model: number, place: number): number {
+	return model * STIMULI_WORD_KEY_STRIDE + place;
+}
+
+/**
+ * The stored words of scored windows `from..` (in order, as collectStimulusWords gives them for
+ * `plan.windows.slice(from, from + n)`), for model `model`.
+ * @throws RangeError when the words do not fill those windows.
+ */
+export function stimuliWordItemsOf(
+	plan: StimuliPlan,
+	from: number,
+	words: readonly StimulusWordResult[],
+	model: number,
+): StimuliWordItem[] {
+	const first = plan.firstWordOf[from];
+	if (first === undefined) throw new RangeError(`No window ${from + 1} in the plan.`);
+	return words.map((word, index) => ({
+		kind: 'stimuli-word',
+		key: stimuliWordKey(model, first + index),
+		row: word.rowIndex,
+		wordIndex: word.wordIndex,
+		word: word.word,
+		tokens: [...word.tokens],
+		surprisalBits: word.surprisalBits,
+		bowSurprisalBits: word.bowSurprisalBits,
+		entropyBits: word.entropyBits,
+		model,
+	}));
+}
+
+/**
+ * Where model `model`'s scoring goes on: the first window with a word not stored yet (words are
+ * stored a request at a time, in order, so the stored words of a model are a prefix).
+ */
+export function firstUnscoredWindow(plan: StimuliPlan, storedWords: number): number {
+	const index = plan.windows.findIndex((window, w) => {
+		const end = (plan.firstWordOf[w] ?? 0) + window.spans.length - window.contextCount;
+		return end > storedWords;
+	});
+	return index === -1 ? plan.windows.length : index;
+}
+
+/**
+ * The long table (header, then a row per word and model, models in run order), as the CLI's
+ * `stimuli` writes it from the same file and choices.
+ */
+export function stimuliTableRows(
+	table: StimulusTable,
+	words: readonly StimuliWordRow[],
+	modelNames: readonly string[],
+): string[][] {
+	let header: string[] | undefined;
+	const rows: string[][] = [];
+	modelNames.forEach((name, model) => {
+		const results: StimulusWordResult[] = words
+			.filter((word) => word.model === model)
+			.map((word) => ({
+				passageIndex: 0,
+				wordIndex: word.wordIndex,
+				word: word.word,
+				rowIndex: word.row,
+				tokens: word.tokens ?? [],
+				tokenIndices: [],
+				surprisalBits: word.surprisalBits,
+				bowSurprisalBits: word.bowSurprisalBits,
+				entropyBits: word.entropyBits,
+			}));
+		const [head, ...body] = stimulusTableRows(table, results, name);
+		header ??= head;
+		rows.push(...body);
+	});
+	return header === undefined ? [] : [header, ...rows];
+}

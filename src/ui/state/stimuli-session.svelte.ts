@@ -1,0 +1,489 @@
+/**
+ * The Stimuli page's state: the picked stimulus file (its header, for the column pickers), the
+ * choices (layout, columns, punctuation, window, models), the run (scored a request of windows at
+ * a time, each request's words stored before the next, so a reload or a cancel loses at most one
+ * request and Resume goes on), and the shown run's long table. The reading, the plan and the table
+ * are core/stimuli; storage is the one run store, through the kind registry.
+ */
+import { describeError } from '../../core/messages/describe-error';
+import { sha256Hex } from '../../core/hash/sha256';
+import { runFileSizeProblem } from '../../core/run/task-run-json';
+import { defaultConvention } from '../../core/model/default-convention';
+import {
+	BUNDLED_MODEL_IDS,
+	DEFAULT_MODEL_ID,
+	describeModelSpec,
+	type ModelSpec,
+	type TextModelSpec,
+} from '../../core/model/model-spec';
+import {
+	checkStimulusFileSize,
+	decodeStimulusBytes,
+	delimiterName,
+	readStimulusTable,
+	type StimulusTable,
+} from '../../core/stimuli/read-stimulus-table';
+import type { PunctuationRule } from '../../core/stimuli/stimulus-passages';
+import {
+	collectStimulusWords,
+	describeStimulusProvenance,
+	writeStimulusTable,
+	type StimulusOutputFormat,
+} from '../../core/stimuli/stimulus-table';
+import {
+	STIMULI_RESUME,
+	STIMULI_RUN_KIND,
+	type StimuliChoices,
+	type StimuliLayoutName,
+	type StimuliRunRecord,
+	type StimuliWordRow,
+} from '../../core/stimuli/stimuli-run-kind';
+import {
+	firstUnscoredWindow,
+	planStimuliRun,
+	stimuliTableRows,
+	stimuliWordItemsOf,
+	stimulusLayoutOf,
+	STIMULI_INPUT_KEY,
+	STIMULI_WINDOWS_PER_REQUEST,
+	type StimuliPlan,
+} from '../../core/stimuli/stimuli-run';
+import {
+	createRunOfAnyKind,
+	deleteRunOfAnyKind,
+	getRunOfAnyKind,
+	importRunBundleOfAnyKind,
+	listRunItemsOfAnyKind,
+	listRunsOfEveryKind,
+	putRunItemsOfAnyKind,
+	updateRunOfAnyKind,
+} from '../../storage/run-store';
+import type { InferenceClientApi, ModelInfo } from '../../worker/protocol';
+import { TaskSession } from './task-session.svelte';
+
+/** The rows the page shows of a run's table; the download has them all. */
+export const STIMULI_SHOWN_ROWS = 200;
+
+export interface StimuliSessionOptions {
+	readonly client: Pick<InferenceClientApi, 'call'>;
+	/** Loads a model (the app passes the model catalog's load, which reuses a loaded model). */
+	readonly load: (spec: ModelSpec, signal?: AbortSignal) => Promise<ModelInfo>;
+	readonly now?: () => number;
+}
+
+/** A stored run as the page shows it: the record, its table and how it was made. */
+export interface StimuliShownRun {
+	readonly run: StimuliRunRecord;
+	/** Header and rows (every row; the page shows the first STIMULI_SHOWN_ROWS). */
+	readonly rows: readonly (readonly string[])[];
+	readonly provenance: readonly string[];
+	/** Null when the run's input is not stored (a bundle without it): words only. */
+	readonly table: StimulusTable | null;
+}
+
+/** The picked file, read. */
+interface PickedFile {
+	readonly name: string;
+	readonly text: string;
+	readonly table: StimulusTable;
+}
+
+/** A model as the table's `model` column names it (as the CLI: the id, `openai/<model>`). */
+function modelName(spec: TextModelSpec): string {
+	if (spec.source === 'openai') return `openai/${spec.model}`;
+	return spec.source === 'replay' ? describeModelSpec(spec) : spec.id;
+}
+
+function bundledSpec(id: string): ModelSpec {
+	return { source: 'bundled', id, dtype: 'fp32', backend: 'wasm' };
+}
+
+/** A likely column for a role, by its name; else the first. */
+function guessColumn(header: readonly string[], names: RegExp): string {
+	return header.find((name) => names.test(name)) ?? header[0] ?? '';
+}
+
+/** A stored run of this kind (storage checked it against the kind's entries). */
+function isStimuliRun(run: { readonly kind: string }): run is StimuliRunRecord {
+	return run.kind === 'stimuli';
+}
+
+export class StimuliSession extends TaskSession<StimuliRunRecord> {
+	readonly modelIds: readonly string[] = BUNDLED_MODEL_IDS;
+	layout = $state<StimuliLayoutName>('text-per-row');
+	textColumn = $state('');
+	/** '' for none. */
+	groupColumn = $state('');
+	contextColumn = $state('');
+	/** '' for row order. */
+	orderColumn = $state('');
+	punctuation = $state<PunctuationRule>('keep');
+	/** Sliding windows: words of context, or null for whole texts. */
+	contextWords = $state<number | null>(null);
+	models = $state<string[]>([DEFAULT_MODEL_ID]);
+
+	#file = $state.raw<PickedFile | null>(null);
+	#fileProblem = $state<string | null>(null);
+	#shown = $state.raw<StimuliShownRun | null>(null);
+	readonly #options: StimuliSessionOptions;
+	readonly #now: () => number;
+
+	constructor(options: StimuliSessionOptions) {
+		super(STIMULI_RESUME);
+		this.#options = options;
+		this.#now = options.now ?? Date.now;
+	}
+
+	get fileName(): string | null {
+		return this.#file?.name ?? null;
+	}
+	get header(): readonly string[] {
+		return this.#file?.table.header ?? [];
+	}
+	get rowCount(): number {
+		return this.#file?.table.rows.length ?? 0;
+	}
+	get delimiterWord(): string | null {
+		return this.#file ? delimiterName(this.#file.table.delimiter) : null;
+	}
+	/** What is wrong with the picked file (located), or null. */
+	get fileProblem(): string | null {
+		return this.#fileProblem;
+	}
+	get shown(): StimuliShownRun | null {
+		return this.#shown;
+	}
+
+	/** The choices as a run stores them; null before a file is read. */
+	get choices(): StimuliChoices | null {
+		const file = this.#file;
+		if (!file) return null;
+		const size = this.contextWords;
+		return {
+			layout: this.layout,
+			textColumn: this.textColumn,
+			groupColumn: this.groupColumn === '' ? null : this.groupColumn,
+			contextColumn: this.layout === 'context-target' ? this.contextColumn : null,
+			punctuation: this.layout === 'word-per-row' ? 'keep' : this.punctuation,
+			delimiter: file.table.delimiter,
+			orderColumn:
+				this.layout === 'word-per-row' && this.orderColumn !== '' ? this.orderColumn : null,
+			window:
+				size === null || this.layout === 'context-target'
+					? null
+					: { contextWords: size, strideWords: Math.max(1, Math.floor(size / 2)) },
+		};
+	}
+
+	/** The plan of the picked file with the choices, or why there is none (located). */
+	#plan = $derived.by((): { plan: StimuliPlan } | { problem: string } | null => {
+		const file = this.#file;
+		const choices = this.choices;
+		if (!file || !choices) return null;
+		if (choices.layout === 'word-per-row' && choices.groupColumn === null) {
+			return { problem: 'One word per row needs the column that groups words into sentences.' };
+		}
+		try {
+			return { plan: planStimuliRun(file.text, choices, file.name) };
+		} catch (error) {
+			return { problem: describeError(error) };
+		}
+	});
+
+	/** Words to score per model with the current choices, or null. */
+	get wordCount(): number | null {
+		const plan = this.#plan;
+		return plan && 'plan' in plan ? plan.plan.wordCount : null;
+	}
+
+	/** Why Run is off; null when it can start. */
+	get runProblem(): string | null {
+		if (this.running) return 'A run is going on.';
+		if (!this.#file) return this.#fileProblem ?? 'Pick a stimulus file first (CSV or TSV).';
+		const plan = this.#plan;
+		if (plan && 'problem' in plan) return plan.problem;
+		if (this.models.length === 0) return 'Pick at least one model.';
+		if (this.wordCount === 0) return 'The file has no words to score with these choices.';
+		return null;
+	}
+
+	/** Reads a picked or dropped stimulus file (size checked before reading). Never throws. */
+	async openFile(file: File): Promise<void> {
+		this.#fileProblem = null;
+		try {
+			checkStimulusFileSize(file.size, file.name);
+			const text = decodeStimulusBytes(new Uint8Array(await file.arrayBuffer()), file.name);
+			const table = readStimulusTable(text, { source: file.name });
+			this.#file = { name: file.name, text, table };
+			this.#guessColumns(table.header);
+		} catch (error) {
+			this.#file = null;
+			this.#fileProblem = describeError(error);
+		}
+	}
+
+	#guessColumns(header: readonly string[]): void {
+		const has = (name: string) => header.includes(name);
+		if (!has(this.textColumn)) {
+			this.textColumn = guessColumn(header, /^(sentence|text|stimulus|item_text|word|target)$/i);
+		}
+		if (this.groupColumn !== '' && !has(this.groupColumn)) this.groupColumn = '';
+		if (!has(this.contextColumn)) this.contextColumn = guessColumn(header, /^context$/i);
+		if (this.orderColumn !== '' && !has(this.orderColumn)) this.orderColumn = '';
+	}
+
+	toggleModel(id: string, on: boolean): void {
+		const others = this.models.filter((model) => model !== id);
+		this.models = on ? this.modelIds.filter((m) => m === id || others.includes(m)) : others;
+	}
+
+	// ---- runs ----
+
+	protected async listRuns(): Promise<readonly StimuliRunRecord[]> {
+		const { runs } = await listRunsOfEveryKind();
+		return runs.flatMap((run) => (isStimuliRun(run) ? [run] : []));
+	}
+
+	/** Scores the picked file with the choices on each model, storing words as they come. */
+	async run(): Promise<void> {
+		const file = this.#file;
+		const choices = this.choices;
+		const plan = this.#plan;
+		if (this.runProblem !== null || !file || !choices || !plan || !('plan' in plan)) return;
+		const models = this.models.map((id) => bundledSpec(id) as TextModelSpec);
+		const now = this.#now();
+		const record = await this.storeRun(async () => {
+			const created = await createRunOfAnyKind({
+				kind: 'stimuli',
+				title: file.name,
+				status: 'running',
+				createdAt: now,
+				updatedAt: now,
+				fileName: file.name,
+				fileSha256: sha256Hex(file.text),
+				choices: $state.snapshot(choices) as StimuliChoices,
+				models,
+				wordsTotal: plan.plan.wordCount * models.length,
+				wordsDone: 0,
+			});
+			await putRunItemsOfAnyKind(created.id, [
+				{ kind: 'stimuli-input', key: STIMULI_INPUT_KEY, text: file.text },
+			]);
+			return created as unknown as StimuliRunRecord;
+		});
+		if (!record) return;
+		await this.#execute(
+			record,
+			plan.plan,
+			models.map(() => 0),
+		);
+	}
+
+	/** Goes on with a stored run from the words it has. */
+	async resume(id: number): Promise<void> {
+		if (this.running) return;
+		const run = await this.storedRun(() => this.#stimuliRun(id));
+		if (!run) return;
+		const { input, words } = STIMULI_RUN_KIND.fromStored?.(
+			run,
+			await listRunItemsOfAnyKind(id),
+		) ?? {
+			words: [],
+		};
+		if (input === undefined) {
+			this.say('This run cannot resume: its stimulus file is not stored with it.');
+			return;
+		}
+		let plan: StimuliPlan;
+		try {
+			plan = planStimuliRun(input, run.choices, run.fileName);
+		} catch (error) {
+			this.say(`This run cannot resume: ${describeError(error)}`);
+			return;
+		}
+		const stored = run.models.map((_, model) => words.filter((w) => w.model === model).length);
+		await this.#execute(run, plan, stored);
+	}
+
+	async #stimuliRun(id: number): Promise<StimuliRunRecord | undefined> {
+		const run = await getRunOfAnyKind(id);
+		return run && isStimuliRun(run) ? run : undefined;
+	}
+
+	/** Scores what is left of a stored run, request by request, then shows it. */
+	async #execute(
+		record: StimuliRunRecord,
+		plan: StimuliPlan,
+		storedWords: readonly number[],
+	): Promise<void> {
+		const total = record.wordsTotal;
+		let done = storedWords.reduce((sum, count) => sum + count, 0);
+		let tokens = 0;
+		const started = this.#now();
+		this.workOn(record.id);
+		const end = await this.guardedRun(async (signal) => {
+			this.setProgress({ done, total, tokens, elapsedMs: 0 });
+			await updateRunOfAnyKind(record.id, { status: 'running', errorMessage: undefined });
+			for (const [model, spec] of record.models.entries()) {
+				if (spec.source === 'openai' || spec.source === 'replay') {
+					throw new Error(
+						`${describeModelSpec(spec)}: only models that run in this tab score stimuli here.`,
+					);
+				}
+				const from = firstUnscoredWindow(plan, storedWords[model] ?? 0);
+				if (from >= plan.windows.length) continue;
+				const info = await this.#options.load(spec, signal);
+				const convention = defaultConvention({ source: spec.source, id: spec.id }).convention;
+				for (let w = from; w < plan.windows.length; w += STIMULI_WINDOWS_PER_REQUEST) {
+					if (signal.aborted) {
+						this.say(this.cancelledMessage(done, total));
+						return 'cancelled';
+					}
+					const windows = plan.windows.slice(w, w + STIMULI_WINDOWS_PER_REQUEST);
+					const result = await this.#options.client.call(
+						'scoreTexts',
+						{
+							modelKey: info.modelKey,
+							texts: windows.map((window) => window.text),
+							convention,
+							wordBoundaries: true,
+						},
+						{ signal },
+					);
+					const windowTokens = windows.map(
+						(_, index) => result.texts.find((text) => text.index === index)?.tokens ?? [],
+					);
+					const words = collectStimulusWords(plan.passages, windows, windowTokens);
+					const items = stimuliWordItemsOf(plan, w, words, model);
+					await putRunItemsOfAnyKind(record.id, items);
+					done += items.length;
+					tokens += result.tokenCount;
+					await updateRunOfAnyKind(record.id, { wordsDone: done });
+					this.setProgress({ done, total, tokens, elapsedMs: this.#now() - started });
+				}
+			}
+			return 'done';
+		});
+		await updateRunOfAnyKind(record.id, {
+			status: end.status,
+			wordsDone: done,
+			errorMessage: end.errorMessage,
+		}).catch(() => undefined);
+		await this.refreshRuns();
+		await this.show(record.id);
+	}
+
+	/** Shows a stored run: its table (rebuilt from the stored input) and how it was made. */
+	async show(id: number): Promise<void> {
+		try {
+			const run = await this.storedRun(() => this.#stimuliRun(id));
+			if (!run) return;
+			const bundle = STIMULI_RUN_KIND.fromStored?.(run, await listRunItemsOfAnyKind(id));
+			const words = bundle?.words ?? [];
+			const plan =
+				bundle?.input === undefined
+					? null
+					: planStimuliRun(bundle.input, run.choices, run.fileName);
+			const table = plan?.table ?? null;
+			this.#shown = {
+				run,
+				table,
+				rows: table
+					? stimuliTableRows(table, words, run.models.map(modelName))
+					: wordsOnly(run, words),
+				provenance: provenanceOf(run, plan, words),
+			};
+		} catch (error) {
+			this.say(`The run could not be shown: ${describeError(error)}`);
+		}
+	}
+
+	/** The shown run's table as CSV or TSV text. */
+	tableText(format: StimulusOutputFormat): string | null {
+		const shown = this.#shown;
+		return shown ? writeStimulusTable(shown.rows, format) : null;
+	}
+
+	/** A stored run's sealed bundle (with its input, so the table can be rebuilt). */
+	async bundleText(id: number): Promise<string | null> {
+		const run = await this.#stimuliRun(id);
+		if (!run || !STIMULI_RUN_KIND.fromStored) return null;
+		return STIMULI_RUN_KIND.bundle.write(
+			STIMULI_RUN_KIND.fromStored(run, await listRunItemsOfAnyKind(id)),
+		);
+	}
+
+	/** Opens a stimuli run bundle: stored as a new run of this browser, then shown. */
+	async importBundle(file: File): Promise<void> {
+		const tooLarge = runFileSizeProblem(file.name, file.size);
+		if (tooLarge !== null) {
+			this.say(tooLarge);
+			return;
+		}
+		try {
+			const text = await file.text();
+			const read = STIMULI_RUN_KIND.bundle.read(text);
+			if (!read.ok) throw new Error(`${file.name}: ${read.pointer || '/'}: ${read.message}`);
+			const run = await importRunBundleOfAnyKind(text);
+			await this.refreshRuns();
+			await this.show(run.id);
+			this.say(`Opened ${file.name} as run ${run.id}.`);
+		} catch (error) {
+			this.say(`The bundle could not be opened: ${describeError(error)}`);
+		}
+	}
+
+	async deleteRun(id: number): Promise<void> {
+		if (this.running) return;
+		await deleteRunOfAnyKind(id);
+		if (this.#shown?.run.id === id) this.#shown = null;
+		await this.refreshRuns();
+	}
+}
+
+/** A run whose input is not stored: the words with their values, no input columns. */
+function wordsOnly(run: StimuliRunRecord, words: readonly StimuliWordRow[]): string[][] {
+	const names = run.models.map(modelName);
+	return [
+		['row', 'word_index', 'word', 'surprisal_bits', 'surprisal_bow_bits', 'model'],
+		...words.map((word) => [
+			String(word.row + 1),
+			String(word.wordIndex + 1),
+			word.word,
+			String(word.surprisalBits),
+			String(word.bowSurprisalBits ?? 'NA'),
+			names[word.model] ?? '',
+		]),
+	];
+}
+
+/** The provenance lines of a run, as the CLI's `stimuli` writes them to stderr. */
+function provenanceOf(
+	run: StimuliRunRecord,
+	plan: StimuliPlan | null,
+	words: readonly StimuliWordRow[],
+): string[] {
+	return describeStimulusProvenance({
+		source: run.fileName,
+		delimiter: delimiterName(run.choices.delimiter as StimulusTable['delimiter']),
+		layout: stimulusLayoutOf(run.choices),
+		punctuation: run.choices.punctuation,
+		models: run.models.map((spec) => {
+			const chosen = defaultConvention(
+				spec.source === 'openai' || spec.source === 'replay'
+					? { source: 'openai', id: modelName(spec) }
+					: { source: spec.source, id: spec.id },
+			);
+			return {
+				model: modelName(spec),
+				convention: chosen.convention,
+				conventionReason: `the model's default: ${chosen.reason}`,
+			};
+		}),
+		...(run.choices.window ? { window: run.choices.window } : {}),
+		bow: run.models.every((spec) => spec.source !== 'openai'),
+		entropy: words.some((word) => word.entropyBits !== null),
+		passages: plan?.passages.length ?? 0,
+		words: plan?.wordCount ?? words.filter((word) => word.model === 0).length,
+	});
+}

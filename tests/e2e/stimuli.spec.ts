@@ -1,0 +1,200 @@
+// The Stimuli page with the REAL engine (bundled models): the example file scored on two models,
+// the downloaded CSV equal to the CLI's `stimuli` output for the same file and choices (text
+// cells exactly, bits within 1e-4: the tab's WASM and Node's onnxruntime sum floats in their own
+// order); one word per row; a reload mid-run and Resume with no word lost or twice; a run bundle
+// opened again; a bad file refused with its line and column.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+
+const EXAMPLE = 'garden-path-reading.csv';
+const BITS_COLUMNS = new Set(['surprisal_bits', 'surprisal_bow_bits']);
+
+async function download(page: Page, buttonName: string): Promise<string> {
+	const [file] = await Promise.all([
+		page.waitForEvent('download'),
+		page.getByRole('button', { name: buttonName }).click(),
+	]);
+	return readFileSync(await file.path(), 'utf8');
+}
+
+/** The CLI's table for a file and flags (its provenance goes to stderr). */
+function cliTable(args: readonly string[]): string {
+	return execFileSync('npm', ['run', '--silent', 'cli', '--', 'stimuli', ...args], {
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
+}
+
+/** Parses a CSV this app writes (RFC 4180, CRLF). */
+function parseCsv(text: string): string[][] {
+	const rows: string[][] = [];
+	let row: string[] = [];
+	let field = '';
+	let quoted = false;
+	for (let i = 0; i < text.length; i += 1) {
+		const c = text[i];
+		if (quoted) {
+			if (c === '"' && text[i + 1] === '"') {
+				field += '"';
+				i += 1;
+			} else if (c === '"') quoted = false;
+			else field += c;
+		} else if (c === '"') quoted = true;
+		else if (c === ',') {
+			row.push(field);
+			field = '';
+		} else if (c === '\n' || c === '\r') {
+			if (c === '\r' && text[i + 1] === '\n') i += 1;
+			row.push(field);
+			rows.push(row);
+			row = [];
+			field = '';
+		} else field += c;
+	}
+	if (field !== '' || row.length > 0) rows.push([...row, field]);
+	return rows;
+}
+
+/** The app's table equals the CLI's: every cell, bits within 1e-4. */
+function expectSameTable(app: string, cli: string): void {
+	const a = parseCsv(app);
+	const b = parseCsv(cli);
+	expect(a[0]).toEqual(b[0]);
+	expect(a.length).toBe(b.length);
+	const header = a[0] ?? [];
+	let largest = 0;
+	for (let r = 1; r < a.length; r += 1) {
+		header.forEach((name, c) => {
+			const x = a[r]?.[c] ?? '';
+			const y = b[r]?.[c] ?? '';
+			if (BITS_COLUMNS.has(name) && x !== 'NA' && y !== 'NA') {
+				largest = Math.max(largest, Math.abs(Number(x) - Number(y)));
+			} else expect(`${r}:${name}:${x}`).toBe(`${r}:${name}:${y}`);
+		});
+	}
+	console.log(`stimuli: app vs CLI, ${a.length - 1} rows: max |Δ| = ${largest} bits`);
+	expect(largest).toBeLessThan(1e-4);
+}
+
+test('the example on two models: the CSV equals the CLI’s, the bundle opens again', async ({
+	page,
+}) => {
+	await page.goto('/#/stimuli');
+	await page.getByRole('button', { name: EXAMPLE }).click();
+	await expect(page.getByTestId('stimuli-file-facts')).toContainText('12 rows, 3 columns');
+	await page.getByLabel('gpt2-random-tiny').check();
+	await expect(page.getByTestId('stimuli-word-count')).toContainText(
+		'106 words to score on each of 2 models',
+	);
+	await page.getByRole('button', { name: 'Score words' }).click();
+	await expect(page.getByTestId('stimuli-progress')).toContainText('212 of 212 words', {
+		timeout: 120_000,
+	});
+	const table = page.getByTestId('stimuli-table');
+	await expect(table.locator('thead th')).toHaveText([
+		'item',
+		'condition',
+		'sentence',
+		'word_index',
+		'word',
+		'tokens',
+		'token_count',
+		'surprisal_bits',
+		'surprisal_bow_bits',
+		'entropy_bits',
+		'model',
+	]);
+	await expect(table.locator('tbody tr')).toHaveCount(200);
+	await expect(page.getByText('The first 200 of 212 rows')).toBeVisible();
+
+	const csv = await download(page, 'Table (CSV)');
+	expectSameTable(
+		csv,
+		cliTable([
+			`suites/stimuli/${EXAMPLE}`,
+			'--text',
+			'sentence',
+			'--model',
+			'gpt2-en-small,gpt2-random-tiny',
+		]),
+	);
+	const provenance = await download(page, 'How it was made (text)');
+	expect(provenance).toContain('model: gpt2-en-small; start-of-text convention: bos');
+
+	// The bundle, opened in the Library of a fresh page: the same table.
+	const bundle = await download(page, 'Run bundle (JSON)');
+	const bundlePath = test.info().outputPath('run.stimuli-run.json');
+	writeFileSync(bundlePath, bundle);
+	await page.getByTestId('stimuli-bundle-input').setInputFiles(bundlePath);
+	await expect(page.getByText(/Opened run\.stimuli-run\.json as run \d+/)).toBeVisible();
+	expect(await download(page, 'Table (CSV)')).toBe(csv);
+	await page.goto('/#/history');
+	await expect(page.locator('tr[data-kind="stimuli"]')).toHaveCount(2);
+});
+
+test('one word per row, ordered by a column: the same table as the CLI', async ({ page }) => {
+	const rows = ['sentence_id,position,word,rt_ms'];
+	const sentences = ['The old man the boat.', 'While Anna dressed the baby cried.'];
+	sentences.forEach((sentence, s) => {
+		const words = sentence.split(' ');
+		// Written in reverse: the position column gives the reading order.
+		for (let w = words.length - 1; w >= 0; w -= 1) {
+			rows.push(`${s + 1},${w + 1},"${words[w]}",${300 + 10 * w}`);
+		}
+	});
+	const path = test.info().outputPath('spr.csv');
+	writeFileSync(path, `${rows.join('\n')}\n`);
+	await page.goto('/#/stimuli');
+	await page.getByTestId('stimuli-file').setInputFiles(path);
+	await page.getByLabel('One word per row').check();
+	await page.getByLabel('Word column').selectOption('word');
+	await page.getByLabel('Sentence column (groups the words)').selectOption('sentence_id');
+	await page.getByLabel('Word order column').selectOption('position');
+	await expect(page.getByTestId('stimuli-word-count')).toContainText('11 words to score');
+	await page.getByRole('button', { name: 'Score words' }).click();
+	await expect(page.getByTestId('stimuli-progress')).toContainText('11 of 11 words', {
+		timeout: 60_000,
+	});
+	await expect(page.getByTestId('stimuli-table').locator('tbody tr').first()).toContainText('The');
+	expectSameTable(
+		await download(page, 'Table (CSV)'),
+		cliTable([path, '--word', 'word', '--by', 'sentence_id', '--word-n', 'position']),
+	);
+});
+
+test('a reload mid-run, then Resume: every word once', async ({ page }) => {
+	const rows = ['id,sentence'];
+	for (let i = 0; i < 600; i += 1) {
+		rows.push(`${i + 1},Sentence number ${i + 1} is read by the model once and only once.`);
+	}
+	const path = test.info().outputPath('many.csv');
+	writeFileSync(path, `${rows.join('\n')}\n`);
+	await page.goto('/#/stimuli');
+	await page.getByTestId('stimuli-file').setInputFiles(path);
+	await expect(page.getByTestId('stimuli-word-count')).toContainText('7200 words to score');
+	await page.getByRole('button', { name: 'Score words' }).click();
+	await expect(page.getByTestId('stimuli-progress')).toContainText(/[1-9]\d* of 7200 words/, {
+		timeout: 120_000,
+	});
+	await page.reload();
+	const stopped = page.getByRole('button', { name: /^Resume/ }).first();
+	await expect(stopped).toBeVisible();
+	await stopped.click();
+	await expect(page.getByTestId('stimuli-progress')).toContainText('7200 of 7200 words', {
+		timeout: 300_000,
+	});
+	const csv = parseCsv(await download(page, 'Table (CSV)'));
+	expect(csv).toHaveLength(1 + 7200);
+	const keys = new Set(csv.slice(1).map((row) => `${row[0]}:${row[2]}`));
+	expect(keys.size).toBe(7200);
+});
+
+test('a file whose quote never closes is refused with its line and column', async ({ page }) => {
+	const path = test.info().outputPath('bad.csv');
+	writeFileSync(path, 'id,sentence\n1,"The dog barked.\n2,The cat slept.\n');
+	await page.goto('/#/stimuli');
+	await page.getByTestId('stimuli-file').setInputFiles(path);
+	await expect(page.getByRole('alert')).toContainText(/bad\.csv:2:3/);
+	await expect(page.getByRole('button', { name: 'Score words' })).toBeDisabled();
+});
