@@ -77,8 +77,9 @@ function expectSameTable(app: string, cli: string): void {
 	expect(largest).toBeLessThan(1e-4);
 }
 
-test('the example on two models: the CSV equals the CLI’s, the bundle opens again', async ({
+test('the example on two models: the CSV equals the CLI’s, the bundle opens again, the link reproduces', async ({
 	page,
+	browser,
 }) => {
 	await page.goto('/#/stimuli');
 	await page.getByRole('button', { name: EXAMPLE }).click();
@@ -131,6 +132,20 @@ test('the example on two models: the CSV equals the CLI’s, the bundle opens ag
 	expect(await download(page, 'Table (CSV)')).toBe(csv);
 	await page.goto('/#/history');
 	await expect(page.locator('tr[data-kind="stimuli"]')).toHaveCount(2);
+
+	// The link: a fresh browser profile re-runs the first model and compares every word.
+	await page.goto('/#/stimuli');
+	await page.getByRole('button', { name: /^Show/ }).first().click();
+	await page.getByRole('button', { name: 'Share link' }).click();
+	const link = await page.getByTestId('stimuli-share-link').inputValue();
+	expect(link).toMatch(/#\/stimuli\/share\/2\/[A-Za-z0-9_-]+$/u);
+	const context = await browser.newContext();
+	const other = await context.newPage();
+	await other.goto(link);
+	await expect(other.getByText(/Opened a shared run: 106 words on gpt2-en-small/)).toBeVisible();
+	await other.getByRole('button', { name: 'Score words' }).click();
+	await expect(other.getByText('Reproduced 106/106 words')).toBeVisible({ timeout: 120_000 });
+	await context.close();
 });
 
 test('one word per row, ordered by a column: the same table as the CLI', async ({ page }) => {

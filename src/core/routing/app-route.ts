@@ -23,8 +23,8 @@ export type AppRoute =
 	| { readonly view: 'evals'; readonly share?: string; readonly runId?: number }
 	/** The Memory page (long-term-memory conversation tests, GoodAI LTM): as the Evals page. */
 	| { readonly view: 'memory'; readonly share?: string; readonly runId?: number }
-	/** The Stimuli page, showing a stored run (`#/stimuli/run/<id>`). */
-	| { readonly view: 'stimuli'; readonly runId?: number }
+	/** The Stimuli page (per-word surprisal tables of a lab's stimuli): as the Evals page. */
+	| { readonly view: 'stimuli'; readonly share?: string; readonly runId?: number }
 	/** Plain-language explanations of the words the app uses. */
 	| { readonly view: 'glossary' }
 	/** The suite editor: a new suite, or a copy of a library suite (by its SHA-256) to edit. */
@@ -72,7 +72,8 @@ export function parseAppRoute(hash: string): AppRoute {
 		case 'battery':
 			return { view: 'battery' };
 		case 'evals':
-		case 'memory': {
+		case 'memory':
+		case 'stimuli': {
 			if (first === 'run' && second !== undefined && POSITIVE_INTEGER.test(second)) {
 				return { view, runId: Number(second) };
 			}
@@ -80,10 +81,6 @@ export function parseAppRoute(hash: string): AppRoute {
 			const share = first === 'share' ? parts.slice(2).join('/') : '';
 			return share === '' ? { view } : { view, share };
 		}
-		case 'stimuli':
-			return first === 'run' && second !== undefined && POSITIVE_INTEGER.test(second)
-				? { view: 'stimuli', runId: Number(second) }
-				: { view: 'stimuli' };
 		case 'glossary':
 			return { view: 'glossary' };
 		case 'editor':
@@ -125,10 +122,9 @@ export function formatAppRoute(route: AppRoute): string {
 				: `#/matrix?runs=${route.runIds.join(',')}`;
 		case 'evals':
 		case 'memory':
+		case 'stimuli':
 			if (route.share !== undefined) return `#/${route.view}/share/${route.share}`;
 			return route.runId === undefined ? `#/${route.view}` : `#/${route.view}/run/${route.runId}`;
-		case 'stimuli':
-			return route.runId === undefined ? '#/stimuli' : `#/stimuli/run/${route.runId}`;
 		case 'glossary':
 			return '#/glossary';
 		case 'editor':

@@ -8,6 +8,8 @@
 import { describeError } from '../../core/messages/describe-error';
 import { sha256Hex } from '../../core/hash/sha256';
 import { runFileSizeProblem } from '../../core/run/task-run-json';
+import { shareHashOf } from '../../core/run/run-kind';
+import { formatCount } from '../../core/text/format-count';
 import { defaultConvention } from '../../core/model/default-convention';
 import {
 	BUNDLED_MODEL_IDS,
@@ -36,6 +38,7 @@ import {
 	type StimuliChoices,
 	type StimuliLayoutName,
 	type StimuliRunRecord,
+	stimuliWordsFingerprint,
 	type StimuliWordRow,
 } from '../../core/stimuli/stimuli-run-kind';
 import {
@@ -79,7 +82,20 @@ export interface StimuliShownRun {
 	readonly provenance: readonly string[];
 	/** Null when the run's input is not stored (a bundle without it): words only. */
 	readonly table: StimulusTable | null;
+	/** The stimulus file's text, when stored. */
+	readonly input: string | null;
+	readonly words: readonly StimuliWordRow[];
 }
+
+/** What a shared run's link says its words were: a re-run of it is compared with this. */
+export interface StimuliSharedRun {
+	readonly modelName: string;
+	readonly wordsSha256: string;
+	readonly wordCount: number;
+}
+
+/** The name a shared run's stimulus file is given (a link carries its text, not its name). */
+export const SHARED_STIMULI_FILE_NAME = 'shared-stimuli.csv';
 
 /** The picked file, read. */
 interface PickedFile {
@@ -120,11 +136,14 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 	punctuation = $state<PunctuationRule>('keep');
 	/** Sliding windows: words of context, or null for whole texts. */
 	contextWords = $state<number | null>(null);
+	/** Words a window scores after the first; null: half the context. */
+	strideWords = $state<number | null>(null);
 	models = $state<string[]>([DEFAULT_MODEL_ID]);
 
 	#file = $state.raw<PickedFile | null>(null);
 	#fileProblem = $state<string | null>(null);
 	#shown = $state.raw<StimuliShownRun | null>(null);
+	#shared = $state.raw<StimuliSharedRun | null>(null);
 	readonly #options: StimuliSessionOptions;
 	readonly #now: () => number;
 
@@ -153,6 +172,10 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 	get shown(): StimuliShownRun | null {
 		return this.#shown;
 	}
+	/** The shared run a link opened (its next run is compared with it), or null. */
+	get shared(): StimuliSharedRun | null {
+		return this.#shared;
+	}
 
 	/** The choices as a run stores them; null before a file is read. */
 	get choices(): StimuliChoices | null {
@@ -171,7 +194,10 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 			window:
 				size === null || this.layout === 'context-target'
 					? null
-					: { contextWords: size, strideWords: Math.max(1, Math.floor(size / 2)) },
+					: {
+							contextWords: size,
+							strideWords: this.strideWords ?? Math.max(1, Math.floor(size / 2)),
+						},
 		};
 	}
 
@@ -210,6 +236,7 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 	/** Reads a picked or dropped stimulus file (size checked before reading). Never throws. */
 	async openFile(file: File): Promise<void> {
 		this.#fileProblem = null;
+		this.#shared = null;
 		try {
 			checkStimulusFileSize(file.size, file.name);
 			const text = decodeStimulusBytes(new Uint8Array(await file.arrayBuffer()), file.name);
@@ -230,6 +257,82 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 		if (this.groupColumn !== '' && !has(this.groupColumn)) this.groupColumn = '';
 		if (!has(this.contextColumn)) this.contextColumn = guessColumn(header, /^context$/i);
 		if (this.orderColumn !== '' && !has(this.orderColumn)) this.orderColumn = '';
+	}
+
+	/**
+	 * Opens a share link's data (after `#/stimuli/share/`): its stimulus file, choices and model are
+	 * set; Score words re-runs it and says whether every word's surprisal reproduces. A bad link,
+	 * or one whose model does not run on this page, is said why. Never throws.
+	 */
+	openShare(data: string): void {
+		try {
+			const payload = STIMULI_RUN_KIND.share.decode(data);
+			const { model, choices } = payload;
+			if (model.source !== 'bundled' || !this.modelIds.includes(model.id)) {
+				throw new Error(
+					`The link's model (${describeModelSpec(model)}) is not one this page runs: ${this.modelIds.join(', ')}.`,
+				);
+			}
+			const table = readStimulusTable(payload.text, {
+				source: SHARED_STIMULI_FILE_NAME,
+				delimiter: choices.delimiter as StimulusTable['delimiter'],
+			});
+			this.#file = { name: SHARED_STIMULI_FILE_NAME, text: payload.text, table };
+			this.#fileProblem = null;
+			this.layout = choices.layout;
+			this.textColumn = choices.textColumn;
+			this.groupColumn = choices.groupColumn ?? '';
+			this.contextColumn = choices.contextColumn ?? '';
+			this.orderColumn = choices.orderColumn ?? '';
+			this.punctuation = choices.punctuation;
+			this.contextWords = choices.window?.contextWords ?? null;
+			this.strideWords = choices.window?.strideWords ?? null;
+			this.models = [model.id];
+			this.#shared = {
+				modelName: modelName(model),
+				wordsSha256: payload.wordsSha256,
+				wordCount: payload.wordCount,
+			};
+			this.say(
+				`Opened a shared run: ${formatWords(payload.wordCount)} on ${modelName(model)}. Score words re-runs it and says whether every word's surprisal reproduces.`,
+			);
+		} catch (error) {
+			this.#shared = null;
+			this.say(`This link cannot be opened: ${describeError(error)}`);
+		}
+	}
+
+	/**
+	 * The shown run's link (#/stimuli/share/...): its stimulus file, choices, first model and a
+	 * fingerprint of that model's words. Null while it is not done or its file is not stored.
+	 * @throws ShareLinkError (too-large) when the file is over what a link carries
+	 */
+	shareHash(): string | null {
+		const shown = this.#shown;
+		const model = shown?.run.models[0];
+		if (!shown || shown.run.status !== 'done' || shown.input === null || !model) return null;
+		const words = shown.words.filter((word) => word.model === 0);
+		return shareHashOf(STIMULI_RUN_KIND.share, {
+			text: shown.input,
+			choices: shown.run.choices,
+			model,
+			wordsSha256: stimuliWordsFingerprint(words),
+			wordCount: words.length,
+		});
+	}
+
+	/** After a finished re-run of a shared run: whether its first model's words match the link's. */
+	#sayReproduced(shown: StimuliShownRun): void {
+		const shared = this.#shared;
+		if (!shared || shown.run.status !== 'done') return;
+		const words = shown.words.filter((word) => word.model === 0);
+		const same =
+			words.length === shared.wordCount && stimuliWordsFingerprint(words) === shared.wordsSha256;
+		this.say(
+			same
+				? `Reproduced ${words.length}/${shared.wordCount} words: every word's surprisal equals the shared run's (to 1e-6 bits).`
+				: `Not reproduced: the ${formatWords(words.length)} scored here differ from the shared run's ${formatWords(shared.wordCount)} (a word's surprisal differs by more than 1e-6 bits, or the words differ).`,
+		);
 	}
 
 	toggleModel(id: string, on: boolean): void {
@@ -371,6 +474,7 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 		}).catch(() => undefined);
 		await this.refreshRuns();
 		await this.show(record.id);
+		if (this.#shown?.run.id === record.id) this.#sayReproduced(this.#shown);
 	}
 
 	/** Shows a stored run: its table (rebuilt from the stored input) and how it was made. */
@@ -392,6 +496,8 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 					? stimuliTableRows(table, words, run.models.map(modelName))
 					: wordsOnly(run, words),
 				provenance: provenanceOf(run, plan, words),
+				input: bundle?.input ?? null,
+				words,
 			};
 		} catch (error) {
 			this.say(`The run could not be shown: ${describeError(error)}`);
@@ -439,6 +545,10 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 		if (this.#shown?.run.id === id) this.#shown = null;
 		await this.refreshRuns();
 	}
+}
+
+function formatWords(count: number): string {
+	return formatCount(count, 'word');
 }
 
 /** A run whose input is not stored: the words with their values, no input columns. */
