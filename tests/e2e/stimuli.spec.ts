@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { axeSummaryInBothThemes } from './axe';
 
 const EXAMPLE = 'garden-path-reading.csv';
 const BITS_COLUMNS = new Set(['surprisal_bits', 'surprisal_bow_bits']);
@@ -212,4 +213,60 @@ test('a file whose quote never closes is refused with its line and column', asyn
 	await page.getByTestId('stimuli-file').setInputFiles(path);
 	await expect(page.getByRole('alert')).toContainText(/bad\.csv:2:3/);
 	await expect(page.getByRole('button', { name: 'Score words' })).toBeDisabled();
+});
+
+test.describe('with axe injected', () => {
+	test.use({ bypassCSP: true });
+
+	test('the figure by condition, its PNG, and axe on each state of the page at 1280 and 390 px', async ({
+		page,
+	}) => {
+		const counts: Record<string, number> = {};
+		const problems: string[] = [];
+		async function sweep(state: string): Promise<void> {
+			for (const size of [
+				{ width: 1280, height: 800 },
+				{ width: 390, height: 844 },
+			]) {
+				await page.setViewportSize(size);
+				const lines = await axeSummaryInBothThemes(page, `${state} @${size.width}`);
+				counts[`${state} @${size.width}`] = lines.length;
+				problems.push(...lines);
+			}
+			await page.setViewportSize({ width: 1280, height: 800 });
+			await page.emulateMedia({ colorScheme: 'light' });
+		}
+		await page.goto('/#/stimuli');
+		await expect(page.getByRole('heading', { name: 'Stimuli', level: 2 })).toBeVisible();
+		await sweep('stimuli (empty)');
+		await page.getByRole('button', { name: EXAMPLE }).click();
+		await expect(page.getByTestId('stimuli-word-count')).toContainText('106 words');
+		await sweep('stimuli (file picked)');
+		await page.getByRole('button', { name: 'Score words' }).click();
+		await expect(page.getByTestId('stimuli-progress')).toContainText('106 of 106 words', {
+			timeout: 120_000,
+		});
+		// The figure: the condition column is picked by its name; each condition has its means.
+		await expect(page.getByLabel('Condition column')).toHaveValue('condition');
+		const numbers = page.getByTestId('stimuli-figure-table');
+		await page.getByText("The figure's numbers").click();
+		await expect(numbers.locator('tbody tr').first()).toContainText(/^ambiguous1\d+/u);
+		await expect(numbers).toContainText('unambiguous');
+		const [png] = await Promise.all([
+			page.waitForEvent('download'),
+			page.getByRole('button', { name: 'Figure (PNG)' }).click(),
+		]);
+		const bytes = readFileSync(await png.path());
+		expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+		await sweep('stimuli (done)');
+		await page.getByTestId('stimuli-file').setInputFiles({
+			name: 'bad.csv',
+			mimeType: 'text/csv',
+			buffer: Buffer.from('id,sentence\n1,"open\n'),
+		});
+		await expect(page.getByRole('alert')).toBeVisible();
+		await sweep('stimuli (bad file)');
+		console.log(`axe sweep: ${JSON.stringify(counts)}`);
+		expect(problems).toEqual([]);
+	});
 });

@@ -41,6 +41,12 @@ import {
 	stimuliWordsFingerprint,
 	type StimuliWordRow,
 } from '../../core/stimuli/stimuli-run-kind';
+import type { ChartSpec } from '../../core/syntaxgym/charts/chart-spec';
+import {
+	stimuliFigureSpec,
+	stimuliPositionMeans,
+	type StimuliPositionMean,
+} from '../../core/stimuli/stimuli-figure';
 import {
 	firstUnscoredWindow,
 	planStimuliRun,
@@ -144,6 +150,27 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 	#fileProblem = $state<string | null>(null);
 	#shown = $state.raw<StimuliShownRun | null>(null);
 	#shared = $state.raw<StimuliSharedRun | null>(null);
+	/** The figure's condition column ('' for none: one series) and model (index in the run). */
+	figureCondition = $state('');
+	figureModel = $state(0);
+
+	/** The shown run's figure: mean surprisal by word position and condition; null without a table. */
+	#figure = $derived.by((): { spec: ChartSpec; means: readonly StimuliPositionMean[] } | null => {
+		const shown = this.#shown;
+		if (!shown?.table) return null;
+		const model = shown.run.models[this.figureModel] ?? shown.run.models[0];
+		if (!model) return null;
+		const condition = shown.table.header.includes(this.figureCondition)
+			? this.figureCondition
+			: null;
+		const means = stimuliPositionMeans(
+			shown.table,
+			shown.words,
+			shown.run.models.indexOf(model),
+			condition,
+		);
+		return means.length === 0 ? null : { spec: stimuliFigureSpec(means, modelName(model)), means };
+	});
 	readonly #options: StimuliSessionOptions;
 	readonly #now: () => number;
 
@@ -172,6 +199,10 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 	get shown(): StimuliShownRun | null {
 		return this.#shown;
 	}
+	get figure(): { spec: ChartSpec; means: readonly StimuliPositionMean[] } | null {
+		return this.#figure;
+	}
+
 	/** The shared run a link opened (its next run is compared with it), or null. */
 	get shared(): StimuliSharedRun | null {
 		return this.#shared;
@@ -489,6 +520,11 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 					? null
 					: planStimuliRun(bundle.input, run.choices, run.fileName);
 			const table = plan?.table ?? null;
+			if (this.#shown?.run.id !== id) {
+				this.figureModel = 0;
+				this.figureCondition =
+					plan?.table.header.find((name) => /^(condition|cond)$/iu.test(name)) ?? '';
+			}
 			this.#shown = {
 				run,
 				table,
