@@ -8,11 +8,12 @@
  * page (`suites34_app_battery_wall_s`); the app's open → first result time with the default
  * model; and the wall time of `ltm run` with a no-op replay agent at 128k and 500k-token memory
  * spans (bench/ltm-bench.ts); and writing and reading a 3,000-item suite run bundle, sealed and
- * checked (bench/bundle-bench.ts).
+ * checked (bench/bundle-bench.ts); and a 10,000-word stimulus file on the Stimuli page and in
+ * the CLI's `stimuli` (bench/stimuli-bench.ts).
  * The last stdout line is one JSON object.
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
  * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34-node,suites34-wasm,app,
- * app-battery,generate,ltm,bundle,bundle-import; `suites34` is both suites34 parts; default all;
+ * app-battery,generate,ltm,bundle,bundle-import,stimuli; `suites34` is both suites34 parts; default all;
  * `bundle-import` imports a generated BENCHTOP_BENCH_IMPORT_ITEMS-item bundle, default 100,000), BENCHTOP_BENCH_REPEATS (timed runs per
  * figure, default 3).
  */
@@ -36,6 +37,7 @@ import {
 } from './generate-bench';
 import { benchBundle, type BundleBench } from './bundle-bench';
 import { benchLtmReplay, type LtmBench } from './ltm-bench';
+import { benchStimuli, type StimuliBench } from './stimuli-bench';
 
 const ROOT = new URL('../', import.meta.url);
 const PORT = Number(process.env.BENCHTOP_BENCH_PORT ?? 4179);
@@ -51,7 +53,7 @@ const SUITES34_CONVENTION: SurprisalConvention = 'bos';
 const PARTS = new Set(
 	(
 		process.env.BENCHTOP_BENCH_PARTS ??
-		'node,browser,suites34,app,app-battery,generate,ltm,bundle,bundle-import'
+		'node,browser,suites34,app,app-battery,generate,ltm,bundle,bundle-import,stimuli'
 	)
 		.split(',')
 		.map((p) => p.trim())
@@ -547,6 +549,9 @@ async function main(): Promise<void> {
 				: [];
 
 		const bundleImport = PARTS.has('bundle-import') ? await benchBundleImport(browser) : undefined;
+		const stimuli: StimuliBench | undefined = PARTS.has('stimuli')
+			? await benchStimuli(browser, `http://127.0.0.1:${PORT}`, REPEATS, log)
+			: undefined;
 
 		const nodeHeadline = headline(node);
 		const wasmHeadline = headline(wasm);
@@ -598,6 +603,15 @@ async function main(): Promise<void> {
 			bundle_import_items_per_s_chromium: bundleImport
 				? Math.round(IMPORT_ITEMS / (bundleImport.wallMs / 1000))
 				: null,
+			// A 10,000-word stimulus file (bench/stimuli-bench.ts): the app's Stimuli page and the
+			// CLI's `stimuli` in Node, model load included in both; the tab's longest main-thread task;
+			// a 2,000-sentence file picked → first rows shown.
+			stimuli_words: stimuli?.stimuli_words ?? null,
+			stimuli_10k_words_wall_s: stimuli?.stimuli_10k_words_wall_s ?? null,
+			stimuli_10k_words_node_wall_s: stimuli?.stimuli_10k_words_node_wall_s ?? null,
+			stimuli_tab_vs_node: stimuli?.stimuli_tab_vs_node ?? null,
+			stimuli_longest_main_task_ms: stimuli?.stimuli_longest_main_task_ms ?? null,
+			stimuli_2000_sentences_first_rows_ms: stimuli?.stimuli_2000_sentences_first_rows_ms ?? null,
 			cross_origin_isolated: environment.crossOriginIsolated,
 			// Other processes on the machine skew every figure: the 1-minute load average before and after.
 			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],
@@ -612,6 +626,7 @@ async function main(): Promise<void> {
 				app_open_to_first_result_ms: appFirstResult,
 				suites34_app_battery_wall_ms: appBattery,
 				bundle_import_wall_ms: bundleImport?.runsMs ?? [],
+				stimuli: stimuli?.measurements ?? null,
 			},
 		};
 		log(JSON.stringify(summary));

@@ -22,8 +22,14 @@ import {
 /** The key of the stored input (the stimulus file's text). */
 export const STIMULI_INPUT_KEY = 'input';
 
-/** How many windows one scoring request holds: progress and a resume step come per request. */
-export const STIMULI_WINDOWS_PER_REQUEST = 32;
+/**
+ * Words one scoring request holds at most (whole windows; a longer window is a request of its
+ * own): the first request is small, so the first rows show soon; later ones are larger, so a run
+ * pays the per-request cost (a worker round trip, a store) rarely. A resume goes on from a
+ * request's end.
+ */
+export const STIMULI_FIRST_REQUEST_WORDS = 100;
+export const STIMULI_REQUEST_WORDS = 2000;
 
 /** The stored input of a run. */
 export interface StimuliInputItem extends StoredRunItem {
@@ -125,6 +131,34 @@ export function stimuliWordItemsOf(
 		entropyBits: word.entropyBits,
 		model,
 	}));
+}
+
+/**
+ * The scoring requests from window `from` on, as [first, end) window ranges: the first of at most
+ * `firstWords` words, the others of at most `words`, each at least one window.
+ */
+export function stimuliRequests(
+	plan: StimuliPlan,
+	from: number,
+	firstWords = STIMULI_FIRST_REQUEST_WORDS,
+	words = STIMULI_REQUEST_WORDS,
+): [number, number][] {
+	const requests: [number, number][] = [];
+	let start = from;
+	let budget = firstWords;
+	let taken = 0;
+	for (let w = from; w < plan.windows.length; w += 1) {
+		const size = plan.windows[w]?.spans.length ?? 0;
+		if (w > start && taken + size > budget) {
+			requests.push([start, w]);
+			start = w;
+			taken = 0;
+			budget = words;
+		}
+		taken += size;
+	}
+	if (start < plan.windows.length) requests.push([start, plan.windows.length]);
+	return requests;
 }
 
 /**

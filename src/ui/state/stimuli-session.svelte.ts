@@ -54,7 +54,7 @@ import {
 	stimuliWordItemsOf,
 	stimulusLayoutOf,
 	STIMULI_INPUT_KEY,
-	STIMULI_WINDOWS_PER_REQUEST,
+	stimuliRequests,
 	type StimuliPlan,
 } from '../../core/stimuli/stimuli-run';
 import {
@@ -83,8 +83,10 @@ export interface StimuliSessionOptions {
 /** A stored run as the page shows it: the record, its table and how it was made. */
 export interface StimuliShownRun {
 	readonly run: StimuliRunRecord;
-	/** Header and rows (every row; the page shows the first STIMULI_SHOWN_ROWS). */
+	/** The table's header and its first STIMULI_SHOWN_ROWS rows (the downloads have them all). */
 	readonly rows: readonly (readonly string[])[];
+	/** Rows in the whole table (one per word and model). */
+	readonly rowCount: number;
 	readonly provenance: readonly string[];
 	/** Null when the run's input is not stored (a bundle without it): words only. */
 	readonly table: StimulusTable | null;
@@ -157,7 +159,8 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 	/** The shown run's figure: mean surprisal by word position and condition; null without a table. */
 	#figure = $derived.by((): { spec: ChartSpec; means: readonly StimuliPositionMean[] } | null => {
 		const shown = this.#shown;
-		if (!shown?.table) return null;
+		// Drawn once the run ends, not after each request of it.
+		if (!shown?.table || this.running) return null;
 		const model = shown.run.models[this.figureModel] ?? shown.run.models[0];
 		if (!model) return null;
 		const condition = shown.table.header.includes(this.figureCondition)
@@ -274,6 +277,9 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 			const table = readStimulusTable(text, { source: file.name });
 			this.#file = { name: file.name, text, table };
 			this.#guessColumns(table.header);
+			// The first model loads while the columns are picked: the first rows come sooner.
+			const first = this.models[0];
+			if (first !== undefined) void this.#options.load(bundledSpec(first)).catch(() => undefined);
 		} catch (error) {
 			this.#file = null;
 			this.#fileProblem = describeError(error);
@@ -406,11 +412,7 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 			return created as unknown as StimuliRunRecord;
 		});
 		if (!record) return;
-		await this.#execute(
-			record,
-			plan.plan,
-			models.map(() => 0),
-		);
+		await this.#execute(record, plan.plan, file.text, []);
 	}
 
 	/** Goes on with a stored run from the words it has. */
@@ -435,8 +437,7 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 			this.say(`This run cannot resume: ${describeError(error)}`);
 			return;
 		}
-		const stored = run.models.map((_, model) => words.filter((w) => w.model === model).length);
-		await this.#execute(run, plan, stored);
+		await this.#execute(run, plan, input, words);
 	}
 
 	async #stimuliRun(id: number): Promise<StimuliRunRecord | undefined> {
@@ -444,14 +445,22 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 		return run && isStimuliRun(run) ? run : undefined;
 	}
 
-	/** Scores what is left of a stored run, request by request, then shows it. */
+	/**
+	 * Scores what is left of a stored run, request by request: each request's words are stored,
+	 * then shown (the table grows as the run goes); at the end the stored run is shown.
+	 */
 	async #execute(
 		record: StimuliRunRecord,
 		plan: StimuliPlan,
-		storedWords: readonly number[],
+		input: string,
+		stored: readonly StimuliWordRow[],
 	): Promise<void> {
 		const total = record.wordsTotal;
-		let done = storedWords.reduce((sum, count) => sum + count, 0);
+		const live: StimuliWordRow[] = [...stored];
+		const storedWords = record.models.map(
+			(_, model) => stored.filter((word) => word.model === model).length,
+		);
+		let done = stored.length;
 		let tokens = 0;
 		const started = this.#now();
 		this.workOn(record.id);
@@ -468,12 +477,12 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 				if (from >= plan.windows.length) continue;
 				const info = await this.#options.load(spec, signal);
 				const convention = defaultConvention({ source: spec.source, id: spec.id }).convention;
-				for (let w = from; w < plan.windows.length; w += STIMULI_WINDOWS_PER_REQUEST) {
+				for (const [w, end] of stimuliRequests(plan, from)) {
 					if (signal.aborted) {
 						this.say(this.cancelledMessage(done, total));
 						return 'cancelled';
 					}
-					const windows = plan.windows.slice(w, w + STIMULI_WINDOWS_PER_REQUEST);
+					const windows = plan.windows.slice(w, end);
 					const result = await this.#options.client.call(
 						'scoreTexts',
 						{
@@ -494,6 +503,8 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 					tokens += result.tokenCount;
 					await updateRunOfAnyKind(record.id, { wordsDone: done });
 					this.setProgress({ done, total, tokens, elapsedMs: this.#now() - started });
+					live.push(...items);
+					this.#showLive({ ...record, wordsDone: done }, plan, input, live);
 				}
 			}
 			return 'done';
@@ -504,8 +515,28 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 			errorMessage: end.errorMessage,
 		}).catch(() => undefined);
 		await this.refreshRuns();
-		await this.show(record.id);
+		// The words scored here are shown as they are (reading 10,000 stored words back would
+		// pause the page); the record is read again for its end.
+		const ended = await this.#stimuliRun(record.id);
+		if (ended) this.#showLive(ended, plan, input, live);
 		if (this.#shown?.run.id === record.id) this.#sayReproduced(this.#shown);
+	}
+
+	/** Shows the run going on as far as it got (the words scored so far, in the table's order). */
+	#showLive(
+		run: StimuliRunRecord,
+		plan: StimuliPlan,
+		input: string,
+		words: readonly StimuliWordRow[],
+	): void {
+		if (this.#shown?.run.id !== run.id) this.#resetFigure(plan);
+		this.#shown = shownRunOf(run, plan, input, [...words]);
+	}
+
+	#resetFigure(plan: StimuliPlan | null): void {
+		this.figureModel = 0;
+		this.figureCondition =
+			plan?.table.header.find((name) => /^(condition|cond)$/iu.test(name)) ?? '';
 	}
 
 	/** Shows a stored run: its table (rebuilt from the stored input) and how it was made. */
@@ -519,31 +550,19 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 				bundle?.input === undefined
 					? null
 					: planStimuliRun(bundle.input, run.choices, run.fileName);
-			const table = plan?.table ?? null;
-			if (this.#shown?.run.id !== id) {
-				this.figureModel = 0;
-				this.figureCondition =
-					plan?.table.header.find((name) => /^(condition|cond)$/iu.test(name)) ?? '';
-			}
-			this.#shown = {
-				run,
-				table,
-				rows: table
-					? stimuliTableRows(table, words, run.models.map(modelName))
-					: wordsOnly(run, words),
-				provenance: provenanceOf(run, plan, words),
-				input: bundle?.input ?? null,
-				words,
-			};
+			if (this.#shown?.run.id !== id) this.#resetFigure(plan);
+			this.#shown = shownRunOf(run, plan, bundle?.input ?? null, words);
 		} catch (error) {
 			this.say(`The run could not be shown: ${describeError(error)}`);
 		}
 	}
 
-	/** The shown run's table as CSV or TSV text. */
+	/** The shown run's whole table as CSV or TSV text. */
 	tableText(format: StimulusOutputFormat): string | null {
 		const shown = this.#shown;
-		return shown ? writeStimulusTable(shown.rows, format) : null;
+		return shown
+			? writeStimulusTable(tableRowsOf(shown.run, shown.table, shown.words), format)
+			: null;
 	}
 
 	/** A stored run's sealed bundle (with its input, so the table can be rebuilt). */
@@ -585,6 +604,36 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 
 function formatWords(count: number): string {
 	return formatCount(count, 'word');
+}
+
+/** The table of a run: its file's columns and the words' values (words only without its file). */
+function tableRowsOf(
+	run: StimuliRunRecord,
+	table: StimulusTable | null,
+	words: readonly StimuliWordRow[],
+): string[][] {
+	return table ? stimuliTableRows(table, words, run.models.map(modelName)) : wordsOnly(run, words);
+}
+
+/** A run as the page shows it; `words` in the table's order (by model, then place). */
+function shownRunOf(
+	run: StimuliRunRecord,
+	plan: StimuliPlan | null,
+	input: string | null,
+	words: readonly StimuliWordRow[],
+): StimuliShownRun {
+	const table = plan?.table ?? null;
+	return {
+		run,
+		table,
+		// The first rows only: rebuilding every row after each request of a long run is work the
+		// page would redo for nothing.
+		rows: tableRowsOf(run, table, words.slice(0, STIMULI_SHOWN_ROWS)),
+		rowCount: words.length,
+		provenance: provenanceOf(run, plan, words),
+		input,
+		words,
+	};
 }
 
 /** A run whose input is not stored: the words with their values, no input columns. */

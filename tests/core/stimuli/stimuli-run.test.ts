@@ -6,6 +6,7 @@ import {
 	planStimuliRun,
 	stimuliTableRows,
 	stimuliWordItemsOf,
+	stimuliRequests,
 	stimuliWordKey,
 	stimulusLayoutOf,
 } from '../../../src/core/stimuli/stimuli-run';
@@ -87,6 +88,22 @@ describe('stimuli run plan', () => {
 		expect(() =>
 			planStimuliRun(FILE, { ...TEXT_CHOICES, textColumn: 'text' }, 'pilot.csv'),
 		).toThrow(/pilot\.csv.*text/su);
+	});
+
+	it('cuts requests at whole windows: a small first one, then larger ones', () => {
+		const plan = planStimuliRun(FILE, TEXT_CHOICES, 'pilot.csv');
+		// Windows of 4, 3 and 2 words.
+		expect(stimuliRequests(plan, 0, 4, 5)).toEqual([
+			[0, 1],
+			[1, 3],
+		]);
+		expect(stimuliRequests(plan, 0, 1, 1)).toEqual([
+			[0, 1],
+			[1, 2],
+			[2, 3],
+		]);
+		expect(stimuliRequests(plan, 1)).toEqual([[1, 3]]);
+		expect(stimuliRequests(plan, 3)).toEqual([]);
 	});
 
 	it('goes on from the first window with a word not stored', () => {
