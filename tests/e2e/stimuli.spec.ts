@@ -179,6 +179,34 @@ test('one word per row, ordered by a column: the same table as the CLI', async (
 	);
 });
 
+test('context + target: only the target’s words, the same table as the CLI', async ({ page }) => {
+	const path = test.info().outputPath('cloze.csv');
+	writeFileSync(
+		path,
+		[
+			'item,context,target',
+			'1,She poured the coffee into a,cup.',
+			'2,She poured the coffee into a,shoe.',
+			'3,"At night the sky was dark, and the",stars were bright.',
+			'',
+		].join('\n'),
+	);
+	await page.goto('/#/stimuli');
+	await page.getByTestId('stimuli-file').setInputFiles(path);
+	await page.getByLabel('Context + target').check();
+	await page.getByLabel('Context column').selectOption('context');
+	await page.getByLabel('Target column').selectOption('target');
+	await expect(page.getByTestId('stimuli-word-count')).toContainText('5 words to score');
+	await page.getByRole('button', { name: 'Score words' }).click();
+	await expect(page.getByTestId('stimuli-progress')).toContainText('5 of 5 words', {
+		timeout: 60_000,
+	});
+	expectSameTable(
+		await download(page, 'Table (CSV)'),
+		cliTable([path, '--context', 'context', '--target', 'target']),
+	);
+});
+
 test('a reload mid-run, then Resume: every word once', async ({ page }) => {
 	const rows = ['id,sentence'];
 	for (let i = 0; i < 600; i += 1) {
