@@ -7,6 +7,22 @@ describe('canonicalJson', () => {
 			'{"a":{"d":[2,{"e":0,"f":1}]},"b":1}',
 		);
 	});
+
+	it('sorts array-index keys as strings too ("10" before "9"), at any depth', () => {
+		// JavaScript lists such keys first, numerically: the text must not follow that order.
+		expect(canonicalJson({ b: { 9: 'x', 10: 'y', a: 1 }, a: [undefined, { 2: 0, 1: 0 }] })).toBe(
+			'{"a":[null,{"1":0,"2":0}],"b":{"10":"y","9":"x","a":1}}',
+		);
+		expect(canonicalJson({ '01': 1, 1: 2, Z: 3, _: 4 })).toBe('{"01":1,"1":2,"Z":3,"_":4}');
+	});
+
+	it('writes what JSON.stringify writes for values without keys to sort', () => {
+		for (const value of [null, 0, -0, 1e21, 'é\u2028"', true, [], {}, [1, 'a', null]]) {
+			expect(canonicalJson(value)).toBe(JSON.stringify(value));
+		}
+		expect(canonicalJson(undefined)).toBe('null');
+		expect(canonicalJson(Number.NaN)).toBe('null');
+	});
 });
 
 describe('canonicalJson of parsed JSON', () => {
