@@ -30,7 +30,9 @@ export type GlossaryTermId =
 	| 'mcnemar-test'
 	| 'battery'
 	| 'sg-score'
-	| 'circuit';
+	| 'circuit'
+	| 'stimulus-word'
+	| 'sliding-window';
 
 export interface GlossaryTerm {
 	readonly id: GlossaryTermId;
@@ -210,6 +212,19 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
 		term: 'Circuit',
 		short: 'Suites that test the same kind of grammar, such as agreement or garden paths.',
 		more: 'Hu et al. (2020) sorted their suites into six circuits: agreement, licensing, garden-path effects, gross syntactic state, center embedding and long-distance dependencies. A circuit’s score is the mean over its suites, so one strong suite does not hide a weak kind of grammar.',
+	},
+	{
+		id: 'stimulus-word',
+		term: 'Word (in a stimuli table)',
+		ask: 'What counts as a word here?',
+		short: 'What lies between spaces; a word’s surprisal is the sum of its tokens’ surprisals.',
+		more: 'A text is cut at spaces, as pangoling and minicons do, so "dog." is one word with its full stop, unless you choose to split punctuation off or leave it out of every word (its tokens still count as context). In a file with one word per row, your words are the words. A model reads "Ġdog" (GPT-2) or "▁dog" (SentencePiece): the space before a word belongs to that word, so its surprisal says how unexpected the whole next word was. The first word is scored after the start-of-text token when the model’s convention puts one there (the bundled models: yes). Values are in bits; surprisal_bow_bits is the beginning-of-word corrected value (Oh & Schuler 2024), which also counts whether the word ends where it does.',
+	},
+	{
+		id: 'sliding-window',
+		term: 'Sliding window',
+		short: 'Long passages are scored in overlapping pieces, each at most this many words.',
+		more: 'A model reads only so many tokens at once. With a window of n words, the first n words are scored together; after that each piece scores the next words (the stride: half the window unless you choose) with the words before them as context. Every word is scored exactly once, with at least n minus the stride words before it once the passage is that long. The table’s provenance states the window and stride.',
 	},
 ];
 
