@@ -53,6 +53,10 @@ export interface InferenceEngine {
 	 * reproducible with a `seed`.
 	 */
 	generate(params: GenerateTextParams, options?: GenerateTextOptions): Promise<GenerateTextResult>;
+	/**
+	 * Drops one load of `modelKey`: the model is released once every load of it is disposed, so a
+	 * caller that loaded the same spec (another page, a run) keeps it.
+	 */
 	disposeModel(modelKey: string): Promise<void>;
 	/** Models with files in the browser's Cache API (hub downloads, and bundled models once loaded
 	 * there); empty in Node. */

@@ -148,6 +148,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 export class FakeEngine implements InferenceEngine {
 	readonly #options: FakeEngineOptions;
 	readonly #models = new Map<string, ModelInfo>();
+	/** Loads of each key not yet disposed (as the real engine: released when none is left). */
+	readonly #holders = new Map<string, number>();
 
 	constructor(options: FakeEngineOptions = {}) {
 		this.#options = options;
@@ -197,6 +199,7 @@ export class FakeEngine implements InferenceEngine {
 			loadMs: Date.now() - started,
 		};
 		this.#models.set(modelKey, info);
+		this.#holders.set(modelKey, (this.#holders.get(modelKey) ?? 0) + 1);
 		return info;
 	}
 
@@ -297,6 +300,12 @@ export class FakeEngine implements InferenceEngine {
 	}
 
 	async disposeModel(modelKey: string): Promise<void> {
+		const holders = (this.#holders.get(modelKey) ?? 0) - 1;
+		if (holders > 0) {
+			this.#holders.set(modelKey, holders);
+			return;
+		}
+		this.#holders.delete(modelKey);
 		this.#models.delete(modelKey);
 	}
 

@@ -43,6 +43,12 @@ export class ModelLoader {
 	readonly #options: ModelLoaderOptions;
 	readonly #runtime: OrtRuntime;
 	readonly #models = new Map<string, Promise<LoadedModel>>();
+	/**
+	 * How many loads of each key are not yet disposed. Two callers (the Run page's model picker
+	 * and an Evals run) load the same spec under one key; the model is released only when every
+	 * load has been disposed, so one caller's dispose never pulls a model from under the other.
+	 */
+	readonly #holders = new Map<string, number>();
 	#loadChain: Promise<unknown> = Promise.resolve();
 	readonly #source: ModelSourceSettings;
 	#deviceLostListening = false;
@@ -75,10 +81,14 @@ export class ModelLoader {
 		if (!pending) {
 			pending = this.#inLoadChain(() => this.#load(params, key, options.onProgress));
 			this.#models.set(key, pending);
-			pending.catch(() => this.#models.delete(key));
+			pending.catch(() => {
+				this.#models.delete(key);
+				this.#holders.delete(key);
+			});
 		}
 		const loaded = await pending;
 		throwIfCancelled(options.signal);
+		this.#holders.set(key, (this.#holders.get(key) ?? 0) + 1);
 		return loaded.info;
 	}
 
@@ -90,13 +100,23 @@ export class ModelLoader {
 		return pending;
 	}
 
-	/** Forgets `modelKey` and releases its model. */
-	async dispose(modelKey: string): Promise<void> {
+	/**
+	 * Drops one load of `modelKey`; once no load of it is left, forgets it and releases its model.
+	 * True when the model was released (or was not loaded).
+	 */
+	async dispose(modelKey: string): Promise<boolean> {
+		const holders = (this.#holders.get(modelKey) ?? 0) - 1;
+		if (holders > 0) {
+			this.#holders.set(modelKey, holders);
+			return false;
+		}
+		this.#holders.delete(modelKey);
 		const pending = this.#models.get(modelKey);
-		if (!pending) return;
+		if (!pending) return true;
 		this.#models.delete(modelKey);
 		const loaded = await pending.catch(() => undefined);
 		await loaded?.model.dispose();
+		return true;
 	}
 
 	/**

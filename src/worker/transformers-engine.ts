@@ -83,9 +83,9 @@ export class TransformersEngine implements InferenceEngine {
 		return this.#generator.generate(loaded, params, options);
 	}
 
+	/** Drops one load of `modelKey`; the model is released when no load of it is left. */
 	async disposeModel(modelKey: string): Promise<void> {
-		await this.#generator.dispose(modelKey);
-		await this.#loader.dispose(modelKey);
+		if (await this.#loader.dispose(modelKey)) await this.#generator.dispose(modelKey);
 	}
 
 	listCachedModels(): Promise<readonly CachedModel[]> {

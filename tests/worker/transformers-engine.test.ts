@@ -97,6 +97,24 @@ describe('TransformersEngine (Node) loading', () => {
 		).rejects.toBeInstanceOf(ModelFileMissingError);
 	});
 
+	it("keeps a model two callers loaded until both dispose it (one page never frees another run's model)", async () => {
+		const spec = { ...TINY, dtype: 'q8' as const };
+		const first = await engine.loadModel({ spec });
+		const second = await engine.loadModel({ spec });
+		expect(second.modelKey).toBe(first.modelKey);
+		await engine.disposeModel(first.modelKey);
+		const scored = await engine.scoreTexts({
+			modelKey: first.modelKey,
+			texts: ['The keys are here.'],
+			convention: 'bos',
+		});
+		expect(scored.texts[0]?.tokens.length).toBeGreaterThan(1);
+		await engine.disposeModel(second.modelKey);
+		await expect(
+			engine.scoreTexts({ modelKey: first.modelKey, texts: ['a'], convention: 'bos' }),
+		).rejects.toBeInstanceOf(ModelNotLoadedError);
+	});
+
 	it('rejects requests for a model that is not loaded', async () => {
 		await expect(
 			engine.scoreTexts({ modelKey: 'nope', texts: ['a'], convention: 'bos' }),
