@@ -6,6 +6,7 @@
 import {
 	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
 	BOUNDARY_POSITIONS_INPUT_NAME,
+	EXPECTED_LOG_PROB_OUTPUT_NAME,
 	LOG_PROBS_OUTPUT_NAME,
 	TARGETS_INPUT_NAME,
 	TOP_IDS_OUTPUT_NAME,
@@ -29,6 +30,9 @@ export interface BatchOutputs {
 	readonly logProbs: Float32Array;
 	/** log P(next token starts a word) `[B·S]`, nats, when fetched. */
 	readonly boundaryLogProbs?: Float32Array;
+	/** Σ p log p of the next-token distribution (minus its entropy) `[B·S]`, nats, when fetched
+	 * (with the boundaries, where the graph has it). */
+	readonly expectedLogProbs?: Float32Array;
 	/** When fetched: every position's top-k next tokens, `[B·S·K]` log-probs (nats, largest
 	 * first) and their ids. */
 	readonly top?: TopOutputs;
@@ -183,9 +187,11 @@ async function forward(
 	wordBoundaries: boolean,
 	topLogProbs: boolean,
 ): Promise<BatchOutputs> {
+	const expected = wordBoundaries && model.hasExpectedLogProbs;
 	const fetched = [
 		LOG_PROBS_OUTPUT_NAME,
 		...(wordBoundaries ? [BOUNDARY_LOG_PROBS_OUTPUT_NAME] : []),
+		...(expected ? [EXPECTED_LOG_PROB_OUTPUT_NAME] : []),
 		...(topLogProbs ? [TOP_LOG_PROBS_OUTPUT_NAME, TOP_IDS_OUTPUT_NAME] : []),
 		...cacheOutputs,
 	];
@@ -193,6 +199,9 @@ async function forward(
 	const logProbs = float32Output(outputs, LOG_PROBS_OUTPUT_NAME);
 	const boundaryLogProbs = wordBoundaries
 		? float32Output(outputs, BOUNDARY_LOG_PROBS_OUTPUT_NAME)
+		: undefined;
+	const expectedLogProbs = expected
+		? float32Output(outputs, EXPECTED_LOG_PROB_OUTPUT_NAME)
 		: undefined;
 	const top = topLogProbs ? topOutputs(outputs) : undefined;
 	const caches = cacheOutputs.map((name) => {
@@ -209,6 +218,7 @@ async function forward(
 		logProbs,
 		caches,
 		...(boundaryLogProbs ? { boundaryLogProbs } : {}),
+		...(expectedLogProbs ? { expectedLogProbs } : {}),
 		...(top ? { top } : {}),
 	};
 }

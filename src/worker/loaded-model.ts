@@ -6,6 +6,7 @@
 import type { InferenceBackend, ModelSpec } from '../core/model/model-spec';
 import {
 	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+	EXPECTED_LOG_PROB_OUTPUT_NAME,
 	BOUNDARY_POSITIONS_INPUT_NAME,
 	TARGETS_INPUT_NAME,
 	TOP_IDS_OUTPUT_NAME,
@@ -47,6 +48,9 @@ export interface GraphInputs {
 	cacheOutputs: readonly string[];
 	/** The graph takes the word-start ids and returns the boundary log-probs. */
 	hasWordBoundaries: boolean;
+	/** With the boundaries, the graph also returns each boundary position's expected log-prob
+	 * (minus the next-token entropy). */
+	hasExpectedLogProbs: boolean;
 	/** The graph takes the top positions and returns each one's top-k next tokens. */
 	hasTopLogProbs: boolean;
 	hasPositionIds: boolean;
@@ -252,6 +256,7 @@ export function readGraphInputs(
 			session.inputNames.includes(WORD_START_MASK_INPUT_NAME) &&
 			session.inputNames.includes(BOUNDARY_POSITIONS_INPUT_NAME) &&
 			session.outputNames.includes(BOUNDARY_LOG_PROBS_OUTPUT_NAME),
+		hasExpectedLogProbs: session.outputNames.includes(EXPECTED_LOG_PROB_OUTPUT_NAME),
 		hasTopLogProbs:
 			session.inputNames.includes(TOP_POSITIONS_INPUT_NAME) &&
 			session.outputNames.includes(TOP_LOG_PROBS_OUTPUT_NAME) &&

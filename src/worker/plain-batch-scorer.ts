@@ -20,6 +20,16 @@ export interface TokenTopIds {
 	readonly top: readonly TopLogprobIds[];
 }
 
+/** A sequence's values beside its surprisals, each when asked and given. */
+export interface SequenceExtras {
+	/** Per position p: −log₂ P(the token after p starts a word | tokens 0…p). */
+	readonly boundaryBits?: Float64Array;
+	/** Per position p: the entropy (bits) of the distribution that predicts the token after p. */
+	readonly nextEntropyBits?: Float64Array;
+	/** Per token: its position's top-k next tokens (null for the first token). */
+	readonly top?: readonly (TokenTopIds | null)[];
+}
+
 /** What the scoring loops share: batch limits, cancel signal, and what to do with results. */
 export interface ScoringRun {
 	readonly limits: BatchLimits;
@@ -29,14 +39,9 @@ export interface ScoringRun {
 	/** Also read this many top-k next tokens per position (plain batches only); 0 or absent:
 	 * none. */
 	readonly topLogprobs?: number;
-	/** Turns a sequence's surprisals (and boundary surprisals, top-k, when asked) into its
-	 * ScoredText (and records it). */
-	finish(
-		index: number,
-		bits: Float64Array,
-		boundaryBits?: Float64Array,
-		top?: readonly (TokenTopIds | null)[],
-	): ScoredText;
+	/** Turns a sequence's surprisals (and boundary surprisals, entropies, top-k, when asked)
+	 * into its ScoredText (and records it). */
+	finish(index: number, bits: Float64Array, extras?: SequenceExtras): ScoredText;
 	/** After each batch: the texts it finished and the positions it computed (padding included). */
 	report(batch: readonly ScoredText[], positions: number): void;
 }
@@ -69,14 +74,18 @@ export async function scorePlain(
 		const batch = inputs.sequenceIndices.map((index, row) => {
 			const length = inputs.lengths[row] ?? 0;
 			const bits = surprisalsBitsForRow(logProbs, row, s, length);
-			const boundary = reduced.boundaryLogProbs;
-			const boundaryBits = boundary
-				? joinBoundarySurprisals(length, 0, undefined, boundary, row * s)
-				: undefined;
-			const top = reduced.top
-				? topOfRow(reduced.top, sequences[index] ?? [], logProbs, row * s, topK)
-				: undefined;
-			return run.finish(index, bits, boundaryBits, top);
+			const { boundaryLogProbs: boundary, expectedLogProbs: expected } = reduced;
+			return run.finish(index, bits, {
+				...(boundary
+					? { boundaryBits: joinBoundarySurprisals(length, 0, undefined, boundary, row * s) }
+					: {}),
+				...(expected
+					? { nextEntropyBits: joinBoundarySurprisals(length, 0, undefined, expected, row * s) }
+					: {}),
+				...(reduced.top
+					? { top: topOfRow(reduced.top, sequences[index] ?? [], logProbs, row * s, topK) }
+					: {}),
+			});
 		});
 		run.report(batch, rows);
 	}

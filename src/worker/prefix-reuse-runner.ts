@@ -74,6 +74,7 @@ class PrefixReuseRunner {
 	readonly #caches = new Map<number, PrefixCache>();
 	readonly #bitsOf = new Map<number, Float64Array>();
 	readonly #boundaryBitsOf = new Map<number, Float64Array>();
+	readonly #entropyBitsOf = new Map<number, Float64Array>();
 	/** A child's first own token, scored by its parent as an extra target (bits). */
 	readonly #firstBitsOf = new Map<number, number>();
 
@@ -97,6 +98,7 @@ class PrefixReuseRunner {
 		this.#caches.clear();
 		this.#bitsOf.clear();
 		this.#boundaryBitsOf.clear();
+		this.#entropyBitsOf.clear();
 		this.#firstBitsOf.clear();
 		const run = this.#run;
 		for (const wave of waves) {
@@ -130,8 +132,14 @@ class PrefixReuseRunner {
 			if (!this.#run.wordBoundaries) return this.#run.finish(index, bits);
 			// Every position's distribution is the parent's (its tokens through the last).
 			const parentBoundary = link ? this.#boundaryBitsOf.get(link.parent) : undefined;
-			const boundary = joinBoundarySurprisals(length, length, parentBoundary, none, 0);
-			return this.#run.finish(index, bits, boundary);
+			const boundaryBits = joinBoundarySurprisals(length, length, parentBoundary, none, 0);
+			const parentEntropy = link ? this.#entropyBitsOf.get(link.parent) : undefined;
+			return this.#run.finish(index, bits, {
+				boundaryBits,
+				...(parentEntropy
+					? { nextEntropyBits: joinBoundarySurprisals(length, length, parentEntropy, none, 0) }
+					: {}),
+			});
 		});
 		this.#run.report(batch, 0);
 	}
@@ -197,14 +205,23 @@ class PrefixReuseRunner {
 		const boundary = out.boundaryLogProbs
 			? joinBoundarySurprisals(length, row.pastLength, parentBoundary, out.boundaryLogProbs, r * s)
 			: undefined;
+		const parentEntropy = link ? this.#entropyBitsOf.get(link.parent) : undefined;
+		// E[log p] in nats → −E[log p] / ln 2 = the entropy in bits, joined as the boundaries.
+		const entropy = out.expectedLogProbs
+			? joinBoundarySurprisals(length, row.pastLength, parentEntropy, out.expectedLogProbs, r * s)
+			: undefined;
 		const keep = this.#plan.keepPositions[index] ?? 0;
 		if (keep > 0) {
 			this.#bitsOf.set(index, bits);
 			if (boundary) this.#boundaryBitsOf.set(index, boundary);
+			if (entropy) this.#entropyBitsOf.set(index, entropy);
 			const shapes = this.#model.pastInputs;
 			const cache = keepCachePositions(out.caches, shapes, inputs, r, row.pastLength, keep);
 			this.#caches.set(index, cache);
 		}
-		return this.#run.finish(index, bits, boundary);
+		return this.#run.finish(index, bits, {
+			...(boundary ? { boundaryBits: boundary } : {}),
+			...(entropy ? { nextEntropyBits: entropy } : {}),
+		});
 	}
 }

@@ -57,8 +57,8 @@ export interface ScoreTextsParams {
 	readonly prefixReuse?: boolean;
 	/**
 	 * Also give every token its `boundarySurprisalBits` (for the beginning-of-word correction of
-	 * word-level surprisal). Costs one more position per text (the last token is then run too).
-	 * Default false.
+	 * word-level surprisal) and, where the graph computes it, its `nextEntropyBits`. Costs one
+	 * more position per text (the last token is then run too). Default false.
 	 */
 	readonly wordBoundaries?: boolean;
 	/**

@@ -18,7 +18,12 @@ import { now, throwIfCancelled, type ScoreTextsOptions } from './engine';
 import { UnsupportedModelError } from './engine-errors';
 import type { ForwardPass } from './forward-pass';
 import type { LoadedModel } from './loaded-model';
-import { scorePlain, type ScoringRun, type TokenTopIds } from './plain-batch-scorer';
+import {
+	scorePlain,
+	type ScoringRun,
+	type SequenceExtras,
+	type TokenTopIds,
+} from './plain-batch-scorer';
 import { prefixReuseUnavailableReason, scoreReusingPrefixes } from './prefix-reuse-runner';
 import type {
 	BackendFallback,
@@ -182,12 +187,8 @@ class TextsRun implements ScoringRun {
 		return this.options.signal;
 	}
 
-	finish(
-		index: number,
-		bits: Float64Array,
-		boundaryBits?: Float64Array,
-		top?: readonly (TokenTopIds | null)[],
-	): ScoredText {
+	finish(index: number, bits: Float64Array, extras: SequenceExtras = {}): ScoredText {
+		const { boundaryBits, nextEntropyBits, top } = extras;
 		const p = this.prepared[index] as PreparedText;
 		const assembled = assembleScoredTokens({
 			text: p.text,
@@ -200,6 +201,7 @@ class TextsRun implements ScoringRun {
 			? assembled.map((token, position) => ({
 					...token,
 					boundarySurprisalBits: boundaryBits[position] ?? Number.NaN,
+					...(nextEntropyBits ? { nextEntropyBits: nextEntropyBits[position] ?? Number.NaN } : {}),
 				}))
 			: assembled;
 		const scored: ScoredText = top

@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { axeSummaryInBothThemes } from './axe';
 
 const EXAMPLE = 'garden-path-reading.csv';
-const BITS_COLUMNS = new Set(['surprisal_bits', 'surprisal_bow_bits']);
+const BITS_COLUMNS = new Set(['surprisal_bits', 'surprisal_bow_bits', 'entropy_bits']);
 
 async function download(page: Page, buttonName: string): Promise<string> {
 	const [file] = await Promise.all([

@@ -1,4 +1,5 @@
-// Word-boundary surprisals (TransformersEngine, Node, gpt2-en-small fp32): each token's
+// Word-boundary surprisals and next-token entropies (TransformersEngine, Node, gpt2-en-small
+// fp32): each token's nextEntropyBits = −Σ p log₂ p of the distribution after it, and its
 // boundarySurprisalBits = −log₂ Σ_{v starts with Ġ} p(v | text through the token), checked against
 // full logits from the plain ONNX model (onnxruntime-node, no fused tail) summed in float64; with
 // shared-prefix reuse on and off, alone and in batches; surprisals unchanged by the flag. Also the
@@ -72,9 +73,12 @@ beforeAll(async () => {
 	for (const [token, id] of vocab) if (token.startsWith('Ġ')) wordStart[id] = 1;
 });
 
-/** −log₂ P(next token starts a word) after every position, from the plain model's logits in
- * float64 (log-sum-exp over the Ġ tokens minus over all). */
-async function referenceBoundaryBits(tokens: readonly ScoredToken[]): Promise<number[]> {
+/** After every position: −log₂ P(next token starts a word) and the next-token distribution's
+ * entropy in bits, from the plain model's logits in float64 (log-sum-exp over the Ġ tokens minus
+ * over all; −Σ p log₂ p). */
+async function referenceBits(
+	tokens: readonly ScoredToken[],
+): Promise<{ boundary: number[]; entropy: number[] }> {
 	const ids = tokens.map((t) => {
 		const id = vocab.get(t.token);
 		if (id === undefined) throw new Error(`no id for ${t.token}`);
@@ -103,16 +107,26 @@ async function referenceBoundaryBits(tokens: readonly ScoredToken[]): Promise<nu
 		for (let k = 0; k < v; k++) if (!only || only[k]) sum += Math.exp((row[k] as number) - max);
 		return max + Math.log(sum);
 	};
-	return Array.from({ length: n }, (_, p) => {
-		const row = logits.data.subarray(p * v, (p + 1) * v);
-		return -(logSumExp(row, wordStart) - logSumExp(row)) / Math.LN2;
-	});
+	const rows = Array.from({ length: n }, (_, p) => logits.data.subarray(p * v, (p + 1) * v));
+	const entropyBits = (row: Float32Array): number => {
+		const all = logSumExp(row);
+		let sum = 0;
+		for (let k = 0; k < v; k++) {
+			const logP = (row[k] as number) - all;
+			sum -= Math.exp(logP) * logP;
+		}
+		return sum / Math.LN2;
+	};
+	return {
+		boundary: rows.map((row) => -(logSumExp(row, wordStart) - logSumExp(row)) / Math.LN2),
+		entropy: rows.map(entropyBits),
+	};
 }
 
 function maxDifference(
 	a: ScoreTextsResult,
 	b: ScoreTextsResult,
-	field: 'surprisalBits' | 'boundarySurprisalBits',
+	field: 'surprisalBits' | 'boundarySurprisalBits' | 'nextEntropyBits',
 ): number {
 	let max = 0;
 	a.texts.forEach((text, i) => {
@@ -145,28 +159,38 @@ describe.each<SurprisalConvention>(['bos', 'reference', 'bos+eos'])(
 			expect([plain.prefixReuse?.used, reused.prefixReuse?.used]).toEqual([false, true]);
 			for (const token of without.texts.flatMap((t) => t.tokens)) {
 				expect(token).not.toHaveProperty('boundarySurprisalBits');
+				expect(token).not.toHaveProperty('nextEntropyBits');
 			}
 			let worst = 0;
+			let worstEntropy = 0;
 			for (const result of [plain, reused, alone]) {
 				for (const text of result.texts) {
-					const expected = await referenceBoundaryBits(text.tokens);
+					const expected = await referenceBits(text.tokens);
 					text.tokens.forEach((token, k) => {
 						expect(token.boundarySurprisalBits).toBeTypeOf('number');
 						worst = Math.max(
 							worst,
-							Math.abs((token.boundarySurprisalBits ?? NaN) - (expected[k] ?? NaN)),
+							Math.abs((token.boundarySurprisalBits ?? NaN) - (expected.boundary[k] ?? NaN)),
+						);
+						worstEntropy = Math.max(
+							worstEntropy,
+							Math.abs((token.nextEntropyBits ?? NaN) - (expected.entropy[k] ?? NaN)),
 						);
 					});
 				}
 				expect(maxDifference(without, result, 'surprisalBits')).toBeLessThanOrEqual(1e-5);
 			}
 			expect(worst).toBeLessThanOrEqual(TOLERANCE_BITS);
+			expect(worstEntropy).toBeLessThanOrEqual(TOLERANCE_BITS);
 			expect(maxDifference(plain, reused, 'boundarySurprisalBits')).toBeLessThanOrEqual(1e-5);
+			expect(maxDifference(plain, reused, 'nextEntropyBits')).toBeLessThanOrEqual(TOLERANCE_BITS);
+			expect(maxDifference(reused, alone, 'nextEntropyBits')).toBeLessThanOrEqual(TOLERANCE_BITS);
 			expect(maxDifference(reused, alone, 'boundarySurprisalBits')).toBeLessThanOrEqual(1e-5);
 			// The last token of each text is run too: one more position per text that runs.
 			expect(reused.positionsComputed ?? 0).toBeGreaterThan(without.positionsComputed ?? 0);
 			console.log(
 				`${convention}: max |Δ boundary| vs float64 reference ${worst.toExponential(2)} bits; ` +
+					`max |Δ entropy| ${worstEntropy.toExponential(2)} bits; ` +
 					`plain vs reused ${maxDifference(plain, reused, 'boundarySurprisalBits').toExponential(2)}; ` +
 					`surprisal Δ with the flag ${maxDifference(without, reused, 'surprisalBits').toExponential(2)}`,
 			);
@@ -194,17 +218,26 @@ describe('word boundaries, the decomposed (WebGPU) tail run on the CPU', () => {
 			wordBoundaries: true,
 		});
 		let worst = 0;
+		let worstEntropy = 0;
 		for (const text of result.texts) {
-			const expected = await referenceBoundaryBits(text.tokens);
+			const expected = await referenceBits(text.tokens);
 			text.tokens.forEach((token, k) => {
 				worst = Math.max(
 					worst,
-					Math.abs((token.boundarySurprisalBits ?? NaN) - (expected[k] ?? NaN)),
+					Math.abs((token.boundarySurprisalBits ?? NaN) - (expected.boundary[k] ?? NaN)),
+				);
+				worstEntropy = Math.max(
+					worstEntropy,
+					Math.abs((token.nextEntropyBits ?? NaN) - (expected.entropy[k] ?? NaN)),
 				);
 			});
 		}
 		expect(worst).toBeLessThanOrEqual(TOLERANCE_BITS);
-		console.log(`decomposed: max |Δ boundary| vs float64 reference ${worst.toExponential(2)} bits`);
+		expect(worstEntropy).toBeLessThanOrEqual(TOLERANCE_BITS);
+		console.log(
+			`decomposed: max |Δ boundary| vs float64 reference ${worst.toExponential(2)} bits; ` +
+				`max |Δ entropy| ${worstEntropy.toExponential(2)} bits`,
+		);
 		await gpuEngine.disposeModel(info.modelKey);
 	});
 });

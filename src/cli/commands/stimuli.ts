@@ -89,8 +89,9 @@ Models:
                              to each
 Columns added after the file's own: word_index (1-based in its text or target), word, tokens,
 token_count, surprisal_bits, surprisal_bow_bits (beginning-of-word corrected, as surprisals
---words --bow), entropy_bits (NA: not given by the engine yet), model. A name the file already
-has gets '_lm' appended. NA marks a value that does not exist.
+--words --bow), entropy_bits (of the distribution that predicts the word's first token; NA
+for a model behind an endpoint), model. A name the file already has gets '_lm' appended. NA marks
+a value that does not exist.
 ${CONVENTION_HELP}`;
 
 const OPTIONS = {

@@ -2,7 +2,7 @@
  * Rewrites a causal LM's ONNX graph so it returns only the log-probability of each position's
  * target token ([B,S,1] float32, nats) instead of full logits [B,S,V]: the log-softmax is
  * reduced where the model runs (optionally also the log-probability that the next token starts
- * a word, and the top-k next tokens). Splices protobuf bytes; never decodes weights. Pure.
+ * a word with the next-token distribution's entropy, and the top-k next tokens). Splices protobuf bytes; never decodes weights. Pure.
  */
 import {
 	concatBytes,
@@ -64,6 +64,10 @@ export const BOUNDARY_POSITIONS_INPUT_NAME = 'benchtop_boundary_positions';
  * {@link BOUNDARY_POSITIONS_INPUT_NAME}, log Σ_{v starts a word} p(v | prefix) in nats, the
  * log-probability that the next token starts a word. */
 export const BOUNDARY_LOG_PROBS_OUTPUT_NAME = 'benchtop_boundary_log_probs';
+/** Name of the output [B,P,1] float32 with `wordBoundaries`: at each position fed in
+ * {@link BOUNDARY_POSITIONS_INPUT_NAME}, Σ_v p(v | prefix) log p(v | prefix) in nats, the expected
+ * log-probability of the next token: minus the entropy of the next-token distribution. */
+export const EXPECTED_LOG_PROB_OUTPUT_NAME = 'benchtop_expected_log_prob';
 /** The most next tokens the top-k outputs give per position (vLLM's default `max_logprobs`). */
 export const MAX_TOP_LOG_PROBS = 20;
 /**
@@ -190,11 +194,33 @@ function buildTail(
 	}
 	if (variant === 'log-softmax') {
 		nodes.push(...logSoftmaxTailNodes(x, wordBoundaries));
-		return { nodes, initializers: [] };
+		if (!wordBoundaries) return { nodes, initializers: [] };
+		const expected = reduceSumOverVocab(`${PREFIX}boundary_p_log_p`, EXPECTED_LOG_PROB_OUTPUT_NAME);
+		nodes.push(
+			node(
+				'Mul',
+				[`${PREFIX}boundary_probs`, `${PREFIX}boundary_rows`],
+				`${PREFIX}boundary_p_log_p`,
+			),
+			expected.node,
+		);
+		return { nodes, initializers: expected.initializers };
 	}
 	const decomposed = decomposedTail(x, opsetVersion, wordBoundaries);
 	nodes.push(...decomposed.nodes);
 	return { nodes, initializers: decomposed.initializers };
+}
+
+/** A ReduceSum over the vocabulary axis (keepdims), its axes an int64 input (ReduceSum takes
+ * them so from opset 13, the oldest the tail takes), with the initializer that holds them. */
+function reduceSumOverVocab(
+	input: string,
+	output: string,
+): { node: Uint8Array; initializers: Uint8Array[] } {
+	return {
+		node: node('ReduceSum', [input, AXES_INITIALIZER], output, [intAttribute('keepdims', 1)]),
+		initializers: [int64Initializer(AXES_INITIALIZER, [VOCAB_AXIS])],
+	};
 }
 
 /** `log-softmax`: LogSoftmax, GatherElements of the targets, and the boundary nodes. */
@@ -260,8 +286,55 @@ function decomposedTail(x: string, opsetVersion: number, wordBoundaries: boolean
 		]),
 	);
 	nodes.push(node('Sub', [`${PREFIX}target_shifted`, `${PREFIX}log_sum`], LOG_PROBS_OUTPUT_NAME));
-	if (wordBoundaries) nodes.push(...decomposedBoundaryNodes());
+	if (wordBoundaries) {
+		nodes.push(...decomposedBoundaryNodes());
+		// E[log p] = Σ e·shifted / Σ e − log Σ e over the boundary rows (e = exp(shifted)).
+		if (initializers.length === 0)
+			initializers.push(int64Initializer(AXES_INITIALIZER, [VOCAB_AXIS]));
+		nodes.push(...decomposedExpectedLogProbNodes());
+	}
 	return { nodes, initializers };
+}
+
+/** `decomposed`'s expected log-prob nodes (see {@link EXPECTED_LOG_PROB_OUTPUT_NAME}), from
+ * the boundary rows' exponentials and log Σ exp. Axes as an input (opset 13 and later). */
+function decomposedExpectedLogProbNodes(): Uint8Array[] {
+	const positionsAxis = [intAttribute('axis', SEQUENCE_AXIS)];
+	return [
+		node(
+			'Gather',
+			[`${PREFIX}shifted`, BOUNDARY_POSITIONS_INPUT_NAME],
+			`${PREFIX}boundary_shifted`,
+			positionsAxis,
+		),
+		node(
+			'Mul',
+			[`${PREFIX}boundary_rows`, `${PREFIX}boundary_shifted`],
+			`${PREFIX}boundary_e_shifted`,
+		),
+		node(
+			'ReduceSum',
+			[`${PREFIX}boundary_e_shifted`, AXES_INITIALIZER],
+			`${PREFIX}boundary_e_shifted_sum`,
+			[intAttribute('keepdims', 1)],
+		),
+		node(
+			'Gather',
+			[`${PREFIX}sum`, BOUNDARY_POSITIONS_INPUT_NAME],
+			`${PREFIX}boundary_sum`,
+			positionsAxis,
+		),
+		node(
+			'Div',
+			[`${PREFIX}boundary_e_shifted_sum`, `${PREFIX}boundary_sum`],
+			`${PREFIX}boundary_mean_shifted`,
+		),
+		node(
+			'Sub',
+			[`${PREFIX}boundary_mean_shifted`, `${PREFIX}boundary_log_sum`],
+			EXPECTED_LOG_PROB_OUTPUT_NAME,
+		),
+	];
 }
 
 /**
@@ -466,6 +539,11 @@ function tailValueInfos(
 					]),
 					valueInfo(GRAPH_INPUT, BOUNDARY_POSITIONS_INPUT_NAME, ELEM_INT64, ['boundary_positions']),
 					valueInfo(GRAPH_OUTPUT, BOUNDARY_LOG_PROBS_OUTPUT_NAME, ELEM_FLOAT, [
+						'batch_size',
+						'boundary_positions',
+						1,
+					]),
+					valueInfo(GRAPH_OUTPUT, EXPECTED_LOG_PROB_OUTPUT_NAME, ELEM_FLOAT, [
 						'batch_size',
 						'boundary_positions',
 						1,

@@ -21,4 +21,10 @@ export interface ScoredToken {
 	 * Present only when scoring was asked for word boundaries (`wordBoundaries`).
 	 */
 	readonly boundarySurprisalBits?: number;
+	/**
+	 * The entropy in bits of the distribution after this token (the one the next token is drawn
+	 * from): −Σ p log₂ p over the vocabulary. Given with `boundarySurprisalBits` by the engines
+	 * whose scoring graph computes it (the worker's and Node's; not an endpoint's).
+	 */
+	readonly nextEntropyBits?: number;
 }

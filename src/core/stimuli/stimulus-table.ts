@@ -279,8 +279,8 @@ export function describeStimulusProvenance(facts: StimulusProvenance): string[] 
 			? "surprisal_bow_bits: beginning-of-word corrected (Oh & Schuler 2024; minicons bow_correction=True): + boundary after the word − boundary before it (not for a text's first word)"
 			: 'surprisal_bow_bits: NA where a model gives no word-boundary probabilities (an endpoint)',
 		facts.entropy
-			? "entropy_bits: entropy of the next-token distribution at the word's first token"
-			: 'entropy_bits: NA (the engine does not give next-token entropies yet)',
+			? "entropy_bits: entropy (−Σ p log₂ p over the vocabulary) of the distribution that predicts the word's first token; NA for a text's first word when no start-of-text token comes before it, and for an endpoint model (its logprobs give no whole distribution)"
+			: "entropy_bits: NA (an endpoint model's logprobs give no whole next-token distribution)",
 		facts.window === undefined
 			? "window: none; each text is scored whole (a text longer than the model's context is an error)"
 			: `window: sliding, ${facts.window.contextWords} words of context length, stride ${facts.window.strideWords} words; a word is scored once, with at least ${facts.window.contextWords - facts.window.strideWords} words before it once the passage is that long`,

@@ -16,12 +16,13 @@
  * - Beginning-of-word corrected (as the CLI's `surprisals --words --bow`): Σ + boundary(after w's
  *   last token) − boundary(after the token before w), the minus term only when a text token
  *   comes before w (the first word of a text has none, as minicons).
- * - Next-word entropy: the entropy of the distribution that predicts w's first token, in bits,
- *   where the tokens carry it.
+ * - Next-word entropy: the entropy of the distribution that predicts w's first token (the one
+ *   after the token before it), in bits, where the tokens carry it; NaN for a word no token
+ *   comes before (the first word with no start-of-text token).
  */
 import type { StimulusWordSpan } from './stimulus-passages';
 
-/** A scored token as the engines give it (`ScoredToken`), with an optional entropy. */
+/** A scored token as the engines give it (`ScoredToken`). */
 export interface StimulusToken {
 	readonly token: string;
 	readonly surprisalBits: number;
@@ -30,8 +31,8 @@ export interface StimulusToken {
 	readonly special?: boolean;
 	/** −log₂ P(the next token starts a word | text through this token). */
 	readonly boundarySurprisalBits?: number;
-	/** Entropy in bits of the distribution this token was drawn from (engines do not give it yet). */
-	readonly entropyBits?: number;
+	/** Entropy in bits of the distribution after this token (the next token's). */
+	readonly nextEntropyBits?: number;
 }
 
 /** One word's values. Numbers are NaN where the word has no token of its own. */
@@ -124,7 +125,7 @@ export function sumTokensToStimulusWords(
 	)
 		? tokens.map((token) => token.boundarySurprisalBits ?? 0)
 		: null;
-	const hasEntropy = tokens.some((token) => typeof token.entropyBits === 'number');
+	const hasEntropy = tokens.some((token) => typeof token.nextEntropyBits === 'number');
 	return members.map((tokenIndices, wordIndex) => {
 		const first = tokenIndices[0];
 		const last = tokenIndices.at(-1);
@@ -138,15 +139,15 @@ export function sumTokensToStimulusWords(
 		}
 		let surprisalBits = 0;
 		for (const index of tokenIndices) surprisalBits += tokens[index]?.surprisalBits ?? Number.NaN;
+		const opening = firstOf[wordIndex] ?? first;
 		let bowSurprisalBits: number | null = null;
 		if (boundary !== null) {
 			bowSurprisalBits = surprisalBits + (boundary[last] ?? Number.NaN);
-			const opening = firstOf[wordIndex] ?? first;
 			if (tokens.slice(0, opening).some((token) => !token.special)) {
 				bowSurprisalBits -= boundary[opening - 1] ?? Number.NaN;
 			}
 		}
-		const entropy = tokens[firstOf[wordIndex] ?? first]?.entropyBits;
+		const entropy = opening > 0 ? tokens[opening - 1]?.nextEntropyBits : undefined;
 		return {
 			tokenIndices,
 			surprisalBits,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
 	appendLogProbTail,
 	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+	EXPECTED_LOG_PROB_OUTPUT_NAME,
 	BOUNDARY_POSITIONS_INPUT_NAME,
 	LOG_PROBS_OUTPUT_NAME,
 	TARGETS_INPUT_NAME,
@@ -191,7 +192,7 @@ describe('appendLogProbTail', () => {
 		},
 	);
 
-	it('wordBoundaries, log-softmax: the asked rows exponentiated, times the word-start mask, logged into a second output', () => {
+	it('wordBoundaries, log-softmax: the asked rows exponentiated, times the word-start mask, logged into a second output; Σ p·log p into a third', () => {
 		const result = appendLogProbTail(makeModel(17), 'log-softmax', { wordBoundaries: true });
 		if (!result.ok) throw new Error(result.reason);
 		const view = viewGraph(result.bytes);
@@ -203,6 +204,8 @@ describe('appendLogProbTail', () => {
 			'Exp',
 			'MatMul',
 			'Log',
+			'Mul',
+			'ReduceSum',
 		]);
 		expect(view.inputs).toEqual([
 			'x',
@@ -210,9 +213,16 @@ describe('appendLogProbTail', () => {
 			WORD_START_MASK_INPUT_NAME,
 			BOUNDARY_POSITIONS_INPUT_NAME,
 		]);
-		expect(view.outputs).toEqual([LOG_PROBS_OUTPUT_NAME, BOUNDARY_LOG_PROBS_OUTPUT_NAME]);
+		expect(view.outputs).toEqual([
+			LOG_PROBS_OUTPUT_NAME,
+			BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+			EXPECTED_LOG_PROB_OUTPUT_NAME,
+		]);
 		expect(view.nodes[3]?.inputs).toEqual(['benchtop_log_softmax', BOUNDARY_POSITIONS_INPUT_NAME]);
 		expect(view.nodes[5]?.inputs).toEqual(['benchtop_boundary_probs', WORD_START_MASK_INPUT_NAME]);
+		expect(view.nodes[7]?.inputs).toEqual(['benchtop_boundary_probs', 'benchtop_boundary_rows']);
+		expect(view.nodes[8]?.inputs).toEqual(['benchtop_boundary_p_log_p', 'benchtop_vocab_axis']);
+		expect(view.initializers).toEqual(['benchtop_vocab_axis']);
 	});
 
 	it.each([17, 18])(
@@ -221,14 +231,35 @@ describe('appendLogProbTail', () => {
 			const result = appendLogProbTail(makeModel(opset), 'decomposed', { wordBoundaries: true });
 			if (!result.ok) throw new Error(result.reason);
 			const view = viewGraph(result.bytes);
-			expect(view.opTypes.slice(8)).toEqual(['Gather', 'MatMul', 'Log', 'Gather', 'Sub']);
+			expect(view.opTypes.slice(8)).toEqual([
+				'Gather',
+				'MatMul',
+				'Log',
+				'Gather',
+				'Sub',
+				'Gather',
+				'Mul',
+				'ReduceSum',
+				'Gather',
+				'Div',
+				'Sub',
+			]);
 			expect(view.nodes[8]?.inputs).toEqual(['benchtop_exp', BOUNDARY_POSITIONS_INPUT_NAME]);
 			expect(view.nodes[11]?.inputs).toEqual(['benchtop_log_sum', BOUNDARY_POSITIONS_INPUT_NAME]);
-			expect(view.nodes.at(-1)?.inputs).toEqual([
+			expect(view.nodes[12]?.inputs).toEqual([
 				'benchtop_log_word_start_sum',
 				'benchtop_boundary_log_sum',
 			]);
-			expect(view.outputs).toEqual([LOG_PROBS_OUTPUT_NAME, BOUNDARY_LOG_PROBS_OUTPUT_NAME]);
+			expect(view.nodes[13]?.inputs).toEqual(['benchtop_shifted', BOUNDARY_POSITIONS_INPUT_NAME]);
+			expect(view.nodes.at(-1)?.inputs).toEqual([
+				'benchtop_boundary_mean_shifted',
+				'benchtop_boundary_log_sum',
+			]);
+			expect(view.outputs).toEqual([
+				LOG_PROBS_OUTPUT_NAME,
+				BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+				EXPECTED_LOG_PROB_OUTPUT_NAME,
+			]);
 			expect(view.initializers).toEqual(['benchtop_vocab_axis']);
 		},
 	);
@@ -257,13 +288,14 @@ describe('appendLogProbTail', () => {
 		});
 		if (!result.ok) throw new Error(result.reason);
 		const view = viewGraph(result.bytes);
-		expect(view.opTypes.slice(13)).toEqual(['Gather', 'TopK', 'Gather', 'Sub']);
-		expect(view.nodes[13]?.inputs).toEqual(['benchtop_shifted', TOP_POSITIONS_INPUT_NAME]);
-		expect(view.nodes[15]?.inputs).toEqual(['benchtop_log_sum', TOP_POSITIONS_INPUT_NAME]);
-		expect(view.nodes[16]?.inputs).toEqual(['benchtop_top_shifted', 'benchtop_top_log_sum']);
+		expect(view.opTypes.slice(19)).toEqual(['Gather', 'TopK', 'Gather', 'Sub']);
+		expect(view.nodes[19]?.inputs).toEqual(['benchtop_shifted', TOP_POSITIONS_INPUT_NAME]);
+		expect(view.nodes[21]?.inputs).toEqual(['benchtop_log_sum', TOP_POSITIONS_INPUT_NAME]);
+		expect(view.nodes[22]?.inputs).toEqual(['benchtop_top_shifted', 'benchtop_top_log_sum']);
 		expect(view.outputs).toEqual([
 			LOG_PROBS_OUTPUT_NAME,
 			BOUNDARY_LOG_PROBS_OUTPUT_NAME,
+			EXPECTED_LOG_PROB_OUTPUT_NAME,
 			TOP_LOG_PROBS_OUTPUT_NAME,
 			TOP_IDS_OUTPUT_NAME,
 		]);

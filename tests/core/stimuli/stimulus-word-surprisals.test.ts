@@ -145,10 +145,14 @@ describe('sumTokensToStimulusWords on other spans', () => {
 		);
 	});
 
-	it('entropy is the value at the word’s first token', () => {
+	it('entropy is that of the distribution after the token before the word’s first token', () => {
 		const text = 'a bc';
-		const tokens = tokensOf(text, [1, 3]).map((t, i) => ({ ...t, entropyBits: 10 + i }));
+		const tokens = tokensOf(text, [1, 3]).map((t, i) => ({ ...t, nextEntropyBits: 10 + i }));
 		const words = sumTokensToStimulusWords(text, findStimulusWords(text), tokens);
-		expect(words.map((w) => w.entropyBits)).toEqual([11, 12]);
+		expect(words.map((w) => w.entropyBits)).toEqual([10, 11]);
+		// No start-of-text token (reference): nothing predicts the first word.
+		const unopened = tokens.slice(1);
+		const first = sumTokensToStimulusWords(text, findStimulusWords(text), unopened);
+		expect(first.map((w) => w.entropyBits)).toEqual([Number.NaN, 11]);
 	});
 });
