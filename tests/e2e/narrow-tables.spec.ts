@@ -1,7 +1,8 @@
 // Wide tables on a 390 px phone (issue 30, item 6): the matrix of two model columns and its McNemar
 // table keep their first column in view (position: sticky) and, while wider than their scroll box,
 // show a visible cue line and an edge shadow; the past-runs table wraps between words only (a
-// Memory run played back from a replay file, no model).
+// Memory run played back from a replay file, no model); the response cache keeps a model id on one
+// line and cues its sideways scroll.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
 const PHONE = { width: 390, height: 844 } as const;
@@ -133,4 +134,29 @@ test('390 px: the past-runs table breaks lines between words only', async ({ pag
 	expect(wraps.filter((wrap) => wrap === 'anywhere')).toEqual([]);
 	expect(await brokenWords(cells)).toEqual([]);
 	expect(await firstCellPositions(pastRuns)).toEqual(['sticky', 'sticky']);
+});
+
+test('390 px: the response cache keeps each model id on one line and cues its sideways scroll', async ({
+	page,
+}) => {
+	// An Evals run on a local model fills the cache (12 completions).
+	await page.goto('/#/evals');
+	await page
+		.getByRole('group', { name: 'Model under test' })
+		.getByLabel('Model', { exact: true })
+		.selectOption('gpt2-random-tiny');
+	await page
+		.getByRole('button', { name: /^capitals\b/ })
+		.first()
+		.click();
+	await page.locator('table.params').first().getByLabel('Max new tokens').fill('2');
+	await page.getByRole('button', { name: 'Run eval' }).click();
+	await expect(page.getByTestId('evals-metrics')).toBeVisible({ timeout: 120_000 });
+
+	await page.setViewportSize(PHONE);
+	await page.goto('/#/history');
+	const cache = page.getByRole('region', { name: 'Cached completions' }).getByRole('table');
+	await expect(cache.locator('tbody tr')).toHaveCount(12);
+	expect(await brokenWords(cache.locator('tbody td:first-child'))).toEqual([]);
+	await expectScrollCue(cache);
 });
