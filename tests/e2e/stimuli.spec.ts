@@ -286,6 +286,19 @@ test.describe('with axe injected', () => {
 		]);
 		const bytes = readFileSync(await png.path());
 		expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+		// The SVG: one bar per mean in the figure's numbers, both conditions in its legend.
+		const [svgDownload] = await Promise.all([
+			page.waitForEvent('download'),
+			page.getByRole('button', { name: 'Figure (SVG)' }).click(),
+		]);
+		expect(svgDownload.suggestedFilename()).toMatch(/\.surprisal-by-position\.svg$/u);
+		const svg = readFileSync(await svgDownload.path(), 'utf8');
+		expect(svg).toMatch(/^<\?xml[^>]*>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/u);
+		expect(svg.match(/<rect class="bar"/gu)?.length).toBe(
+			await numbers.locator('tbody tr').count(),
+		);
+		expect(svg).toContain('>ambiguous</text>');
+		expect(svg).toContain('>unambiguous</text>');
 		await sweep('stimuli (done)');
 		await page.getByTestId('stimuli-file').setInputFiles({
 			name: 'bad.csv',
