@@ -14,7 +14,7 @@ const BITS_COLUMNS = new Set(['surprisal_bits', 'surprisal_bow_bits', 'entropy_b
 async function download(page: Page, buttonName: string): Promise<string> {
 	const [file] = await Promise.all([
 		page.waitForEvent('download'),
-		page.getByRole('button', { name: buttonName }).click(),
+		page.getByRole('button', { name: buttonName, exact: true }).click(),
 	]);
 	return readFileSync(await file.path(), 'utf8');
 }
@@ -78,7 +78,7 @@ function expectSameTable(app: string, cli: string): void {
 	expect(largest).toBeLessThan(1e-4);
 }
 
-test('the example on two models: the CSV equals the CLI’s, the bundle opens again, the link reproduces', async ({
+test('the example on two models: the CSV and the token table equal the CLI’s, the bundle opens again, the link reproduces', async ({
 	page,
 	browser,
 }) => {
@@ -121,6 +121,19 @@ test('the example on two models: the CSV equals the CLI’s, the bundle opens ag
 			'gpt2-en-small,gpt2-random-tiny',
 		]),
 	);
+	// The token table: the run's texts scored again, one row per model token, as the CLI's --tokens.
+	expectSameTable(
+		await download(page, 'Token table (CSV)'),
+		cliTable([
+			`suites/stimuli/${EXAMPLE}`,
+			'--text',
+			'sentence',
+			'--model',
+			'gpt2-en-small,gpt2-random-tiny',
+			'--tokens',
+		]),
+	);
+	await expect(page.getByText(/Token table: \d+ token rows\./u)).toBeVisible();
 	const provenance = await download(page, 'How it was made (text)');
 	expect(provenance).toContain('model: gpt2-en-small; start-of-text convention: bos');
 

@@ -16,8 +16,11 @@ import {
 	DEFAULT_MODEL_ID,
 	describeModelSpec,
 	type ModelSpec,
+	type SurprisalConvention,
 	type TextModelSpec,
 } from '../../core/model/model-spec';
+import type { ScoredToken } from '../../core/scoring/scored-token';
+import type { StimulusWindow } from '../../core/stimuli/stimulus-windows';
 import {
 	checkStimulusFileSize,
 	decodeStimulusBytes,
@@ -29,6 +32,7 @@ import type { PunctuationRule } from '../../core/stimuli/stimulus-passages';
 import {
 	collectStimulusWords,
 	describeStimulusProvenance,
+	stimulusTokenTableRows,
 	writeStimulusTable,
 	type StimulusOutputFormat,
 } from '../../core/stimuli/stimulus-table';
@@ -483,20 +487,8 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 						return 'cancelled';
 					}
 					const windows = plan.windows.slice(w, end);
-					const result = await this.#options.client.call(
-						'scoreTexts',
-						{
-							modelKey: info.modelKey,
-							texts: windows.map((window) => window.text),
-							convention,
-							wordBoundaries: true,
-						},
-						{ signal },
-					);
-					const windowTokens = windows.map(
-						(_, index) => result.texts.find((text) => text.index === index)?.tokens ?? [],
-					);
-					const words = collectStimulusWords(plan.passages, windows, windowTokens);
+					const result = await this.#scoreWindows(info, convention, windows, signal);
+					const words = collectStimulusWords(plan.passages, windows, result.windowTokens);
 					const items = stimuliWordItemsOf(plan, w, words, model);
 					await putRunItemsOfAnyKind(record.id, items);
 					done += items.length;
@@ -554,6 +546,85 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 			this.#shown = shownRunOf(run, plan, bundle?.input ?? null, words);
 		} catch (error) {
 			this.say(`The run could not be shown: ${describeError(error)}`);
+		}
+	}
+
+	/** Each window's scored tokens (in window order) for a loaded model, and the tokens counted. */
+	async #scoreWindows(
+		info: ModelInfo,
+		convention: SurprisalConvention,
+		windows: readonly StimulusWindow[],
+		signal?: AbortSignal,
+	): Promise<{ windowTokens: ScoredToken[][]; tokenCount: number }> {
+		const result = await this.#options.client.call(
+			'scoreTexts',
+			{
+				modelKey: info.modelKey,
+				texts: windows.map((window) => window.text),
+				convention,
+				wordBoundaries: true,
+			},
+			signal ? { signal } : undefined,
+		);
+		// Results come in input order; a search only if one is not where it should be.
+		const tokensOf = (index: number): ScoredToken[] => {
+			const text = result.texts[index];
+			const found = text?.index === index ? text : result.texts.find((t) => t.index === index);
+			return [...(found?.tokens ?? [])];
+		};
+		return {
+			windowTokens: windows.map((_, index) => tokensOf(index)),
+			tokenCount: result.tokenCount,
+		};
+	}
+
+	/**
+	 * The shown run's token table (one row per model token, as the CLI's `stimuli --tokens`), as
+	 * CSV or TSV text: the run's words store no token values, so its windows are scored again with
+	 * each of its models (progress in `message`). Null when nothing is shown, its stimulus file is
+	 * not stored, or a model cannot run in this tab (said in `message`).
+	 */
+	async tokenTableText(format: StimulusOutputFormat): Promise<string | null> {
+		const shown = this.#shown;
+		if (!shown || shown.input === null) {
+			this.say("The token table needs the run's stimulus file, which this run does not store.");
+			return null;
+		}
+		try {
+			const plan = planStimuliRun(shown.input, shown.run.choices, shown.run.fileName);
+			const rows: string[][] = [];
+			for (const [model, spec] of shown.run.models.entries()) {
+				if (spec.source === 'openai' || spec.source === 'replay') {
+					this.say(
+						`${describeModelSpec(spec)}: only models that run in this tab give token tables here.`,
+					);
+					return null;
+				}
+				this.say(
+					`Scoring every token again for the token table: ${modelName(spec)} (model ${model + 1} of ${shown.run.models.length})…`,
+				);
+				const info = await this.#options.load(spec);
+				const { convention } = defaultConvention({ source: spec.source, id: spec.id });
+				const windowTokens: ScoredToken[][] = [];
+				for (const [w, end] of stimuliRequests(plan, 0)) {
+					const scored = await this.#scoreWindows(info, convention, plan.windows.slice(w, end));
+					windowTokens.push(...scored.windowTokens);
+				}
+				const [header, ...body] = stimulusTokenTableRows(
+					plan.table,
+					plan.passages,
+					plan.windows,
+					windowTokens,
+					modelName(spec),
+				);
+				if (rows.length === 0 && header !== undefined) rows.push(header);
+				rows.push(...body);
+			}
+			this.say(`Token table: ${formatCount(rows.length - 1, 'token row')}.`);
+			return writeStimulusTable(rows, format);
+		} catch (error) {
+			this.say(`The token table could not be made: ${describeError(error)}`);
+			return null;
 		}
 	}
 
