@@ -192,6 +192,74 @@ test('one word per row, ordered by a column: the same table as the CLI', async (
 	);
 });
 
+test('the figure around a critical word: found by position or by the word, its means from the table', async ({
+	page,
+}) => {
+	const path = test.info().outputPath('critical.csv');
+	writeFileSync(
+		path,
+		[
+			'item,condition,critical,sentence',
+			'1,ambiguous,4,The old man the boat quickly.',
+			'2,unambiguous,4,The old men run the boat quickly.',
+			'3,ambiguous,boat,The young man the boat slowly.',
+			'4,unambiguous,walk,The young men steer the boat slowly.',
+			'',
+		].join('\n'),
+	);
+	await page.goto('/#/stimuli');
+	await page.getByTestId('stimuli-file').setInputFiles(path);
+	await expect(page.getByTestId('stimuli-word-count')).toContainText('26 words to score');
+	await page.getByRole('button', { name: 'Score words' }).click();
+	await expect(page.getByTestId('stimuli-progress')).toContainText('26 of 26 words', {
+		timeout: 60_000,
+	});
+	// A column named 'critical' is picked; item 4 names a word its sentence lacks (line 5).
+	await expect(page.getByLabel('Critical word column')).toHaveValue('critical');
+	await expect(
+		page.getByRole('heading', { name: 'Mean surprisal around the critical word' }),
+	).toBeVisible();
+	await expect(page.getByTestId('stimuli-critical-note')).toContainText('3 critical words');
+	await expect(page.getByTestId('stimuli-critical-note')).toContainText(
+		'Matched none of their words: line 5.',
+	);
+	// The mean at the critical word, per condition, from the downloaded table's own cells.
+	const [header, ...rows] = parseCsv(await download(page, 'Table (CSV)'));
+	const col = (name: string): number => header?.indexOf(name) ?? -1;
+	const bitsAt = (item: string, word: string): number => {
+		const row = rows.find((r) => r[col('item')] === item && r[col('word')] === word);
+		return Number(row?.[col('surprisal_bits')]);
+	};
+	const ambiguous = (bitsAt('1', 'the') + bitsAt('3', 'boat')) / 2;
+	const unambiguous = bitsAt('2', 'run');
+	await page.getByText("The figure's numbers").click();
+	const numbers = page.getByTestId('stimuli-figure-table');
+	const meanOf = async (condition: string): Promise<number> =>
+		Number(
+			await numbers
+				.locator('tbody tr', { hasText: condition })
+				.filter({ has: page.getByRole('cell', { name: 'critical', exact: true }) })
+				.locator('td')
+				.nth(3)
+				.innerText(),
+		);
+	expect(await meanOf('unambiguous')).toBeCloseTo(unambiguous, 3);
+	expect(
+		await numbers
+			.locator('tbody tr')
+			.filter({ has: page.getByRole('cell', { name: 'critical', exact: true }) })
+			.first()
+			.locator('td')
+			.nth(3)
+			.innerText(),
+	).toBe(ambiguous.toFixed(3));
+	// None: back to word positions.
+	await page.getByLabel('Critical word column').selectOption('');
+	await expect(
+		page.getByRole('heading', { name: 'Mean surprisal by word position' }),
+	).toBeVisible();
+});
+
 test('context + target: only the target’s words, the same table as the CLI', async ({ page }) => {
 	const path = test.info().outputPath('cloze.csv');
 	writeFileSync(

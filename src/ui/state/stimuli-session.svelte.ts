@@ -47,6 +47,8 @@ import {
 } from '../../core/stimuli/stimuli-run-kind';
 import type { ChartSpec } from '../../core/syntaxgym/charts/chart-spec';
 import {
+	stimuliCriticalFigureSpec,
+	stimuliCriticalMeans,
 	stimuliFigureSpec,
 	stimuliPositionMeans,
 	type StimuliPositionMean,
@@ -97,6 +99,20 @@ export interface StimuliShownRun {
 	/** The stimulus file's text, when stored. */
 	readonly input: string | null;
 	readonly words: readonly StimuliWordRow[];
+}
+
+/** The Stimuli figure: its chart, its numbers and, around a critical word, what was found. */
+export interface StimuliFigure {
+	readonly spec: ChartSpec;
+	/** With `critical`, `position` is the offset from the critical word. */
+	readonly means: readonly StimuliPositionMean[];
+	readonly critical?: {
+		readonly column: string;
+		/** Critical words found (one per row at most). */
+		readonly words: number;
+		/** File lines whose critical cell matched none of their words. */
+		readonly unmatchedLines: readonly number[];
+	};
 }
 
 /** What a shared run's link says its words were: a re-run of it is compared with this. */
@@ -159,9 +175,12 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 	/** The figure's condition column ('' for none: one series) and model (index in the run). */
 	figureCondition = $state('');
 	figureModel = $state(0);
+	/** The column naming each row's critical word ('' for none: the figure is by word position). */
+	figureCritical = $state('');
 
-	/** The shown run's figure: mean surprisal by word position and condition; null without a table. */
-	#figure = $derived.by((): { spec: ChartSpec; means: readonly StimuliPositionMean[] } | null => {
+	/** The shown run's figure: mean surprisal by word position (or around the critical word) and
+	 * condition; null without a table. */
+	#figure = $derived.by((): StimuliFigure | null => {
 		const shown = this.#shown;
 		// Drawn once the run ends, not after each request of it.
 		if (!shown?.table || this.running) return null;
@@ -170,12 +189,28 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 		const condition = shown.table.header.includes(this.figureCondition)
 			? this.figureCondition
 			: null;
-		const means = stimuliPositionMeans(
-			shown.table,
-			shown.words,
-			shown.run.models.indexOf(model),
-			condition,
-		);
+		const modelIndex = shown.run.models.indexOf(model);
+		if (shown.table.header.includes(this.figureCritical)) {
+			const critical = stimuliCriticalMeans(
+				shown.table,
+				shown.words,
+				modelIndex,
+				condition,
+				this.figureCritical,
+				shown.run.choices.layout === 'word-per-row',
+			);
+			const table = shown.table;
+			return {
+				spec: stimuliCriticalFigureSpec(critical.means, modelName(model), this.figureCritical),
+				means: critical.means,
+				critical: {
+					column: this.figureCritical,
+					words: critical.criticalWords,
+					unmatchedLines: critical.unmatchedRows.map((row) => table.rows[row]?.line ?? row + 2),
+				},
+			};
+		}
+		const means = stimuliPositionMeans(shown.table, shown.words, modelIndex, condition);
 		return means.length === 0 ? null : { spec: stimuliFigureSpec(means, modelName(model)), means };
 	});
 	readonly #options: StimuliSessionOptions;
@@ -206,7 +241,7 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 	get shown(): StimuliShownRun | null {
 		return this.#shown;
 	}
-	get figure(): { spec: ChartSpec; means: readonly StimuliPositionMean[] } | null {
+	get figure(): StimuliFigure | null {
 		return this.#figure;
 	}
 
@@ -529,6 +564,9 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 		this.figureModel = 0;
 		this.figureCondition =
 			plan?.table.header.find((name) => /^(condition|cond)$/iu.test(name)) ?? '';
+		this.figureCritical =
+			plan?.table.header.find((name) => /^critical([ _]?(word|position|index))?$/iu.test(name)) ??
+			'';
 	}
 
 	/** Shows a stored run: its table (rebuilt from the stored input) and how it was made. */

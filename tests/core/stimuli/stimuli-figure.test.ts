@@ -2,7 +2,12 @@
 // with a Student-t 95% interval, and the chart spec drawn from them.
 import { describe, expect, it } from 'vitest';
 import { readStimulusTable } from '../../../src/core/stimuli/read-stimulus-table';
-import { stimuliFigureSpec, stimuliPositionMeans } from '../../../src/core/stimuli/stimuli-figure';
+import {
+	stimuliCriticalFigureSpec,
+	stimuliCriticalMeans,
+	stimuliFigureSpec,
+	stimuliPositionMeans,
+} from '../../../src/core/stimuli/stimuli-figure';
 import type { StimuliWordRow } from '../../../src/core/stimuli/stimuli-run-kind';
 
 const TABLE = readStimulusTable('item,condition,sentence\n1,a,x y\n2,a,x y\n3,b,x y\n', {
@@ -63,5 +68,78 @@ describe('stimuliPositionMeans', () => {
 			['a', [3, 4]],
 			['b', [10, 12]],
 		]);
+	});
+});
+
+describe('stimuliCriticalMeans', () => {
+	// Four texts; the critical cell names the word by position (2), by itself ("Cat."), by a
+	// position past the row's words (9: unmatched) or not at all.
+	const table = readStimulusTable(
+		'condition,critical,sentence\na,2,The dog ran far\na,cat,A big cat. sat\nb,9,x y\nb,,p q\n',
+		{ source: 't.csv' },
+	);
+	const texts = [
+		['The', 'dog', 'ran', 'far'],
+		['A', 'big', 'cat.', 'sat'],
+		['x', 'y'],
+		['p', 'q'],
+	];
+	// Surprisal 10·row + index, so each value says where it came from.
+	const rows = texts.flatMap((words, row) =>
+		words.map((text, index): StimuliWordRow => ({
+			...word(row, index, 10 * row + index),
+			word: text,
+		})),
+	);
+
+	it('averages the critical word and its neighbours in the same text, by condition', () => {
+		const result = stimuliCriticalMeans(table, rows, 0, 'condition', 'critical', false);
+		expect(result.criticalWords).toBe(2);
+		expect(result.unmatchedRows).toEqual([2]);
+		// Row 0: critical "dog" (index 1): offsets −1..2 are 0, 1, 2, 3. Row 1: "cat." (index 2):
+		// offsets −2..1 are 10, 11, 12, 13.
+		expect(result.means.map((m) => [m.condition, m.position, m.count, m.mean])).toEqual([
+			['a', -2, 1, 10],
+			['a', -1, 2, (0 + 11) / 2],
+			['a', 0, 2, (1 + 12) / 2],
+			['a', 1, 2, (2 + 13) / 2],
+			['a', 2, 1, 3],
+		]);
+	});
+
+	it('never reaches into the next text for a neighbour', () => {
+		const lastWord = readStimulusTable('critical,sentence\n2,x y\n,p q\n', { source: 't.csv' });
+		const words = [word(0, 0, 1), word(0, 1, 2), word(1, 0, 30), word(1, 1, 40)];
+		const result = stimuliCriticalMeans(lastWord, words, 0, null, 'critical', false);
+		expect(result.means.map((m) => [m.position, m.mean])).toEqual([
+			[-1, 1],
+			[0, 2],
+		]);
+	});
+
+	it('one word per row: a flag marks the critical word’s own row', () => {
+		const perWord = readStimulusTable('flag,word\n,The\nTRUE,dog\n,ran\n', { source: 't.csv' });
+		const words = [word(0, 0, 1), word(1, 1, 5), word(2, 2, 7)];
+		const result = stimuliCriticalMeans(perWord, words, 0, null, 'flag', true);
+		expect(result.criticalWords).toBe(1);
+		expect(result.means.map((m) => [m.position, m.mean])).toEqual([
+			[-1, 1],
+			[0, 5],
+			[1, 7],
+		]);
+	});
+
+	it('draws the offsets around the critical word on the x axis', () => {
+		const { means } = stimuliCriticalMeans(table, rows, 0, 'condition', 'critical', false);
+		const spec = stimuliCriticalFigureSpec(means, 'm', 'critical');
+		expect(spec.labels).toEqual([
+			'critical − 2',
+			'critical − 1',
+			'critical',
+			'critical + 1',
+			'critical + 2',
+		]);
+		expect(spec.series.map((s) => s.label)).toEqual(['a']);
+		expect(spec.series[0]?.values).toEqual([10, 5.5, 6.5, 7.5, 3]);
 	});
 });
