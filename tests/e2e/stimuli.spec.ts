@@ -380,6 +380,12 @@ test.describe('with axe injected', () => {
 		);
 		expect(svg).toContain('>ambiguous</text>');
 		expect(svg).toContain('>unambiguous</text>');
+		// The heat strips: the example's 12 texts, the first one's 8 words (each word one button).
+		const heat = page.getByTestId('stimuli-heat-strips');
+		await heat.locator('summary').click();
+		await expect(heat.locator('summary')).toContainText('the first 12 texts (gpt2-en-small)');
+		await expect(heat.locator('.heat-strip')).toHaveCount(12);
+		await expect(heat.locator('.heat-strip').first().locator('[data-token]')).toHaveCount(8);
 		await sweep('stimuli (done)');
 		await page.getByTestId('stimuli-file').setInputFiles({
 			name: 'bad.csv',

@@ -233,3 +233,53 @@ export function stimuliCriticalFigureSpec(
 		...(extent === undefined ? {} : { ySuggestedMin: extent.min, ySuggestedMax: extent.max }),
 	};
 }
+
+/** Texts (passages) the page draws as heat strips: the first ones of the run. */
+export const STIMULI_HEAT_STRIPS = 20;
+
+/** One text's words for a heat strip, with the file line of its first word's row. */
+export interface StimuliHeatStrip {
+	readonly line: number;
+	/** The strip's condition (its first row's cell), '' without a condition column. */
+	readonly condition: string;
+	readonly words: readonly {
+		readonly word: string;
+		/** The word's tokens as the vocabulary spells them, space-separated. */
+		readonly tokens: string;
+		readonly surprisalBits: number;
+	}[];
+}
+
+/**
+ * The first `limit` texts of model `model`'s words as heat strips, in table order: a text starts
+ * at each word whose index in its passage is 0.
+ */
+export function stimuliHeatStrips(
+	table: StimulusTable,
+	words: readonly StimuliWordRow[],
+	model: number,
+	conditionColumn: string | null,
+	limit = STIMULI_HEAT_STRIPS,
+): StimuliHeatStrip[] {
+	const column = conditionColumn === null ? -1 : table.header.indexOf(conditionColumn);
+	const strips: { line: number; condition: string; words: StimuliHeatStrip['words'][number][] }[] =
+		[];
+	for (const word of words) {
+		if (word.model !== model) continue;
+		if (word.wordIndex === 0 || strips.length === 0) {
+			if (strips.length === limit) break;
+			const row = table.rows[word.row];
+			strips.push({
+				line: row?.line ?? word.row + 2,
+				condition: column < 0 ? '' : (row?.fields[column] ?? ''),
+				words: [],
+			});
+		}
+		strips.at(-1)?.words.push({
+			word: word.word,
+			tokens: (word.tokens ?? []).join(' '),
+			surprisalBits: word.surprisalBits,
+		});
+	}
+	return strips;
+}

@@ -46,11 +46,14 @@ import {
 	type StimuliWordRow,
 } from '../../core/stimuli/stimuli-run-kind';
 import type { ChartSpec } from '../../core/syntaxgym/charts/chart-spec';
+import { heatScaleBits } from '../../core/syntaxgym/charts/surprisal-heat';
 import {
 	stimuliCriticalFigureSpec,
 	stimuliCriticalMeans,
 	stimuliFigureSpec,
+	stimuliHeatStrips,
 	stimuliPositionMeans,
+	type StimuliHeatStrip,
 	type StimuliPositionMean,
 } from '../../core/stimuli/stimuli-figure';
 import {
@@ -99,6 +102,15 @@ export interface StimuliShownRun {
 	/** The stimulus file's text, when stored. */
 	readonly input: string | null;
 	readonly words: readonly StimuliWordRow[];
+}
+
+/** The first texts of one model's words as heat strips, on one colour scale. */
+export interface StimuliHeatStrips {
+	readonly strips: readonly StimuliHeatStrip[];
+	/** Bits at which every strip's colour saturates. */
+	readonly scaleBits: number;
+	/** The model's name. */
+	readonly model: string;
 }
 
 /** The Stimuli figure: its chart, its numbers and, around a critical word, what was found. */
@@ -213,6 +225,22 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 		const means = stimuliPositionMeans(shown.table, shown.words, modelIndex, condition);
 		return means.length === 0 ? null : { spec: stimuliFigureSpec(means, modelName(model)), means };
 	});
+	/** The first texts of the figure's model as heat strips, on one scale; null without a table. */
+	#heatStrips = $derived.by((): StimuliHeatStrips | null => {
+		const shown = this.#shown;
+		if (!shown?.table || this.running) return null;
+		const model = Math.min(this.figureModel, shown.run.models.length - 1);
+		const condition = shown.table.header.includes(this.figureCondition)
+			? this.figureCondition
+			: null;
+		const strips = stimuliHeatStrips(shown.table, shown.words, model, condition);
+		if (strips.length === 0) return null;
+		const scaleBits = heatScaleBits(
+			strips.flatMap((strip) => strip.words.map((word) => word.surprisalBits)),
+		);
+		const spec = shown.run.models[model];
+		return { strips, scaleBits, model: spec ? modelName(spec) : '' };
+	});
 	readonly #options: StimuliSessionOptions;
 	readonly #now: () => number;
 
@@ -241,6 +269,10 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 	get shown(): StimuliShownRun | null {
 		return this.#shown;
 	}
+	get heatStrips(): StimuliHeatStrips | null {
+		return this.#heatStrips;
+	}
+
 	get figure(): StimuliFigure | null {
 		return this.#figure;
 	}

@@ -6,6 +6,7 @@ import {
 	stimuliCriticalFigureSpec,
 	stimuliCriticalMeans,
 	stimuliFigureSpec,
+	stimuliHeatStrips,
 	stimuliPositionMeans,
 } from '../../../src/core/stimuli/stimuli-figure';
 import type { StimuliWordRow } from '../../../src/core/stimuli/stimuli-run-kind';
@@ -141,5 +142,29 @@ describe('stimuliCriticalMeans', () => {
 		]);
 		expect(spec.series.map((s) => s.label)).toEqual(['a']);
 		expect(spec.series[0]?.values).toEqual([10, 5.5, 6.5, 7.5, 3]);
+	});
+});
+
+describe('stimuliHeatStrips', () => {
+	it('cuts one model’s words into texts at each first word, up to the limit', () => {
+		const table = readStimulusTable('condition,sentence\na,x y\nb,p q r\nc,s\n', {
+			source: 't.csv',
+		});
+		const words = [
+			{ ...word(0, 0, 1), word: 'x', tokens: ['x'] },
+			{ ...word(0, 1, 2), word: 'y', tokens: ['Ġy'] },
+			{ ...word(1, 0, 3), word: 'p' },
+			{ ...word(1, 1, 4), word: 'q' },
+			{ ...word(1, 2, 5), word: 'r' },
+			{ ...word(2, 0, 6), word: 's' },
+			{ ...word(0, 0, 9, 1), word: 'x' },
+		];
+		const strips = stimuliHeatStrips(table, words, 0, 'condition', 2);
+		expect(strips.map((s) => [s.line, s.condition, s.words.map((w) => w.word)])).toEqual([
+			[2, 'a', ['x', 'y']],
+			[3, 'b', ['p', 'q', 'r']],
+		]);
+		expect(strips[0]?.words[1]).toEqual({ word: 'y', tokens: 'Ġy', surprisalBits: 2 });
+		expect(stimuliHeatStrips(table, words, 1, null).map((s) => s.words.length)).toEqual([1]);
 	});
 });
