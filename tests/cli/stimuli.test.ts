@@ -395,6 +395,48 @@ describe('stimuli on long passages and options', () => {
 	});
 });
 
+describe('stimuli --top-k', () => {
+	it('lists each word’s most likely next tokens, most likely first; a listed word’s probability is its surprisal’s', async () => {
+		const csv = file(
+			'top.csv',
+			'item,sentence\n1,The cat sat on the mat and it was in the house.\n2,It was on the table.\n',
+		);
+		const run = await runCliCommand(
+			stimuliCommand,
+			[csv, '--text', 'sentence', '--top-k', '20', '--model', 'gpt2-en-small', '--threads', '2'],
+			'disk',
+		);
+		expect(run.exitCode, run.stderr).toBe(0);
+		expect(run.stderr).toMatch(/provenance: top_next_tokens: the 20 most likely next tokens/);
+		const rows = records(run.stdout);
+		expect(Object.keys(rows[0] ?? {}).slice(-3)).toEqual([
+			'entropy_bits',
+			'top_next_tokens',
+			'model',
+		]);
+		let matched = 0;
+		for (const row of rows) {
+			const entries = (row['top_next_tokens'] ?? '').split(' | ').map((entry) => {
+				const at = entry.lastIndexOf(' ');
+				return { text: entry.slice(0, at), probability: Number(entry.slice(at + 1)) };
+			});
+			expect(entries).toHaveLength(20);
+			const probabilities = entries.map((e) => e.probability);
+			expect(probabilities).toEqual([...probabilities].sort((a, b) => b - a));
+			// A one-token word among its own next tokens: p = 2^−surprisal (4 significant digits).
+			if (row['token_count'] !== '1') continue;
+			const own = `${row['word_index'] === '1' ? '' : '␣'}${row['word']}`;
+			const listed = entries.find((e) => e.text === own);
+			if (!listed) continue;
+			matched += 1;
+			const p = 2 ** -Number(row['surprisal_bits']);
+			expect(Math.abs(listed.probability - p) / p).toBeLessThan(1e-3);
+		}
+		// Function words (on, the, was, it, in) are in their own top 20 here.
+		expect(matched).toBeGreaterThanOrEqual(5);
+	});
+});
+
 describe('stimuli on hostile input', () => {
 	const TINY = ['--model', 'gpt2-random-tiny', '--threads', '1'];
 	it.each<[string, string | Uint8Array, string[], RegExp]>([
@@ -449,11 +491,36 @@ describe('stimuli on hostile input', () => {
 		[['--text', 't', '--stride-words', '3'], /--stride-words needs --context-words/],
 		[['--text', 't', '--context-words', '4', '--stride-words', '5'], /cannot be over/],
 		[['--text', 't', '--context-words', '0'], /--context-words must be a whole number ≥ 1/],
+		[['--text', 't', '--top-k', '0'], /--top-k must be a whole number from 1 to 20/],
+		[['--text', 't', '--top-k', '21'], /--top-k must be a whole number from 1 to 20/],
+		[['--text', 't', '--top-k', '2.5'], /--top-k must be a whole number from 1 to 20/],
+		[['--text', 't', '--top-k', '3', '--tokens'], /--top-k gives a column of the word table/],
 	])('flags %j: exit 2', async (args, message) => {
 		const path = file('ok.csv', 'id,t\n1,The dog\n');
 		const run = await runCliCommand(stimuliCommand, [path, ...args, ...TINY], 'disk');
 		expect(run.exitCode).toBe(2);
 		expect(run.stderr).toMatch(message);
+	});
+
+	it('--top-k with an endpoint model: exit 2 before any request', async () => {
+		const path = file('ok.csv', 'id,t\n1,The dog\n');
+		const run = await runCliCommand(
+			stimuliCommand,
+			[
+				path,
+				'--text',
+				't',
+				'--top-k',
+				'3',
+				'--model',
+				'openai/m',
+				'--base-url',
+				'http://127.0.0.1:9/v1',
+			],
+			'disk',
+		);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toMatch(/--top-k needs models that run here/);
 	});
 
 	it('--help lists every flag', async () => {
@@ -474,6 +541,7 @@ describe('stimuli on hostile input', () => {
 			'--stride-words',
 			'--format',
 			'--tokens',
+			'--top-k',
 			'--output',
 			'--model',
 			'--convention',

@@ -71,6 +71,21 @@ function expectSameTable(app: string, cli: string): void {
 			const y = b[r]?.[c] ?? '';
 			if (BITS_COLUMNS.has(name) && x !== 'NA' && y !== 'NA') {
 				largest = Math.max(largest, Math.abs(Number(x) - Number(y)));
+			} else if (name === 'top_next_tokens' && x !== 'NA') {
+				// The same tokens in the same order; probabilities (4 digits) within 1e-3 of each other.
+				const [a, b] = [x, y].map((cell) =>
+					cell.split(' | ').map((entry) => {
+						const at = entry.lastIndexOf(' ');
+						return [entry.slice(0, at), Number(entry.slice(at + 1))] as const;
+					}),
+				);
+				expect(`${r}:${a?.map(([text]) => text).join('|')}`).toBe(
+					`${r}:${b?.map(([text]) => text).join('|')}`,
+				);
+				a?.forEach(([, p], i) => {
+					const q = b?.[i]?.[1] ?? NaN;
+					expect(Math.abs(p - q) / q).toBeLessThan(1e-3);
+				});
 			} else expect(`${r}:${name}:${x}`).toBe(`${r}:${name}:${y}`);
 		});
 	}
@@ -258,6 +273,25 @@ test('the figure around a critical word: found by position or by the word, its m
 	await expect(
 		page.getByRole('heading', { name: 'Mean surprisal by word position' }),
 	).toBeVisible();
+});
+
+test('top next tokens: the same column as the CLI’s --top-k', async ({ page }) => {
+	const path = test.info().outputPath('top.csv');
+	writeFileSync(path, 'item,sentence\n1,The cat sat on the mat.\n2,It was on the table.\n');
+	await page.goto('/#/stimuli');
+	await page.getByTestId('stimuli-file').setInputFiles(path);
+	await page.getByLabel('Top next tokens per word').fill('3');
+	await page.getByRole('button', { name: 'Score words' }).click();
+	await expect(page.getByTestId('stimuli-progress')).toContainText('11 of 11 words', {
+		timeout: 60_000,
+	});
+	await expect(page.getByTestId('stimuli-table').locator('thead th').nth(-2)).toHaveText(
+		'top_next_tokens',
+	);
+	expectSameTable(
+		await download(page, 'Table (CSV)'),
+		cliTable([path, '--text', 'sentence', '--top-k', '3']),
+	);
 });
 
 test('context + target: only the target’s words, the same table as the CLI', async ({ page }) => {

@@ -30,6 +30,8 @@ import {
 } from '../../core/stimuli/stimulus-table';
 import { DEFAULT_MODEL_ID } from '../../core/model/model-spec';
 import { planStimulusWindows, type StimulusWindowSize } from '../../core/stimuli/stimulus-windows';
+import { withTopNext } from '../../core/stimuli/stimulus-word-surprisals';
+import { STIMULI_MAX_TOP_NEXT } from '../../core/stimuli/stimuli-run-kind';
 import { compileLinearRegex, RegexRefused } from '../../core/text/linear-regex';
 import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
 import { parseCommandArgs } from '../parse-command-args';
@@ -47,7 +49,7 @@ export const STIMULI_USAGE =
 	'(--text <column> [--by <column>] | --word <column> --by <column> [--word-n <column>] | ' +
 	'--context <column> --target <column>) ' +
 	'[--delimiter comma|semicolon|tab] [--sep <text>] [--punctuation keep|split|ignore] [--ignore-regex <pattern>] ' +
-	'[--context-words <n> [--stride-words <n>]] [--tokens] [--format csv|tsv] [--output <file>] ' +
+	'[--context-words <n> [--stride-words <n>]] [--top-k <n>] [--tokens] [--format csv|tsv] [--output <file>] ' +
 	MODEL_OPTIONS_USAGE;
 
 export const STIMULI_HELP = `Layouts (pick one; column names as in the file's header):
@@ -75,6 +77,10 @@ Words and tokens:
 Long passages:
   --context-words <n>        score in sliding windows of at most n words (default: whole texts)
   --stride-words <n>         words scored per window after the first (default n/2)
+Next tokens:
+  --top-k <n>                a top_next_tokens column: the n most likely next tokens (1 to ${STIMULI_MAX_TOP_NEXT})
+                             at each word's first token, with their probabilities (local models
+                             only; scored without shared-prefix reuse, so slower)
 Input and output:
   --tokens                   one row per model token instead of per word: word_index (NA for a
                              token in no word: start-of-text, a context, punctuation left out),
@@ -111,6 +117,7 @@ const OPTIONS = {
 	output: { type: 'string' },
 	sep: { type: 'string' },
 	tokens: { type: 'boolean' },
+	'top-k': { type: 'string' },
 } as const;
 
 type Values = Partial<Record<keyof typeof OPTIONS, string | boolean>>;
@@ -293,9 +300,34 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 			`--context-words windows long passages of --text or --word; a context + target row is scored whole.\n${STIMULI_USAGE}`,
 		);
 	}
+	const topKText = text(values, 'top-k');
+	const topK = topKText === undefined ? undefined : Number(topKText);
+	if (
+		topK !== undefined &&
+		!(
+			Number.isInteger(topK) &&
+			topK >= 1 &&
+			topK <= STIMULI_MAX_TOP_NEXT &&
+			/^\d+$/u.test(topKText ?? '')
+		)
+	) {
+		throw new CliInputError(
+			`--top-k must be a whole number from 1 to ${STIMULI_MAX_TOP_NEXT} (got '${topKText}').\n${STIMULI_USAGE}`,
+		);
+	}
+	if (topK !== undefined && values.tokens === true) {
+		throw new CliInputError(
+			`--top-k gives a column of the word table, not of --tokens.\n${STIMULI_USAGE}`,
+		);
+	}
 	const requests = [];
 	for (const model of (text(values, 'model') ?? DEFAULT_MODEL_ID).split(',')) {
 		requests.push(await readModelRequest({ ...values, model: model.trim() }, STIMULI_USAGE));
+	}
+	if (topK !== undefined && requests.some((request) => request.endpoint !== undefined)) {
+		throw new CliInputError(
+			`--top-k needs models that run here: an endpoint's prompt logprobs give no next-token ranking.\n${STIMULI_USAGE}`,
+		);
 	}
 
 	const table = readStimulusTable(decodeStimulusBytes(await readStimulusBytes(path), path), {
@@ -317,7 +349,7 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 				request,
 				windows.map((w) => w.text),
 				io,
-				{ wordBoundaries: bow },
+				{ wordBoundaries: bow, ...(topK !== undefined ? { topLogprobs: topK } : {}) },
 			);
 		} catch (error) {
 			if (error instanceof SequenceLengthError) {
@@ -332,7 +364,12 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 			}
 			throw error;
 		}
-		const byIndex = new Map(scored.texts.map((t) => [t.index, t.tokens]));
+		const byIndex = new Map(
+			scored.texts.map((t) => [
+				t.index,
+				topK === undefined ? t.tokens : withTopNext(t.tokens, t.topLogprobs ?? [], topK),
+			]),
+		);
 		const windowTokens = windows.map((_, index) => byIndex.get(index) ?? []);
 		const words = collectStimulusWords(
 			passages,
@@ -351,7 +388,7 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 						model,
 						ignoreToken !== undefined ? { ignoreToken } : {},
 					)
-				: stimulusTableRows(table, words, model);
+				: stimulusTableRows(table, words, model, topK !== undefined);
 		if (rows.length === 0 && header !== undefined) rows.push(header);
 		rows.push(...body);
 		models.push({
@@ -377,6 +414,7 @@ export const stimuliCommand: CliCommand = async (args, io) => {
 		...(window !== undefined ? { window } : {}),
 		bow: requests.every((request) => request.endpoint === undefined),
 		entropy,
+		...(topK !== undefined ? { topNext: topK } : {}),
 		passages: passages.length,
 		words: wordCount,
 	});

@@ -260,6 +260,9 @@ export interface NodeScoringOptions {
 	/** Also give every token its boundary surprisal (`ScoreTextsParams.wordBoundaries`). An
 	 * endpoint cannot: it fails with EndpointCannotScoreError. */
 	readonly wordBoundaries?: boolean;
+	/** Also give each token its distribution's most likely tokens (`ScoreTextsParams.topLogprobs`,
+	 * local models only; plain batches). */
+	readonly topLogprobs?: number;
 }
 
 /** One model run over `texts` in Node: loads, scores (texts in input order), disposes. */
@@ -321,6 +324,7 @@ export async function scoreTextsInNode(
 			texts,
 			convention,
 			...wordBoundaries,
+			...(options.topLogprobs !== undefined ? { topLogprobs: options.topLogprobs } : {}),
 		});
 		const seconds = result.elapsedMs / 1000;
 		io.stderr(

@@ -23,9 +23,13 @@ import { encodeShareFragment, readSharePayload, type ShareRoute } from '../share
 import { PUNCTUATION_RULES, type PunctuationRule } from './stimulus-passages';
 import { STIMULUS_FILE_MAX_BYTES } from './read-stimulus-table';
 import type { StimulusWindowSize } from './stimulus-windows';
+import type { StimulusNextToken } from './stimulus-word-surprisals';
 
 /** A word item's key: the model's index times this, plus the word's place in the run. */
 export const STIMULI_WORD_KEY_STRIDE = 1_000_000_000;
+
+/** The most top next tokens a run asks for per word (the engine's top-k limit, vLLM's default). */
+export const STIMULI_MAX_TOP_NEXT = 20;
 
 /** The longest stimulus text a link carries; a larger input is shared by its bundle. */
 export const STIMULI_SHARE_MAX_TEXT_CHARS = 16 * 1024;
@@ -48,6 +52,8 @@ export interface StimuliChoices {
 	readonly orderColumn?: string | null;
 	/** Sliding windows of words for long passages, or null: each text scored whole. */
 	readonly window?: StimulusWindowSize | null;
+	/** How many most likely next tokens each word gets (1–20), or null/absent: none. */
+	readonly topNext?: number | null;
 }
 
 /** One scored word of the table (long form: one row per word and model). */
@@ -65,6 +71,8 @@ export interface StimuliWordRow {
 	readonly bowSurprisalBits: number | null;
 	/** Next-word entropy at the word's first token; null where not computed. */
 	readonly entropyBits: number | null;
+	/** The most likely next tokens at the word's first token, when the run asked for them. */
+	readonly topNext?: readonly StimulusNextToken[];
 	/** Index into the run's `models`. */
 	readonly model: number;
 }
@@ -152,6 +160,7 @@ const ChoicesSchema = v.object({
 			}),
 		),
 	),
+	topNext: v.optional(v.nullable(v.pipe(Count, v.minValue(1), v.maxValue(STIMULI_MAX_TOP_NEXT)))),
 });
 
 const WordRowSchema = v.object({
@@ -166,6 +175,17 @@ const WordRowSchema = v.object({
 	),
 	bowSurprisalBits: v.nullable(Bits),
 	entropyBits: v.nullable(Bits),
+	topNext: v.optional(
+		v.pipe(
+			v.array(
+				v.object({
+					text: v.pipe(v.string(), v.maxLength(1000)),
+					probability: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+				}),
+			),
+			v.maxLength(STIMULI_MAX_TOP_NEXT),
+		),
+	),
 	model: Count,
 });
 

@@ -129,6 +129,7 @@ export function stimuliWordItemsOf(
 		surprisalBits: word.surprisalBits,
 		bowSurprisalBits: word.bowSurprisalBits,
 		entropyBits: word.entropyBits,
+		...(word.topNext !== undefined ? { topNext: word.topNext } : {}),
 		model,
 	}));
 }
@@ -175,12 +176,14 @@ export function firstUnscoredWindow(plan: StimuliPlan, storedWords: number): num
 
 /**
  * The long table (header, then a row per word and model, models in run order), as the CLI's
- * `stimuli` writes it from the same file and choices.
+ * `stimuli` writes it from the same file and choices; `topNext`: with the top next tokens column
+ * (a run that asked for them).
  */
 export function stimuliTableRows(
 	table: StimulusTable,
 	words: readonly StimuliWordRow[],
 	modelNames: readonly string[],
+	topNext = false,
 ): string[][] {
 	let header: string[] | undefined;
 	const rows: string[][] = [];
@@ -197,8 +200,9 @@ export function stimuliTableRows(
 				surprisalBits: word.surprisalBits,
 				bowSurprisalBits: word.bowSurprisalBits,
 				entropyBits: word.entropyBits,
+				...(word.topNext !== undefined ? { topNext: word.topNext } : {}),
 			}));
-		const [head, ...body] = stimulusTableRows(table, results, name);
+		const [head, ...body] = stimulusTableRows(table, results, name, topNext);
 		header ??= head;
 		rows.push(...body);
 	});

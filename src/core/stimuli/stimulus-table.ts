@@ -10,6 +10,7 @@ import type { StimulusWindow, StimulusWindowSize } from './stimulus-windows';
 import {
 	assignTokensToWords,
 	sumTokensToStimulusWords,
+	type StimulusNextToken,
 	type StimulusToken,
 	type StimulusWordOptions,
 	type StimulusWordValues,
@@ -26,6 +27,9 @@ export const STIMULUS_VALUE_COLUMNS = [
 	'entropy_bits',
 	'model',
 ] as const;
+
+/** The column added before `model` when the run asked for the top next tokens. */
+export const TOP_NEXT_COLUMN = 'top_next_tokens';
 
 /** Appended to an added column's name when the input already has a column of that name. */
 export const COLLISION_SUFFIX = '_lm';
@@ -88,10 +92,32 @@ export function formatBitsForR(bits: number | null): string {
 	return String(bits);
 }
 
-/** The added columns' names, each with {@link COLLISION_SUFFIX} while the input has it. */
-export function stimulusValueColumnNames(inputHeader: readonly string[]): string[] {
+/**
+ * The top next tokens as one cell: `text probability` pairs, most likely first, ` | ` between; a
+ * token's spaces shown as `␣` and line breaks as `↵`, probabilities to 4 significant digits. NA
+ * for none.
+ */
+export function formatTopNext(entries: readonly StimulusNextToken[] | undefined): string {
+	if (entries === undefined || entries.length === 0) return 'NA';
+	return entries
+		.map(
+			({ text, probability }) =>
+				`${text.replace(/ /gu, '␣').replace(/\r?\n/gu, '↵')} ${Number(probability.toPrecision(4))}`,
+		)
+		.join(' | ');
+}
+
+/** The added columns' names, each with {@link COLLISION_SUFFIX} while the input has it;
+ * `topNext` adds {@link TOP_NEXT_COLUMN} before `model`. */
+export function stimulusValueColumnNames(
+	inputHeader: readonly string[],
+	topNext = false,
+): string[] {
 	const taken = new Set(inputHeader);
-	return STIMULUS_VALUE_COLUMNS.map((name) => {
+	const names: readonly string[] = topNext
+		? [...STIMULUS_VALUE_COLUMNS.slice(0, -1), TOP_NEXT_COLUMN, 'model']
+		: STIMULUS_VALUE_COLUMNS;
+	return names.map((name) => {
 		let chosen: string = name;
 		while (taken.has(chosen)) chosen += COLLISION_SUFFIX;
 		taken.add(chosen);
@@ -102,13 +128,15 @@ export function stimulusValueColumnNames(inputHeader: readonly string[]): string
 /**
  * The header and rows of the long table: one row per word, in passage order (`wordIndex` 1-based
  * in the output), every input column of the word's row first. Token forms are joined by spaces.
+ * `topNext`: the table has the top next tokens column (see {@link formatTopNext}).
  */
 export function stimulusTableRows(
 	table: StimulusTable,
 	words: readonly StimulusWordResult[],
 	model: string,
+	topNext = false,
 ): string[][] {
-	const header = [...table.header, ...stimulusValueColumnNames(table.header)];
+	const header = [...table.header, ...stimulusValueColumnNames(table.header, topNext)];
 	const rows = words.map((word) => [
 		...(table.rows[word.rowIndex]?.fields ?? []),
 		String(word.wordIndex + 1),
@@ -118,6 +146,7 @@ export function stimulusTableRows(
 		formatBitsForR(word.surprisalBits),
 		formatBitsForR(word.bowSurprisalBits),
 		formatBitsForR(word.entropyBits),
+		...(topNext ? [formatTopNext(word.topNext)] : []),
 		model,
 	]);
 	return [header, ...rows];
@@ -226,6 +255,8 @@ export interface StimulusProvenance {
 	readonly bow: boolean;
 	/** Whether the engine gave next-word entropies. */
 	readonly entropy: boolean;
+	/** How many top next tokens the table gives per word (absent: none). */
+	readonly topNext?: number;
 	readonly passages: number;
 	readonly words: number;
 }
@@ -281,6 +312,11 @@ export function describeStimulusProvenance(facts: StimulusProvenance): string[] 
 		facts.entropy
 			? "entropy_bits: entropy (−Σ p log₂ p over the vocabulary) of the distribution that predicts the word's first token; NA for a text's first word when no start-of-text token comes before it, and for an endpoint model (its logprobs give no whole distribution)"
 			: "entropy_bits: NA (an endpoint model's logprobs give no whole next-token distribution)",
+		...(facts.topNext === undefined
+			? []
+			: [
+					`top_next_tokens: the ${facts.topNext} most likely next tokens of the distribution that predicts the word's first token, most likely first, as 'token probability' pairs (a space in a token shown as ␣, a line break as ↵; probabilities to 4 significant digits) with ' | ' between; NA for a word no token comes before; tokens, not words: a token may be part of a word`,
+				]),
 		facts.window === undefined
 			? "window: none; each text is scored whole (a text longer than the model's context is an error)"
 			: `window: sliding, ${facts.window.contextWords} words of context length, stride ${facts.window.strideWords} words; a word is scored once, with at least ${facts.window.contextWords - facts.window.strideWords} words before it once the passage is that long`,

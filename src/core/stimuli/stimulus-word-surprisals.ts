@@ -16,11 +16,20 @@
  * - Beginning-of-word corrected (as the CLI's `surprisals --words --bow`): Σ + boundary(after w's
  *   last token) − boundary(after the token before w), the minus term only when a text token
  *   comes before w (the first word of a text has none, as minicons).
+ * - Top next tokens (when asked): the most likely tokens of that same distribution (the one that
+ *   predicts w's first token), most likely first; none for a word no token comes before.
  * - Next-word entropy: the entropy of the distribution that predicts w's first token (the one
  *   after the token before it), in bits, where the tokens carry it; NaN for a word no token
  *   comes before (the first word with no start-of-text token).
  */
 import type { StimulusWordSpan } from './stimulus-passages';
+
+/** One of a distribution's most likely next tokens: its text (with its leading space, if any)
+ * and its probability. */
+export interface StimulusNextToken {
+	readonly text: string;
+	readonly probability: number;
+}
 
 /** A scored token as the engines give it (`ScoredToken`). */
 export interface StimulusToken {
@@ -33,6 +42,9 @@ export interface StimulusToken {
 	readonly boundarySurprisalBits?: number;
 	/** Entropy in bits of the distribution after this token (the next token's). */
 	readonly nextEntropyBits?: number;
+	/** The most likely tokens of the distribution this token was drawn from, most likely first
+	 * (when the engine was asked for them). */
+	readonly topNext?: readonly StimulusNextToken[];
 }
 
 /** One word's values. Numbers are NaN where the word has no token of its own. */
@@ -44,6 +56,9 @@ export interface StimulusWordValues {
 	readonly bowSurprisalBits: number | null;
 	/** Null when the tokens carry no entropy. */
 	readonly entropyBits: number | null;
+	/** The most likely next tokens at the word's first token; absent when not asked, empty for a
+	 * word no token comes before. */
+	readonly topNext?: readonly StimulusNextToken[];
 }
 
 export interface StimulusWordOptions {
@@ -126,6 +141,7 @@ export function sumTokensToStimulusWords(
 		? tokens.map((token) => token.boundarySurprisalBits ?? 0)
 		: null;
 	const hasEntropy = tokens.some((token) => typeof token.nextEntropyBits === 'number');
+	const hasTop = tokens.some((token) => token.topNext !== undefined);
 	return members.map((tokenIndices, wordIndex) => {
 		const first = tokenIndices[0];
 		const last = tokenIndices.at(-1);
@@ -135,6 +151,7 @@ export function sumTokensToStimulusWords(
 				surprisalBits: Number.NaN,
 				bowSurprisalBits: boundary === null ? null : Number.NaN,
 				entropyBits: hasEntropy ? Number.NaN : null,
+				...(hasTop ? { topNext: [] } : {}),
 			};
 		}
 		let surprisalBits = 0;
@@ -153,6 +170,29 @@ export function sumTokensToStimulusWords(
 			surprisalBits,
 			bowSurprisalBits,
 			entropyBits: hasEntropy ? (typeof entropy === 'number' ? entropy : Number.NaN) : null,
+			...(hasTop ? { topNext: (opening > 0 ? tokens[opening]?.topNext : undefined) ?? [] } : {}),
 		};
 	});
+}
+
+/** A token's top-k as the engines give them (`ScoredText.topLogprobs[i]`): log-probs in nats. */
+export interface EngineTopLogprobs {
+	readonly top: readonly { readonly text: string; readonly logprob: number }[];
+}
+
+/**
+ * The tokens with their `topNext` from the engine's per-token top-k (`top[i]`: the distribution
+ * token i was drawn from; null for the first token), the first `k` of each, as probabilities.
+ */
+export function withTopNext<T extends StimulusToken>(
+	tokens: readonly T[],
+	top: readonly (EngineTopLogprobs | null)[],
+	k: number,
+): T[] {
+	return tokens.map((token, index) => ({
+		...token,
+		topNext: (top[index]?.top ?? [])
+			.slice(0, k)
+			.map(({ text, logprob }) => ({ text, probability: Math.exp(logprob) })),
+	}));
 }

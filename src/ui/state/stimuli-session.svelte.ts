@@ -19,7 +19,7 @@ import {
 	type SurprisalConvention,
 	type TextModelSpec,
 } from '../../core/model/model-spec';
-import type { ScoredToken } from '../../core/scoring/scored-token';
+import { withTopNext, type StimulusToken } from '../../core/stimuli/stimulus-word-surprisals';
 import type { StimulusWindow } from '../../core/stimuli/stimulus-windows';
 import {
 	checkStimulusFileSize,
@@ -179,6 +179,8 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 	/** Words a window scores after the first; null: half the context. */
 	strideWords = $state<number | null>(null);
 	models = $state<string[]>([DEFAULT_MODEL_ID]);
+	/** The most likely next tokens each word gets (1–20), or null: none. */
+	topNext = $state<number | null>(null);
 
 	#file = $state.raw<PickedFile | null>(null);
 	#fileProblem = $state<string | null>(null);
@@ -303,6 +305,7 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 							contextWords: size,
 							strideWords: this.strideWords ?? Math.max(1, Math.floor(size / 2)),
 						},
+			...(this.topNext !== null ? { topNext: this.topNext } : {}),
 		};
 	}
 
@@ -395,6 +398,7 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 			this.punctuation = choices.punctuation;
 			this.contextWords = choices.window?.contextWords ?? null;
 			this.strideWords = choices.window?.strideWords ?? null;
+			this.topNext = choices.topNext ?? null;
 			this.models = [model.id];
 			this.#shared = {
 				modelName: modelName(model),
@@ -554,7 +558,10 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 						return 'cancelled';
 					}
 					const windows = plan.windows.slice(w, end);
-					const result = await this.#scoreWindows(info, convention, windows, signal);
+					const result = await this.#scoreWindows(info, convention, windows, {
+						signal,
+						topNext: record.choices.topNext ?? null,
+					});
 					const words = collectStimulusWords(plan.passages, windows, result.windowTokens);
 					const items = stimuliWordItemsOf(plan, w, words, model);
 					await putRunItemsOfAnyKind(record.id, items);
@@ -624,8 +631,9 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 		info: ModelInfo,
 		convention: SurprisalConvention,
 		windows: readonly StimulusWindow[],
-		signal?: AbortSignal,
-	): Promise<{ windowTokens: ScoredToken[][]; tokenCount: number }> {
+		options: { readonly signal?: AbortSignal; readonly topNext?: number | null } = {},
+	): Promise<{ windowTokens: StimulusToken[][]; tokenCount: number }> {
+		const { signal, topNext } = options;
 		const result = await this.#options.client.call(
 			'scoreTexts',
 			{
@@ -633,14 +641,16 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 				texts: windows.map((window) => window.text),
 				convention,
 				wordBoundaries: true,
+				...(topNext ? { topLogprobs: topNext } : {}),
 			},
 			signal ? { signal } : undefined,
 		);
 		// Results come in input order; a search only if one is not where it should be.
-		const tokensOf = (index: number): ScoredToken[] => {
+		const tokensOf = (index: number): StimulusToken[] => {
 			const text = result.texts[index];
 			const found = text?.index === index ? text : result.texts.find((t) => t.index === index);
-			return [...(found?.tokens ?? [])];
+			const tokens = found?.tokens ?? [];
+			return topNext ? withTopNext(tokens, found?.topLogprobs ?? [], topNext) : [...tokens];
 		};
 		return {
 			windowTokens: windows.map((_, index) => tokensOf(index)),
@@ -675,7 +685,7 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 				);
 				const info = await this.#options.load(spec);
 				const { convention } = defaultConvention({ source: spec.source, id: spec.id });
-				const windowTokens: ScoredToken[][] = [];
+				const windowTokens: StimulusToken[][] = [];
 				for (const [w, end] of stimuliRequests(plan, 0)) {
 					const scored = await this.#scoreWindows(info, convention, plan.windows.slice(w, end));
 					windowTokens.push(...scored.windowTokens);
@@ -753,7 +763,9 @@ function tableRowsOf(
 	table: StimulusTable | null,
 	words: readonly StimuliWordRow[],
 ): string[][] {
-	return table ? stimuliTableRows(table, words, run.models.map(modelName)) : wordsOnly(run, words);
+	return table
+		? stimuliTableRows(table, words, run.models.map(modelName), Boolean(run.choices.topNext))
+		: wordsOnly(run, words);
 }
 
 /** A run as the page shows it; `words` in the table's order (by model, then place). */
@@ -819,6 +831,7 @@ function provenanceOf(
 		...(run.choices.window ? { window: run.choices.window } : {}),
 		bow: run.models.every((spec) => spec.source !== 'openai'),
 		entropy: words.some((word) => word.entropyBits !== null),
+		...(run.choices.topNext ? { topNext: run.choices.topNext } : {}),
 		passages: plan?.passages.length ?? 0,
 		words: plan?.wordCount ?? words.filter((word) => word.model === 0).length,
 	});

@@ -107,6 +107,49 @@ describe('the stimuli kind', () => {
 		});
 	});
 
+	it('carries a run’s top next tokens and refuses hostile ones (a probability over 1, too many)', () => {
+		const topNext = [
+			{ text: ' cat', probability: 0.25 },
+			{ text: ' dog', probability: 0.125 },
+		];
+		const withTop: StimuliBundle = {
+			...BUNDLE,
+			run: { ...BUNDLE.run, choices: { ...CHOICES, topNext: 2 } },
+			words: BUNDLE.words.map((word) => ({ ...word, topNext })),
+		};
+		const text = STIMULI_RUN_KIND.bundle.write(withTop);
+		expect(STIMULI_RUN_KIND.bundle.read(text)).toMatchObject({ ok: true, bundle: withTop });
+		// Sealed as written: the schema, not the seal, refuses them.
+		const bad = (first: unknown[], second: unknown[] = topNext) =>
+			STIMULI_RUN_KIND.bundle.read(
+				STIMULI_RUN_KIND.bundle.write({
+					...withTop,
+					words: withTop.words.map((word, index) => ({
+						...word,
+						topNext: (index === 0 ? first : second) as typeof topNext,
+					})),
+				}),
+			);
+		expect(bad([{ text: 'x', probability: 2 }])).toMatchObject({
+			ok: false,
+			pointer: '/words/0/topNext/0/probability',
+		});
+		expect(
+			bad(
+				topNext,
+				Array.from({ length: 21 }, () => ({ text: 'x', probability: 0 })),
+			),
+		).toMatchObject({ ok: false, pointer: '/words/1/topNext' });
+		const tooMany = STIMULI_RUN_KIND.bundle.write({
+			...withTop,
+			run: { ...withTop.run, choices: { ...CHOICES, topNext: 21 } },
+		});
+		expect(STIMULI_RUN_KIND.bundle.read(tooMany)).toMatchObject({
+			ok: false,
+			pointer: '/run/choices/topNext',
+		});
+	});
+
 	it('carries the stimulus file and stores it beside the words, keyed by model and place', () => {
 		const words = [
 			...BUNDLE.words,

@@ -7,6 +7,7 @@ import { findStimulusWords } from '../../../src/core/stimuli/stimulus-passages';
 import {
 	sumTokensToStimulusWords,
 	type StimulusToken,
+	withTopNext,
 } from '../../../src/core/stimuli/stimulus-word-surprisals';
 
 /**
@@ -154,5 +155,35 @@ describe('sumTokensToStimulusWords on other spans', () => {
 		const unopened = tokens.slice(1);
 		const first = sumTokensToStimulusWords(text, findStimulusWords(text), unopened);
 		expect(first.map((w) => w.entropyBits)).toEqual([Number.NaN, 11]);
+	});
+
+	it('top next tokens: those of the distribution that predicts the word’s first token', () => {
+		const text = 'a bc';
+		const top = [
+			null,
+			{ top: [{ text: 'a', logprob: Math.log(0.5) }] },
+			{
+				top: [
+					{ text: ' b', logprob: Math.log(0.25) },
+					{ text: ' x', logprob: Math.log(0.125) },
+				],
+			},
+			{ top: [{ text: 'c', logprob: Math.log(0.75) }] },
+		];
+		const tokens = withTopNext(tokensOf(text, [1, 3]), top, 1);
+		expect(tokens.map((t) => t.topNext)).toEqual([
+			[],
+			[{ text: 'a', probability: 0.5 }],
+			[{ text: ' b', probability: 0.25 }],
+			[{ text: 'c', probability: 0.75 }],
+		]);
+		const words = sumTokensToStimulusWords(text, findStimulusWords(text), tokens);
+		expect(words.map((w) => w.topNext)).toEqual([
+			[{ text: 'a', probability: 0.5 }],
+			[{ text: ' b', probability: 0.25 }],
+		]);
+		// Not asked: no topNext at all.
+		const plain = sumTokensToStimulusWords(text, findStimulusWords(text), tokensOf(text, [1, 3]));
+		expect(plain.every((w) => !('topNext' in w))).toBe(true);
 	});
 });
