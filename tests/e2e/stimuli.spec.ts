@@ -268,6 +268,11 @@ test('the figure around a critical word: found by position or by the word, its m
 			.nth(3)
 			.innerText(),
 	).toBe(ambiguous.toFixed(3));
+	// The ? beside the column says what a critical word is.
+	await page.getByRole('button', { name: 'What is critical word?' }).click();
+	await expect(
+		page.getByText(/The word of each stimulus where the conditions are meant to differ/),
+	).toBeVisible();
 	// None: back to word positions.
 	await page.getByLabel('Critical word column').selectOption('');
 	await expect(
