@@ -19,6 +19,20 @@ async function download(page: Page, buttonName: string): Promise<string> {
 	return readFileSync(await file.path(), 'utf8');
 }
 
+/** Writes `lines` as a file named `name` in the test's output folder, opens the Stimuli page
+ * and picks it there; returns its path (for the CLI). */
+async function openStimuliFile(
+	page: Page,
+	name: string,
+	lines: readonly string[],
+): Promise<string> {
+	const path = test.info().outputPath(name);
+	writeFileSync(path, `${lines.join('\n')}\n`);
+	await page.goto('/#/stimuli');
+	await page.getByTestId('stimuli-file').setInputFiles(path);
+	return path;
+}
+
 /** The CLI's table for a file and flags (its provenance goes to stderr). */
 function cliTable(args: readonly string[]): string {
 	return execFileSync('npm', ['run', '--silent', 'cli', '--', 'stimuli', ...args], {
@@ -187,10 +201,7 @@ test('one word per row, ordered by a column: the same table as the CLI', async (
 			rows.push(`${s + 1},${w + 1},"${words[w]}",${300 + 10 * w}`);
 		}
 	});
-	const path = test.info().outputPath('spr.csv');
-	writeFileSync(path, `${rows.join('\n')}\n`);
-	await page.goto('/#/stimuli');
-	await page.getByTestId('stimuli-file').setInputFiles(path);
+	const path = await openStimuliFile(page, 'spr.csv', rows);
 	await page.getByLabel('One word per row').check();
 	await page.getByLabel('Word column').selectOption('word');
 	await page.getByLabel('Sentence column (groups the words)').selectOption('sentence_id');
@@ -210,20 +221,13 @@ test('one word per row, ordered by a column: the same table as the CLI', async (
 test('the figure around a critical word: found by position or by the word, its means from the table', async ({
 	page,
 }) => {
-	const path = test.info().outputPath('critical.csv');
-	writeFileSync(
-		path,
-		[
-			'item,condition,critical,sentence',
-			'1,ambiguous,4,The old man the boat quickly.',
-			'2,unambiguous,4,The old men run the boat quickly.',
-			'3,ambiguous,boat,The young man the boat slowly.',
-			'4,unambiguous,walk,The young men steer the boat slowly.',
-			'',
-		].join('\n'),
-	);
-	await page.goto('/#/stimuli');
-	await page.getByTestId('stimuli-file').setInputFiles(path);
+	await openStimuliFile(page, 'critical.csv', [
+		'item,condition,critical,sentence',
+		'1,ambiguous,4,The old man the boat quickly.',
+		'2,unambiguous,4,The old men run the boat quickly.',
+		'3,ambiguous,boat,The young man the boat slowly.',
+		'4,unambiguous,walk,The young men steer the boat slowly.',
+	]);
 	await expect(page.getByTestId('stimuli-word-count')).toContainText('26 words to score');
 	await page.getByRole('button', { name: 'Score words' }).click();
 	await expect(page.getByTestId('stimuli-progress')).toContainText('26 of 26 words', {
@@ -281,10 +285,11 @@ test('the figure around a critical word: found by position or by the word, its m
 });
 
 test('top next tokens: the same column as the CLI’s --top-k', async ({ page }) => {
-	const path = test.info().outputPath('top.csv');
-	writeFileSync(path, 'item,sentence\n1,The cat sat on the mat.\n2,It was on the table.\n');
-	await page.goto('/#/stimuli');
-	await page.getByTestId('stimuli-file').setInputFiles(path);
+	const path = await openStimuliFile(page, 'top.csv', [
+		'item,sentence',
+		'1,The cat sat on the mat.',
+		'2,It was on the table.',
+	]);
 	await page.getByLabel('Top next tokens per word').fill('3');
 	await page.getByRole('button', { name: 'Score words' }).click();
 	await expect(page.getByTestId('stimuli-progress')).toContainText('11 of 11 words', {
@@ -300,19 +305,12 @@ test('top next tokens: the same column as the CLI’s --top-k', async ({ page })
 });
 
 test('context + target: only the target’s words, the same table as the CLI', async ({ page }) => {
-	const path = test.info().outputPath('cloze.csv');
-	writeFileSync(
-		path,
-		[
-			'item,context,target',
-			'1,She poured the coffee into a,cup.',
-			'2,She poured the coffee into a,shoe.',
-			'3,"At night the sky was dark, and the",stars were bright.',
-			'',
-		].join('\n'),
-	);
-	await page.goto('/#/stimuli');
-	await page.getByTestId('stimuli-file').setInputFiles(path);
+	const path = await openStimuliFile(page, 'cloze.csv', [
+		'item,context,target',
+		'1,She poured the coffee into a,cup.',
+		'2,She poured the coffee into a,shoe.',
+		'3,"At night the sky was dark, and the",stars were bright.',
+	]);
 	await page.getByLabel('Context + target').check();
 	await page.getByLabel('Context column').selectOption('context');
 	await page.getByLabel('Target column').selectOption('target');
@@ -332,10 +330,7 @@ test('a reload mid-run, then Resume: every word once', async ({ page }) => {
 	for (let i = 0; i < 600; i += 1) {
 		rows.push(`${i + 1},Sentence number ${i + 1} is read by the model once and only once.`);
 	}
-	const path = test.info().outputPath('many.csv');
-	writeFileSync(path, `${rows.join('\n')}\n`);
-	await page.goto('/#/stimuli');
-	await page.getByTestId('stimuli-file').setInputFiles(path);
+	await openStimuliFile(page, 'many.csv', rows);
 	await expect(page.getByTestId('stimuli-word-count')).toContainText('7200 words to score');
 	await page.getByRole('button', { name: 'Score words' }).click();
 	await expect(page.getByTestId('stimuli-progress')).toContainText(/[1-9]\d* of 7200 words/, {
@@ -355,10 +350,7 @@ test('a reload mid-run, then Resume: every word once', async ({ page }) => {
 });
 
 test('a file whose quote never closes is refused with its line and column', async ({ page }) => {
-	const path = test.info().outputPath('bad.csv');
-	writeFileSync(path, 'id,sentence\n1,"The dog barked.\n2,The cat slept.\n');
-	await page.goto('/#/stimuli');
-	await page.getByTestId('stimuli-file').setInputFiles(path);
+	await openStimuliFile(page, 'bad.csv', ['id,sentence', '1,"The dog barked.', '2,The cat slept.']);
 	await expect(page.getByRole('alert')).toContainText(/bad\.csv:2:3/);
 	await expect(page.getByRole('button', { name: 'Score words' })).toBeDisabled();
 });

@@ -5,7 +5,7 @@
  * there, for one model. Plain values for the UI's chart component. Pure.
  */
 import { studentTQuantile } from '../syntaxgym/aggregation/student-t';
-import { seriesExtent, type ChartSpec } from '../syntaxgym/charts/chart-spec';
+import { seriesExtent, type ChartSeries, type ChartSpec } from '../syntaxgym/charts/chart-spec';
 import type { StimulusTable } from './read-stimulus-table';
 import type { StimuliWordRow } from './stimuli-run-kind';
 
@@ -76,13 +76,12 @@ function meansOfGroups(
 	return means;
 }
 
-/** The chart of the means: positions on the x axis (up to STIMULI_FIGURE_MAX_POSITIONS). */
-export function stimuliFigureSpec(means: readonly StimuliPositionMean[], model: string): ChartSpec {
-	const last = Math.min(
-		STIMULI_FIGURE_MAX_POSITIONS,
-		means.reduce((max, m) => Math.max(max, m.position), 0),
-	);
-	const positions = Array.from({ length: last }, (_, index) => index + 1);
+/** One series per condition (in order of first appearance) of the means at `positions` (null
+ * where a condition has none), and the extent of their values and intervals. */
+function seriesAt(
+	means: readonly StimuliPositionMean[],
+	positions: readonly number[],
+): { series: ChartSeries[]; extent: ReturnType<typeof seriesExtent> } {
 	const conditions = [...new Set(means.map((m) => m.condition))];
 	const find = (condition: string, position: number) =>
 		means.find((m) => m.condition === condition && m.position === position);
@@ -92,7 +91,17 @@ export function stimuliFigureSpec(means: readonly StimuliPositionMean[], model: 
 		low: positions.map((p) => find(condition, p)?.low ?? null),
 		high: positions.map((p) => find(condition, p)?.high ?? null),
 	}));
-	const extent = seriesExtent(series);
+	return { series, extent: seriesExtent(series) };
+}
+
+/** The chart of the means: positions on the x axis (up to STIMULI_FIGURE_MAX_POSITIONS). */
+export function stimuliFigureSpec(means: readonly StimuliPositionMean[], model: string): ChartSpec {
+	const last = Math.min(
+		STIMULI_FIGURE_MAX_POSITIONS,
+		means.reduce((max, m) => Math.max(max, m.position), 0),
+	);
+	const positions = Array.from({ length: last }, (_, index) => index + 1);
+	const { series, extent } = seriesAt(means, positions);
 	return {
 		title: `Mean word surprisal by position (${model}), with 95% CI`,
 		xLabel: 'Word position',
@@ -214,16 +223,7 @@ export function stimuliCriticalFigureSpec(
 	span = STIMULI_CRITICAL_SPAN,
 ): ChartSpec {
 	const offsets = Array.from({ length: 2 * span + 1 }, (_, index) => index - span);
-	const conditions = [...new Set(means.map((m) => m.condition))];
-	const find = (condition: string, offset: number) =>
-		means.find((m) => m.condition === condition && m.position === offset);
-	const series = conditions.map((condition) => ({
-		label: condition,
-		values: offsets.map((o) => find(condition, o)?.mean ?? null),
-		low: offsets.map((o) => find(condition, o)?.low ?? null),
-		high: offsets.map((o) => find(condition, o)?.high ?? null),
-	}));
-	const extent = seriesExtent(series);
+	const { series, extent } = seriesAt(means, offsets);
 	return {
 		title: `Mean word surprisal around the critical word ('${criticalColumn}', ${model}), with 95% CI`,
 		xLabel: 'Word, relative to the critical word',
