@@ -8,9 +8,15 @@
 //    npx vite preview --host 127.0.0.1 --port 4196 --strictPort --outDir dist-release) &
 //   RELEASE_COMMIT=C RELEASE_URL=http://127.0.0.1:4196 npx tsx tests/e2e/capture-release-profile.ts
 //   git worktree remove --force /tmp/release
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { chromium, expect as playwrightExpect, type Page } from '@playwright/test';
-import { countRows, dumpDatabase, type ReleaseProfile } from './indexeddb-profile';
+import { readFileSync } from 'node:fs';
+import { expect as playwrightExpect, type Page } from '@playwright/test';
+import {
+	capturePage,
+	dropFile,
+	launchCaptureBrowser,
+	storeSize,
+	writeProfile,
+} from './profile-capture';
 
 /** Outside the test runner, expect waits 5 s by default: too short for a busy machine. */
 const expect = playwrightExpect.configure({ timeout: 30_000 });
@@ -22,41 +28,6 @@ const FINISHED_SUITE = /^Garden path: NP\/Z ambiguity/;
 const LONG_SUITE_COPIES = 3;
 /** Items the interrupted run stores before the reload. */
 const ITEMS_BEFORE_RELOAD = 3;
-
-/** Rows of one store of the page's database. */
-async function storeSize(page: Page, store: string): Promise<number> {
-	return page.evaluate(
-		(storeName) =>
-			new Promise<number>((resolve, reject) => {
-				const open = indexedDB.open('benchtop');
-				open.onerror = () => reject(open.error ?? new Error('open failed'));
-				open.onsuccess = () => {
-					const request = open.result.transaction(storeName).objectStore(storeName).count();
-					request.onerror = () => reject(request.error ?? new Error('count failed'));
-					request.onsuccess = () => {
-						open.result.close();
-						resolve(request.result);
-					};
-				};
-			}),
-		store,
-	);
-}
-
-/** Drops a file on the page header, where the page-wide drop target takes it. */
-async function dropFile(page: Page, name: string, content: string): Promise<void> {
-	const transfer = await page.evaluateHandle(
-		({ name, content }) => {
-			const data = new DataTransfer();
-			data.items.add(new File([content], name, { type: 'application/json' }));
-			return data;
-		},
-		{ name, content },
-	);
-	for (const type of ['dragenter', 'dragover', 'drop']) {
-		await page.dispatchEvent('header', type, { dataTransfer: transfer });
-	}
-}
 
 const progress = (page: Page) => page.getByRole('region', { name: 'Run progress' });
 
@@ -133,32 +104,14 @@ async function interruptedMemoryRun(page: Page): Promise<void> {
 async function main(): Promise<void> {
 	const commit = process.env.RELEASE_COMMIT;
 	if (!commit) throw new Error('set RELEASE_COMMIT to the release commit being captured');
-	const browser = await chromium.launch({
-		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-		args: ['--disable-background-networking', '--disable-component-update'],
-	});
+	const browser = await launchCaptureBrowser();
 	try {
-		const context = await browser.newContext({ baseURL: BASE_URL });
-		// tsx names functions with a `__name` helper; code sent to the page needs it defined there.
-		await context.addInitScript({ content: 'globalThis.__name = (target) => target;' });
-		const page = await context.newPage();
+		const page = await capturePage(browser, BASE_URL);
 		await finishedSuiteRun(page);
 		await interruptedSuiteRun(page);
 		await evalsRuns(page);
 		await interruptedMemoryRun(page);
-		// A static file the service worker does not answer with the app: nothing writes while we read.
-		await page.goto('/models/gpt2-random-tiny/config.json');
-		const database = await dumpDatabase(page, 'benchtop');
-		const storage = await page.evaluate(() => ({ ...localStorage }));
-		const profile: ReleaseProfile = {
-			capturedFrom: { commit, capturedAt: new Date().toISOString() },
-			counts: countRows(database),
-			localStorage: storage,
-			database,
-		};
-		mkdirSync(OUT_DIR, { recursive: true });
-		writeFileSync(`${OUT_DIR}/benchtop.json`, `${JSON.stringify(profile)}\n`);
-		console.log(`database version ${database.version}, rows per store:`, profile.counts);
+		await writeProfile(page, commit, OUT_DIR);
 	} finally {
 		await browser.close();
 	}
