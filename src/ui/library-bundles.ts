@@ -11,9 +11,9 @@ import { SUITE_RUN_KIND } from '../core/syntaxgym/suite-run-kind';
 import {
 	libraryBundleFileName,
 	type LibraryEntry,
+	libraryOpenTarget,
 	type LibraryOpenTarget,
 } from '../core/library/library-entry';
-import { RUN_KIND_REGISTRY } from '../core/kinds/registered-kinds';
 import { exportRunBundleOfAnyKind, importRunBundleOfAnyKind } from '../storage/run-store';
 import { zipTexts } from '../core/formats/zip-archive';
 import {
@@ -72,7 +72,7 @@ export async function storedBundleText(entry: Pick<LibraryEntry, 'id' | 'kind'>)
  */
 export async function storeBundleOfAnyKind(text: string): Promise<LibraryOpenTarget> {
 	const run = await importRunBundleOfAnyKind(text);
-	return { page: 'route', runId: run.id, route: RUN_KIND_REGISTRY.openRoute(run) };
+	return libraryOpenTarget(run.kind, run.id);
 }
 
 /**

@@ -1,10 +1,11 @@
 // A family registered only in a test (tests/support/tally-kind.ts) gets, through the kind
 // registry and with no shared file changed: storage (import, list, check, delete), bundles (read
-// by envelope, sealed, exported equal), links (opened by route), resume (the one rule) and the
-// Library's view of a run (models, progress, where it opens).
+// by envelope, sealed, exported equal), links (opened by route), its page's routes, resume (the
+// one rule) and the Library's view of a run (models, progress, where it opens).
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_KIND_REGISTRY } from '../../src/core/kinds/registered-kinds';
 import { libraryEntryOf, type LibraryRun } from '../../src/core/library/library-entry';
+import { formatAppRoute, parseAppRoute } from '../../src/core/routing/app-route';
 import { listLibraryRuns } from '../../src/storage/runs-repository';
 import { storeBundleOfAnyKind, storedBundleText } from '../../src/ui/library-bundles';
 import { db } from '../../src/storage/db';
@@ -55,6 +56,20 @@ describe('a kind registered only in a test', () => {
 		).toThrow(/Link route \/tally\/share\/ of kind "tally2" is taken/);
 	});
 
+	it('has its page’s routes: the page, a stored run, a shared run, both ways', () => {
+		const routes = [
+			['#/tally', { view: 'kind', kind: 'tally' }],
+			['#/tally/run/4', { view: 'kind', kind: 'tally', runId: 4 }],
+			['#/tally/share/2/AbC', { view: 'kind', kind: 'tally', share: '2/AbC' }],
+		] as const;
+		for (const [hash, route] of routes) {
+			expect(parseAppRoute(hash)).toEqual(route);
+			expect(formatAppRoute(route)).toBe(hash);
+		}
+		expect(RUN_KIND_REGISTRY.openRoute('tally', 4)).toBe('#/tally/run/4');
+		expect(parseAppRoute('#/tallies')).toEqual({ view: 'run' });
+	});
+
 	it('has its bundles read by envelope and sealed: a changed value is refused', () => {
 		const text = TALLY_KIND.bundle.write(BUNDLE);
 		const read = RUN_KIND_REGISTRY.readBundle(text);
@@ -94,7 +109,7 @@ describe('a kind registered only in a test', () => {
 		expect(unreadable).toEqual([]);
 		expect(RUN_KIND_REGISTRY.models(run)).toEqual([BUNDLE.run.model]);
 		expect(RUN_KIND_REGISTRY.progress(run)).toEqual({ done: 3, total: 3, noun: 'steps' });
-		expect(RUN_KIND_REGISTRY.openRoute(run)).toBe(`#/tally/run/${run.id}`);
+		expect(RUN_KIND_REGISTRY.openRoute(run.kind, run.id)).toBe(`#/tally/run/${run.id}`);
 		const exported = await exportRunBundleOfAnyKind(run.id);
 		expect(RUN_KIND_REGISTRY.readBundle(exported)).toEqual(RUN_KIND_REGISTRY.readBundle(text));
 		await deleteRunOfAnyKind(run.id);
@@ -138,7 +153,6 @@ describe('a kind registered only in a test', () => {
 		const text = TALLY_KIND.bundle.write(BUNDLE);
 		const target = await storeBundleOfAnyKind(text);
 		expect(target).toEqual({
-			page: 'route',
 			runId: target.runId,
 			route: `#/tally/run/${target.runId}`,
 		});

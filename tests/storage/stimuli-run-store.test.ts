@@ -72,7 +72,7 @@ describe('a stimuli run in the generic run store', () => {
 		expect(unreadable).toEqual([]);
 		expect(RUN_KIND_REGISTRY.models(run)).toEqual(MODELS);
 		expect(RUN_KIND_REGISTRY.progress(run)).toEqual({ done: 4, total: 4, noun: 'words' });
-		expect(RUN_KIND_REGISTRY.openRoute(run)).toBe(`#/stimuli/run/${run.id}`);
+		expect(RUN_KIND_REGISTRY.openRoute(run.kind, run.id)).toBe(`#/stimuli/run/${run.id}`);
 		const exported = await exportRunBundleOfAnyKind(run.id);
 		expect(RUN_KIND_REGISTRY.readBundle(exported)).toEqual(RUN_KIND_REGISTRY.readBundle(text));
 		await deleteRunOfAnyKind(run.id);

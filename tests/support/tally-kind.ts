@@ -94,7 +94,7 @@ export const TALLY_KIND: RunKindDefinition<TallyRunRecord, TallyBundle, TallyPay
 	resume: TALLY_RESUME,
 	models: (run) => [run.model],
 	progress: (run) => ({ done: run.stepsDone, total: run.steps }),
-	openRoute: (run) => `#/tally/run/${run.id}`,
+	openRoute: (runId) => `#/tally/run/${runId}`,
 	bundle: {
 		...TALLY_BUNDLE,
 		read: (text) => readRunBundleOfKind<TallyBundle>(text, TALLY_BUNDLE, BundleSchema),

@@ -32,7 +32,7 @@ export const EVALS_RUN_KIND: RunKindDefinition<EvalsRunRecord, EvalsRunBundle, E
 		resume: EVALS_RESUME,
 		models: (run) => [...run.models.policy, ...(run.models.grader ? [run.models.grader] : [])],
 		progress: (run) => ({ done: run.progress.done, total: run.progress.total }),
-		openRoute: (run) => `#/evals/run/${run.id}`,
+		openRoute: (runId) => `#/evals/run/${runId}`,
 		bundle: {
 			...EVALS_BUNDLE,
 			read: readEvalsRunBundle,

@@ -158,9 +158,11 @@ export class KindRegistry<const Kinds extends readonly AnyRunKind[] = readonly A
 		return { ...kind.progress(run), noun: kind.resume.noun };
 	}
 
-	/** Where `run` opens (a hash route). */
-	openRoute(run: RunRecordBase<string>): string {
-		return this.of(run).openRoute(run);
+	/** Where the stored run `runId` of `kind` opens (a hash route). @throws Error for an unknown kind. */
+	openRoute(kind: string, runId: number): string {
+		const known = this.#byName.get(kind);
+		if (known === undefined) throw new Error(`Runs of kind "${kind}" are not known here.`);
+		return known.openRoute(runId);
 	}
 
 	/**

@@ -59,15 +59,12 @@ export interface LibraryModel {
 	readonly place: string;
 }
 
-/**
- * Where a run opens: a suite run's results page, the Evals or Memory page showing it, or (any
- * other registered kind) the route its kind gives.
- */
-export type LibraryOpenTarget =
-	| { readonly page: 'results'; readonly runId: number }
-	| { readonly page: 'evals'; readonly runId: number }
-	| { readonly page: 'memory'; readonly runId: number }
-	| { readonly page: 'route'; readonly runId: number; readonly route: string };
+/** Where a stored run opens: the route its kind gives (a suite run's results, the Evals page showing it). */
+export interface LibraryOpenTarget {
+	readonly runId: number;
+	/** Its kind's route for it (`#/results/3`, `#/evals/run/5`). */
+	readonly route: string;
+}
 
 /** One row of the Library. */
 export interface LibraryEntry {
@@ -99,6 +96,8 @@ export interface LibraryEntry {
 	/** Milliseconds since the Unix epoch. */
 	readonly createdAt: number;
 	readonly open: LibraryOpenTarget;
+	/** Its kind's page (`#/` for suites, `#/evals`), where a resumed run shows its progress. */
+	readonly pageRoute: string;
 }
 
 /** A model's provider and facts. */
@@ -161,19 +160,9 @@ function modelsOf(run: LibraryRun): LibraryModel[] {
 	}
 }
 
-function openTargetOf(run: LibraryRun): LibraryOpenTarget {
-	switch (run.kind) {
-		case 'suite':
-			return { page: 'results', runId: run.id };
-		case 'evals':
-			return { page: 'evals', runId: run.id };
-		case 'ltm':
-			return { page: 'memory', runId: run.id };
-		default: {
-			const other = run as RunRecordBase<string>;
-			return { page: 'route', runId: other.id, route: RUN_KIND_REGISTRY.openRoute(other) };
-		}
-	}
+/** Where the stored run `runId` of `kind` opens. @throws Error for an unknown kind. */
+export function libraryOpenTarget(kind: string, runId: number): LibraryOpenTarget {
+	return { runId, route: RUN_KIND_REGISTRY.openRoute(kind, runId) };
 }
 
 /** The Library's row of a stored run. Does not change `run`. */
@@ -208,7 +197,8 @@ export function libraryEntryOf(run: LibraryRun): LibraryEntry {
 		countsText: `${done} of ${total} ${noun}`,
 		resumable,
 		createdAt: run.createdAt,
-		open: openTargetOf(run),
+		open: libraryOpenTarget(run.kind, run.id),
+		pageRoute: RUN_KIND_REGISTRY.of(run).page.route,
 	};
 }
 

@@ -31,7 +31,7 @@ export const LTM_RUN_KIND: RunKindDefinition<LtmRunRecord, LtmRunBundle, LtmShar
 	resume: LTM_RESUME,
 	models: (run) => [run.models.agent, ...(run.models.judge ? [run.models.judge] : [])],
 	progress: (run) => ({ done: run.progress.testsDone, total: run.progress.testsTotal }),
-	openRoute: (run) => `#/memory/run/${run.id}`,
+	openRoute: (runId) => `#/memory/run/${runId}`,
 	bundle: {
 		...LTM_BUNDLE,
 		read: readLtmRunBundle,

@@ -2,6 +2,7 @@
  * The app's views as URL hashes (`#/results/12/item/3`), both ways. Pure: the UI state class
  * reads and writes `location.hash`; the query string (`?suite=`, `?engine=`) is not touched.
  */
+import { RUN_KIND_REGISTRY } from '../kinds/registered-kinds';
 
 export type AppRoute =
 	| { readonly view: 'run' }
@@ -17,14 +18,16 @@ export type AppRoute =
 	 */
 	| { readonly view: 'matrix'; readonly batteryId?: string; readonly runIds?: readonly number[] }
 	/**
-	 * The Evals page (OpenAI Evals registries on generative models); `share`: a shared run's
-	 * payload; `runId`: a stored run to show (`#/evals/run/<id>`, where the Library opens it).
+	 * A registered kind's own page (`#/evals`, `#/memory`, `#/stimuli`: its `page.route`), by the
+	 * kind's name; `share`: a shared run's payload (`#/evals/share/2/…`); `runId`: a stored run to
+	 * show (`#/evals/run/<id>`, where the Library opens it). The suite's page is `run`.
 	 */
-	| { readonly view: 'evals'; readonly share?: string; readonly runId?: number }
-	/** The Memory page (long-term-memory conversation tests, GoodAI LTM): as the Evals page. */
-	| { readonly view: 'memory'; readonly share?: string; readonly runId?: number }
-	/** The Stimuli page (per-word surprisal tables of a lab's stimuli): as the Evals page. */
-	| { readonly view: 'stimuli'; readonly share?: string; readonly runId?: number }
+	| {
+			readonly view: 'kind';
+			readonly kind: string;
+			readonly share?: string;
+			readonly runId?: number;
+	  }
 	/** Plain-language explanations of the words the app uses. */
 	| { readonly view: 'glossary' }
 	/** The suite editor: a new suite, or a copy of a library suite (by its SHA-256) to edit. */
@@ -46,6 +49,23 @@ export type AppRoute =
 	| { readonly view: 'share'; readonly fragment: string };
 
 export const DEFAULT_ROUTE: AppRoute = { view: 'run' };
+
+/**
+ * The kind whose own page has the path `path` (`ltm` for `memory`, as `#/memory`), read from the
+ * registry when asked (a kind registered later has its page too); the suite's page is `#/`.
+ */
+function kindOfPage(path: string): string | undefined {
+	return RUN_KIND_REGISTRY.kinds.find(
+		({ page }) => page.route !== '#/' && page.route === `#/${path}`,
+	)?.kind;
+}
+
+/** The hash of `kind`'s page (`#/memory`). @throws Error for a kind without a page of its own. */
+export function kindPageRoute(kind: string): string {
+	const route = RUN_KIND_REGISTRY.get(kind)?.page.route;
+	if (route === undefined || route === '#/') throw new Error(`Kind "${kind}" has no page.`);
+	return route;
+}
 
 const POSITIVE_INTEGER = /^[1-9]\d{0,15}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -71,16 +91,6 @@ export function parseAppRoute(hash: string): AppRoute {
 			return { view: 'history' };
 		case 'battery':
 			return { view: 'battery' };
-		case 'evals':
-		case 'memory':
-		case 'stimuli': {
-			if (first === 'run' && second !== undefined && POSITIVE_INTEGER.test(second)) {
-				return { view, runId: Number(second) };
-			}
-			// A share link's data: `2/<data>` (format 2), or the bare data of a 0.1.0 link.
-			const share = first === 'share' ? parts.slice(2).join('/') : '';
-			return share === '' ? { view } : { view, share };
-		}
 		case 'glossary':
 			return { view: 'glossary' };
 		case 'editor':
@@ -89,7 +99,16 @@ export function parseAppRoute(hash: string): AppRoute {
 				: { view: 'editor' };
 		case 'share':
 			return { view: 'share', fragment: hash.replace(/^#/, '') };
-		default:
+		default: {
+			const kind = view === undefined ? undefined : kindOfPage(view);
+			if (kind !== undefined) {
+				if (first === 'run' && second !== undefined && POSITIVE_INTEGER.test(second)) {
+					return { view: 'kind', kind, runId: Number(second) };
+				}
+				// A share link's data: `2/<data>` (format 2), or the bare data of a 0.1.0 link.
+				const share = first === 'share' ? parts.slice(2).join('/') : '';
+				return share === '' ? { view: 'kind', kind } : { view: 'kind', kind, share };
+			}
 			if (view?.startsWith('matrix') && /^matrix(\?|$)/.test(view)) {
 				return parseMatrixRoute(view.slice('matrix'.length), first);
 			}
@@ -97,6 +116,7 @@ export function parseAppRoute(hash: string): AppRoute {
 				return parseExploreRoute(hash.slice(hash.indexOf('explore') + 'explore'.length));
 			}
 			return DEFAULT_ROUTE;
+		}
 	}
 }
 
@@ -120,11 +140,11 @@ export function formatAppRoute(route: AppRoute): string {
 			return route.runIds === undefined || route.runIds.length === 0
 				? '#/matrix'
 				: `#/matrix?runs=${route.runIds.join(',')}`;
-		case 'evals':
-		case 'memory':
-		case 'stimuli':
-			if (route.share !== undefined) return `#/${route.view}/share/${route.share}`;
-			return route.runId === undefined ? `#/${route.view}` : `#/${route.view}/run/${route.runId}`;
+		case 'kind': {
+			const page = kindPageRoute(route.kind);
+			if (route.share !== undefined) return `${page}/share/${route.share}`;
+			return route.runId === undefined ? page : `${page}/run/${route.runId}`;
+		}
 		case 'glossary':
 			return '#/glossary';
 		case 'editor':

@@ -82,8 +82,8 @@ export interface RunKindDefinition<
 	readonly models: (run: Run) => readonly TextModelSpec[];
 	/** How far a stored run got, counted in `resume.noun`. */
 	readonly progress: (run: Run) => RunProgressCount;
-	/** Where one stored run opens (a hash route, with `#`). */
-	readonly openRoute: (run: Run) => string;
+	/** Where the stored run `runId` opens (a hash route, with `#`). */
+	readonly openRoute: (runId: number) => string;
 	readonly bundle: BundleFacet<Bundle>;
 	/** The kind's own link (a run's result, re-run where it opens). */
 	readonly share: ShareFacet<Payload>;

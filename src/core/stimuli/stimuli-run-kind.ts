@@ -237,7 +237,7 @@ export const STIMULI_RUN_KIND: RunKindDefinition<StimuliRunRecord, StimuliBundle
 		resume: STIMULI_RESUME,
 		models: (run) => run.models,
 		progress: (run) => ({ done: run.wordsDone, total: run.wordsTotal }),
-		openRoute: (run) => `#/stimuli/run/${run.id}`,
+		openRoute: (runId) => `#/stimuli/run/${runId}`,
 		bundle: {
 			...STIMULI_BUNDLE,
 			read: (text) => readRunBundleOfKind<StimuliBundle>(text, STIMULI_BUNDLE, BundleSchema),

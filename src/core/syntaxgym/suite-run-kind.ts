@@ -57,7 +57,7 @@ export const SUITE_RUN_KIND: RunKindDefinition<SuiteRunRecord, RunBundle, ShareP
 	resume: SUITE_RESUME,
 	models: (run) => [run.model],
 	progress: (run) => ({ done: run.itemsDone, total: run.itemCount }),
-	openRoute: (run) => `#/results/${run.id}`,
+	openRoute: (runId) => `#/results/${runId}`,
 	bundle: {
 		...SUITE_BUNDLE,
 		read: parseRunBundle,

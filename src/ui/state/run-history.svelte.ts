@@ -10,6 +10,7 @@ import { entryText, unzipBounded } from '../../core/formats/zip-archive';
 import {
 	libraryEntryOf,
 	type LibraryEntry,
+	libraryOpenTarget,
 	type LibraryOpenTarget,
 } from '../../core/library/library-entry';
 import type { ItemResult, SuiteRun } from '../../core/syntaxgym/run/suite-run';
@@ -281,9 +282,9 @@ export class RunHistory {
 			try {
 				const target: LibraryOpenTarget =
 					parsed.kind === 'evals'
-						? { page: 'evals', runId: await storeEvalsBundle(parsed.bundle) }
+						? libraryOpenTarget('evals', await storeEvalsBundle(parsed.bundle))
 						: parsed.kind === 'ltm'
-							? { page: 'memory', runId: await storeLtmBundle(parsed.bundle) }
+							? libraryOpenTarget('ltm', await storeLtmBundle(parsed.bundle))
 							: await storeBundleOfAnyKind(text);
 				this.#message = `Imported ${sourceName} as run ${target.runId}.${sealed}`;
 				return target;
@@ -334,7 +335,7 @@ export class RunHistory {
 			);
 			const sealed = resultsSha256 ? ' Its results match the SHA-256 it was written with.' : '';
 			this.#message = `Imported ${sourceName} as run ${record.id}.${sealed}`;
-			return { page: 'results', runId: record.id };
+			return libraryOpenTarget('suite', record.id);
 		} catch (error) {
 			this.#cancelled = error instanceof ImportCancelledError;
 			this.#message = this.#cancelled

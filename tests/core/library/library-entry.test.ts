@@ -111,7 +111,8 @@ describe('libraryEntryOf', () => {
 			countsText: '1 of 4 items',
 			resumable: true,
 			createdAt: TIMES.createdAt,
-			open: { page: 'results', runId: 3 },
+			open: { runId: 3, route: '#/results/3' },
+			pageRoute: '#/',
 		});
 		expect(SUITE_RUN).toEqual(before);
 	});
@@ -130,7 +131,8 @@ describe('libraryEntryOf', () => {
 		expect(entry.countsText).toBe('5 of 5 samples');
 		expect(entry.resumable).toBe(false);
 		expect(entry.convention).toBeUndefined();
-		expect(entry.open).toEqual({ page: 'evals', runId: 7 });
+		expect(entry.open).toEqual({ runId: 7, route: '#/evals/run/7' });
+		expect(entry.pageRoute).toBe('#/evals');
 	});
 
 	it('a Memory run: the agent with revision, tests, a cancelled run resumes', () => {
@@ -148,7 +150,8 @@ describe('libraryEntryOf', () => {
 		]);
 		expect([entry.done, entry.total, entry.countsText]).toEqual([2, 6, '2 of 6 tests']);
 		expect(entry.resumable).toBe(true);
-		expect(entry.open).toEqual({ page: 'memory', runId: 9 });
+		expect(entry.open).toEqual({ runId: 9, route: '#/memory/run/9' });
+		expect(entry.pageRoute).toBe('#/memory');
 	});
 
 	it("a hub model on 'main' is named without its revision", () => {

@@ -31,27 +31,27 @@ describe('parseAppRoute', () => {
 		['#/explore?unit=words&bow=1', { view: 'explore', unit: 'words', bow: true }],
 		['#/explore?bow=yes', { view: 'explore' }],
 		['#/explorer', { view: 'run' }],
-		['#/evals', { view: 'evals' }],
-		['#/evals/share/AbC_-9', { view: 'evals', share: 'AbC_-9' }],
-		['#/evals/share/2/AbC_-9', { view: 'evals', share: '2/AbC_-9' }],
-		['#/evals/share/', { view: 'evals' }],
-		['#/evals/share', { view: 'evals' }],
-		['#/evals/other/AbC', { view: 'evals' }],
-		['#/evals/run/12', { view: 'evals', runId: 12 }],
-		['#/memory/run/7', { view: 'memory', runId: 7 }],
-		['#/evals/run/0', { view: 'evals' }],
-		['#/memory/run/x', { view: 'memory' }],
-		['#/memory', { view: 'memory' }],
-		['memory', { view: 'memory' }],
-		['#/memory/share/AbC_-9', { view: 'memory', share: 'AbC_-9' }],
-		['#/memory/share/2/AbC_-9', { view: 'memory', share: '2/AbC_-9' }],
-		['#/memory/share/', { view: 'memory' }],
-		['#/memory/share', { view: 'memory' }],
-		['#/memory/other/AbC', { view: 'memory' }],
-		['#/stimuli', { view: 'stimuli' }],
-		['#/stimuli/run/3', { view: 'stimuli', runId: 3 }],
-		['#/stimuli/run/0', { view: 'stimuli' }],
-		['#/stimuli/run/../x', { view: 'stimuli' }],
+		['#/evals', { view: 'kind', kind: 'evals' }],
+		['#/evals/share/AbC_-9', { view: 'kind', kind: 'evals', share: 'AbC_-9' }],
+		['#/evals/share/2/AbC_-9', { view: 'kind', kind: 'evals', share: '2/AbC_-9' }],
+		['#/evals/share/', { view: 'kind', kind: 'evals' }],
+		['#/evals/share', { view: 'kind', kind: 'evals' }],
+		['#/evals/other/AbC', { view: 'kind', kind: 'evals' }],
+		['#/evals/run/12', { view: 'kind', kind: 'evals', runId: 12 }],
+		['#/memory/run/7', { view: 'kind', kind: 'ltm', runId: 7 }],
+		['#/evals/run/0', { view: 'kind', kind: 'evals' }],
+		['#/memory/run/x', { view: 'kind', kind: 'ltm' }],
+		['#/memory', { view: 'kind', kind: 'ltm' }],
+		['memory', { view: 'kind', kind: 'ltm' }],
+		['#/memory/share/AbC_-9', { view: 'kind', kind: 'ltm', share: 'AbC_-9' }],
+		['#/memory/share/2/AbC_-9', { view: 'kind', kind: 'ltm', share: '2/AbC_-9' }],
+		['#/memory/share/', { view: 'kind', kind: 'ltm' }],
+		['#/memory/share', { view: 'kind', kind: 'ltm' }],
+		['#/memory/other/AbC', { view: 'kind', kind: 'ltm' }],
+		['#/stimuli', { view: 'kind', kind: 'stimuli' }],
+		['#/stimuli/run/3', { view: 'kind', kind: 'stimuli', runId: 3 }],
+		['#/stimuli/run/0', { view: 'kind', kind: 'stimuli' }],
+		['#/stimuli/run/../x', { view: 'kind', kind: 'stimuli' }],
 		['#/memorys', { view: 'run' }],
 	])('%j -> %j', (hash, expected) => {
 		expect(parseAppRoute(hash)).toEqual(expected);
@@ -79,10 +79,10 @@ describe('formatAppRoute', () => {
 		{ view: 'results', runId: 7, itemNumber: 12 },
 		{ view: 'compare' },
 		{ view: 'compare', suiteSha256: SHA },
-		{ view: 'evals' },
-		{ view: 'evals', share: 'AbC_-9' },
-		{ view: 'memory' },
-		{ view: 'memory', share: 'AbC_-9' },
+		{ view: 'kind', kind: 'evals' },
+		{ view: 'kind', kind: 'evals', share: 'AbC_-9' },
+		{ view: 'kind', kind: 'ltm' },
+		{ view: 'kind', kind: 'ltm', share: 'AbC_-9' },
 	])('round-trips %j', (route) => {
 		expect(parseAppRoute(formatAppRoute(route))).toEqual(route);
 	});
@@ -90,8 +90,8 @@ describe('formatAppRoute', () => {
 
 describe('formatAppRoute for the Evals page', () => {
 	it.each<[AppRoute, string]>([
-		[{ view: 'evals' }, '#/evals'],
-		[{ view: 'evals', share: 'AbC_-9' }, '#/evals/share/AbC_-9'],
+		[{ view: 'kind', kind: 'evals' }, '#/evals'],
+		[{ view: 'kind', kind: 'evals', share: 'AbC_-9' }, '#/evals/share/AbC_-9'],
 	])('%j -> %s', (route, hash) => {
 		expect(formatAppRoute(route)).toBe(hash);
 	});
@@ -99,10 +99,10 @@ describe('formatAppRoute for the Evals page', () => {
 
 describe('formatAppRoute for the Memory page', () => {
 	it.each<[AppRoute, string]>([
-		[{ view: 'memory' }, '#/memory'],
-		[{ view: 'memory', share: 'AbC_-9' }, '#/memory/share/AbC_-9'],
-		[{ view: 'stimuli' }, '#/stimuli'],
-		[{ view: 'stimuli', runId: 3 }, '#/stimuli/run/3'],
+		[{ view: 'kind', kind: 'ltm' }, '#/memory'],
+		[{ view: 'kind', kind: 'ltm', share: 'AbC_-9' }, '#/memory/share/AbC_-9'],
+		[{ view: 'kind', kind: 'stimuli' }, '#/stimuli'],
+		[{ view: 'kind', kind: 'stimuli', runId: 3 }, '#/stimuli/run/3'],
 	])('%j -> %s', (route, hash) => {
 		expect(formatAppRoute(route)).toBe(hash);
 	});

@@ -64,7 +64,7 @@ describe('run bundle with word boundaries, export → import', () => {
 		const history = new RunHistory();
 		const imported = await history.importBundle(exported!.text, 'run.json');
 		expect(imported, history.message ?? '').not.toBeNull();
-		expect(imported!.page).toBe('results');
+		expect(imported!.route).toBe(`#/results/${imported!.runId}`);
 		const importedRun = await getRun(imported!.runId);
 		expect(importedRun?.wordBoundaries === true).toBe(on);
 		const original = await listItemResults(runId);

@@ -76,7 +76,7 @@ describe('RunHistory', () => {
 			new File([text], 'big.json'),
 			createInThreadParseClient,
 		);
-		expect(target).toMatchObject({ page: 'results' });
+		expect(target?.route).toBe(`#/results/${target?.runId}`);
 		const record = await getRun(target?.runId ?? -1);
 		expect(record).toMatchObject({ itemsDone: 2500, status: 'done' });
 		expect(history.message).toBe(
