@@ -6,15 +6,19 @@
 import { parseReplayFile } from '../core/model/replay-file';
 import { sha256Hex } from '../core/hash/sha256';
 import { createParseHandler } from './parse-inputs-handler';
+import { RpcClient } from '../worker/rpc/rpc-client';
+import { inThreadPort, workerPort, type RpcPort } from '../worker/rpc/rpc-port';
 import type {
 	ErrorLocation,
 	InputFile,
+	ParseCallEvent,
 	ParseCallKind,
 	ParseCalls,
 	ParseEvent,
 	ParseProgress,
 	ParseRequest,
 	ParsedReplay,
+	SerializedParseError,
 } from './parse-inputs-protocol';
 
 export type { ParseProgress, ParsedReplay } from './parse-inputs-protocol';
@@ -56,25 +60,12 @@ export function checkInputSize(file: { readonly name: string; readonly size: num
 }
 
 /** The part of a Worker the client uses (a pair of functions in tests). */
-export interface ParsePort {
-	postMessage(message: ParseRequest): void;
-	onEvent(listener: (event: ParseEvent) => void): void;
-	close(): void;
-}
+export type ParsePort = RpcPort<ParseRequest, ParseEvent>;
 
 /** Per-call options: cancel, and progress as it comes. */
 export interface ParseCallOptions {
 	readonly signal?: AbortSignal;
 	readonly onProgress?: (progress: ParseProgress) => void;
-}
-
-interface Pending {
-	readonly resolve: (result: never) => void;
-	readonly reject: (error: Error) => void;
-	readonly onProgress: ((progress: ParseProgress) => void) | undefined;
-	readonly detach: () => void;
-	/** Pieces of the result's long arrays received so far, by path. */
-	readonly chunks: Map<string, { path: readonly string[]; items: unknown[] }>;
 }
 
 /** Puts `items` at `path` of `value` (a fresh structured clone, so writable). */
@@ -89,15 +80,16 @@ function cancelledError(): Error {
 	return new ParseInputError('CancelledError', 'Cancelled.');
 }
 
-/** Calls over a ParsePort, correlated by id. */
+/** Calls over a ParsePort, correlated by id (src/worker/rpc/rpc-client.ts). */
 export class ParseInputsClient {
-	readonly #port: ParsePort;
-	readonly #pending = new Map<number, Pending>();
-	#nextId = 1;
+	readonly #rpc: RpcClient<ParseCalls, SerializedParseError, ParseCallEvent>;
 
 	constructor(port: ParsePort) {
-		this.#port = port;
-		port.onEvent((event) => this.#receive(event));
+		this.#rpc = new RpcClient<ParseCalls, SerializedParseError, ParseCallEvent>(port, {
+			rebuildError: ({ name, message, location }) => new ParseInputError(name, message, location),
+			cancelledError,
+			abort: 'reject-at-once',
+		});
 	}
 
 	/** Runs `kind` in the worker; an abort rejects at once with an error named CancelledError. */
@@ -107,83 +99,37 @@ export class ParseInputsClient {
 		options: ParseCallOptions = {},
 	): Promise<ParseCalls[K]['result']> {
 		const { signal, onProgress } = options;
-		if (signal?.aborted) return Promise.reject(cancelledError());
-		const id = this.#nextId++;
-		return new Promise<ParseCalls[K]['result']>((resolve, reject) => {
-			const onAbort = (): void => {
-				this.#port.postMessage({ type: 'cancel', id });
-				this.#pending.delete(id);
-				reject(cancelledError());
-			};
-			signal?.addEventListener('abort', onAbort, { once: true });
-			this.#pending.set(id, {
-				resolve: resolve as (result: never) => void,
-				reject,
-				onProgress,
-				detach: () => signal?.removeEventListener('abort', onAbort),
-				chunks: new Map(),
-			});
-			// NOTE: TypeScript cannot tie `kind` to `params` through the generic: asserted once.
-			this.#port.postMessage({ type: 'call', id, kind, params } as ParseRequest);
+		/** Pieces of the result's long arrays received so far, by path. */
+		const chunks = new Map<string, { path: readonly string[]; items: unknown[] }>();
+		return this.#rpc.call(kind, params, {
+			signal,
+			onEvent: (event) => {
+				if (event.type === 'progress') {
+					onProgress?.(event.progress);
+					return;
+				}
+				const key = event.path.join('/');
+				const collected = chunks.get(key) ?? { path: event.path, items: [] };
+				for (const item of event.items) collected.items.push(item);
+				chunks.set(key, collected);
+			},
+			completeResult: (result) => {
+				for (const { path, items } of chunks.values()) attachArray(result, path, items);
+				return result;
+			},
 		});
 	}
 
-	/** Stops the worker; pending calls reject as cancelled. */
+	/** Stops the worker; pending calls reject as cancelled, later calls too. */
 	dispose(): void {
-		this.#port.close();
-		for (const pending of this.#pending.values()) {
-			pending.detach();
-			pending.reject(cancelledError());
-		}
-		this.#pending.clear();
-	}
-
-	#receive(event: ParseEvent): void {
-		const pending = this.#pending.get(event.id);
-		if (!pending) return;
-		if (event.type === 'progress') {
-			pending.onProgress?.(event.progress);
-			return;
-		}
-		if (event.type === 'chunk') {
-			const key = event.path.join('/');
-			const collected = pending.chunks.get(key) ?? { path: event.path, items: [] };
-			for (const item of event.items) collected.items.push(item);
-			pending.chunks.set(key, collected);
-			return;
-		}
-		this.#pending.delete(event.id);
-		pending.detach();
-		if (event.type === 'result') {
-			for (const { path, items } of pending.chunks.values()) attachArray(event.result, path, items);
-			pending.resolve(event.result as never);
-		} else {
-			const { name, message, location } = event.error;
-			pending.reject(new ParseInputError(name, message, location));
-		}
+		this.#rpc.dispose();
 	}
 }
 
 /** A client over the handler in this thread, its events structured-cloned (tests). */
 export function createInThreadParseClient(): ParseInputsClient {
-	let listener: ((event: ParseEvent) => void) | undefined;
-	let closed = false;
-	const handle = createParseHandler((event) => {
-		const copy = structuredClone(event);
-		queueMicrotask(() => {
-			if (!closed) listener?.(copy);
-		});
-	});
-	return new ParseInputsClient({
-		// Requests pass as they are: their blobs are shared by reference, as postMessage does.
-		postMessage: (message) => queueMicrotask(() => handle(message)),
-		onEvent: (l) => {
-			listener = l;
-		},
-		close: () => {
-			closed = true;
-		},
-	});
+	// Requests pass as they are: their blobs are shared by reference, as postMessage does.
+	return new ParseInputsClient(inThreadPort(createParseHandler, { cloneRequests: false }));
 }
 
 let shared: ParseInputsClient | null = null;
@@ -195,12 +141,7 @@ export function parseInputsClient(): ParseInputsClient {
 		type: 'module',
 		name: 'parse-inputs',
 	});
-	shared = new ParseInputsClient({
-		postMessage: (message) => worker.postMessage(message),
-		onEvent: (listener) =>
-			worker.addEventListener('message', (event: MessageEvent<ParseEvent>) => listener(event.data)),
-		close: () => worker.terminate(),
-	});
+	shared = new ParseInputsClient(workerPort(worker));
 	return shared;
 }
 

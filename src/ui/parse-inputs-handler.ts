@@ -25,6 +25,7 @@ import { ReplayFileError, parseReplayFile } from '../core/model/replay-file';
 import type { LoadResult } from '../core/ltm';
 import { SUITE_RUN_KIND } from '../core/syntaxgym/suite-run-kind';
 import { suiteItemChunks } from '../storage/suite-item-chunks';
+import { createRpcHandler } from '../worker/rpc/rpc-handler';
 import { loadGivenDefinitions, type MemoryDefinitions } from './memory-definitions';
 import type {
 	ErrorLocation,
@@ -299,37 +300,39 @@ function postResult(
 	post({ type: 'result', id, result: rest as ParseCalls[ParseCallKind]['result'] });
 }
 
+/** The context of call `id`: progress posted at most once per percent of the reading and once per
+ * phase after it; cancelled once its signal is aborted. */
+function callContext(
+	post: (event: ParseEvent) => void,
+	id: number,
+	signal: AbortSignal,
+): ParseContext {
+	let last = '';
+	return {
+		cancelled: () => signal.aborted,
+		onProgress: (progress) => {
+			const step = Math.floor((progress.done / Math.max(1, progress.total)) * 100);
+			const key = progress.phase === 'reading' ? `reading ${step}` : progress.phase;
+			if (key === last) return;
+			last = key;
+			post({ type: 'progress', id, progress });
+		},
+	};
+}
+
 /**
- * A handler of requests: each call runs and ends with one `result` or `error` event under its id,
- * after any `progress` events; `cancel` makes the call stop at its next step.
+ * A handler of requests (the id bookkeeping is src/worker/rpc/rpc-handler.ts's): each call runs
+ * and ends with one `result` or `error` event under its id, after any `progress` events; `cancel`
+ * makes the call stop at its next step.
  */
 export function createParseHandler(
 	post: (event: ParseEvent) => void,
 ): (request: ParseRequest) => void {
-	const cancelled = new Set<number>();
-	return (request) => {
-		if (request.type === 'cancel') {
-			cancelled.add(request.id);
-			return;
-		}
-		const { id } = request;
-		let last = '';
-		const context: ParseContext = {
-			cancelled: () => cancelled.has(id),
-			onProgress: (progress) => {
-				// At most one event per percent of the reading, and one per phase after it.
-				const step = Math.floor((progress.done / Math.max(1, progress.total)) * 100);
-				const key = progress.phase === 'reading' ? `reading ${step}` : progress.phase;
-				if (key === last) return;
-				last = key;
-				post({ type: 'progress', id, progress });
-			},
-		};
-		runParseCall(request.kind, request.params, context)
-			.then(
-				(result) => postResult(post, id, request.kind, result),
-				(error: unknown) => post({ type: 'error', id, error: serializeParseError(error) }),
-			)
-			.finally(() => cancelled.delete(id));
-	};
+	return createRpcHandler<ParseCalls, SerializedParseError>({
+		run: (request, { id, signal }) =>
+			runParseCall(request.kind, request.params, callContext(post, id, signal)),
+		serializeError: serializeParseError,
+		post,
+		postResult: (request, result) => postResult(post, request.id, request.kind, result),
+	});
 }

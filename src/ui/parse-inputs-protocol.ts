@@ -1,13 +1,15 @@
 /**
  * The parse worker's protocol: types only, imported by parse-inputs.worker.ts / its handler and by
  * parse-inputs-client.ts. One map ties each request kind to its params and result, as
- * src/worker/protocol.ts does for inference. Messages are plain data (structured clone).
+ * src/worker/protocol.ts does for inference; the call, cancel, result and error shapes are
+ * src/worker/rpc/rpc-protocol.ts's. Messages are plain data (structured clone).
  */
 import type { EvalChoice, EvalsProblem, ResolvedEval } from '../core/evals';
 import type { LoadResult } from '../core/ltm';
 import type { ReplayFile } from '../core/model/replay-file';
 import type { PortableRun } from '../core/syntaxgym/run/run-bundle';
 import type { SuiteItemChunk } from '../storage/suite-item-chunks';
+import type { RpcReply, RpcRequest } from '../worker/rpc/rpc-protocol';
 
 /** A picked or dropped file with the path it has in its folder (`file.name` when none). */
 export interface InputFile {
@@ -94,16 +96,7 @@ export interface ParseCalls {
 export type ParseCallKind = keyof ParseCalls;
 
 /** Main → worker. `cancel` stops the request `id` at its next step (a chunk read, a file). */
-export type ParseRequest =
-	| {
-			[K in ParseCallKind]: {
-				readonly type: 'call';
-				readonly id: number;
-				readonly kind: K;
-				readonly params: ParseCalls[K]['params'];
-			};
-	  }[ParseCallKind]
-	| { readonly type: 'cancel'; readonly id: number };
+export type ParseRequest = RpcRequest<ParseCalls>;
 
 /** How far a request is: bytes read of all its files, then parsing and hashing. */
 export interface ParseProgress {
@@ -127,14 +120,8 @@ export interface SerializedParseError {
 	readonly location?: ErrorLocation;
 }
 
-/** Worker → main. */
-export type ParseEvent =
-	| {
-			readonly type: 'result';
-			readonly id: number;
-			readonly result: ParseCalls[ParseCallKind]['result'];
-	  }
-	| { readonly type: 'error'; readonly id: number; readonly error: SerializedParseError }
+/** Worker → main: a call's progress, or a piece of its result, under its id before its reply. */
+export type ParseCallEvent =
 	| { readonly type: 'progress'; readonly id: number; readonly progress: ParseProgress }
 	/**
 	 * Items of a long array of the coming result (at `path`, e.g. `['resolved', 'samples']`), sent
@@ -146,3 +133,6 @@ export type ParseEvent =
 			readonly path: readonly string[];
 			readonly items: readonly unknown[];
 	  };
+
+/** Worker → main. */
+export type ParseEvent = RpcReply<ParseCalls, SerializedParseError> | ParseCallEvent;

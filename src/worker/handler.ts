@@ -1,25 +1,24 @@
 /**
  * Routes WorkerRequests to an InferenceEngine and posts WorkerEvents back: results, errors as
- * `{ name, message }`, progress, and cancellation by request id. Knows no transport.
+ * `{ name, message }`, progress, and cancellation by request id (the id bookkeeping is
+ * rpc/rpc-handler.ts's). Knows no transport.
  */
 import type { InferenceEngine } from './engine';
 import { serializeError } from './engine-errors';
-import type { CallKind, Calls, WorkerEvent, WorkerRequest } from './protocol';
+import type { CallKind, Calls, SerializedError, WorkerEvent, WorkerRequest } from './protocol';
+import { createRpcHandler } from './rpc/rpc-handler';
+import type { RpcCallRequest } from './rpc/rpc-protocol';
 
 /** Sends one event to the main thread (`self.postMessage` in the worker). */
 export type PostEvent = (event: WorkerEvent) => void;
-
-type CallRequest = Extract<WorkerRequest, { type: 'call' }>;
 
 /** Returns the function that handles one incoming request message. */
 export function createRequestHandler(
 	engine: InferenceEngine,
 	post: PostEvent,
 ): (request: WorkerRequest) => void {
-	const inFlight = new Map<number, AbortController>();
-
 	async function run(
-		request: CallRequest,
+		request: RpcCallRequest<Calls>,
 		signal: AbortSignal,
 	): Promise<Calls[CallKind]['result']> {
 		const { id } = request;
@@ -55,22 +54,9 @@ export function createRequestHandler(
 		}
 	}
 
-	return (request) => {
-		if (request.type === 'cancel') {
-			inFlight.get(request.id)?.abort();
-			return;
-		}
-		const controller = new AbortController();
-		inFlight.set(request.id, controller);
-		run(request, controller.signal).then(
-			(result) => {
-				inFlight.delete(request.id);
-				post({ type: 'result', id: request.id, result });
-			},
-			(error: unknown) => {
-				inFlight.delete(request.id);
-				post({ type: 'error', id: request.id, error: serializeError(error) });
-			},
-		);
-	};
+	return createRpcHandler<Calls, SerializedError>({
+		run: (request, { signal }) => run(request, signal),
+		serializeError,
+		post,
+	});
 }

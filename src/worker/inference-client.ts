@@ -1,7 +1,8 @@
 /**
  * The main thread's view of inference: InferenceClientApi over the module worker (or over any
- * engine in-thread, for tests). Correlates calls by id, rebuilds named errors, maps AbortSignal
- * to `cancel`. Never imports an engine implementation except FakeEngine for in-thread use.
+ * engine in-thread, for tests): the generic rpc/rpc-client.ts with named errors rebuilt, progress
+ * handed to the call's callbacks, and the worker's logs. Never imports an engine implementation
+ * except FakeEngine for in-thread use.
  */
 import type { InferenceEngine } from './engine';
 import { engineChoiceFromSearch, workerNameFor, type EngineChoice } from './engine-choice';
@@ -12,9 +13,14 @@ import type {
 	CallOptions,
 	Calls,
 	InferenceClientApi,
+	SerializedError,
 	WorkerEvent,
+	WorkerLogEvent,
+	WorkerProgressEvent,
 	WorkerRequest,
 } from './protocol';
+import { RpcClient } from './rpc/rpc-client';
+import { inThreadPort, workerPort as rpcWorkerPort, type RpcPort } from './rpc/rpc-port';
 
 export {
 	BackendError,
@@ -28,32 +34,26 @@ export {
 export { engineChoiceFromSearch, type EngineChoice } from './engine-choice';
 
 /** The part of `Worker` the client uses (a MessagePort-like pair also fits, for tests). */
-export interface RequestPort {
-	postMessage(message: WorkerRequest): void;
-	/** Installs the one listener for events from the other side. */
-	onEvent(listener: (event: WorkerEvent) => void): void;
-	close(): void;
-}
-
-interface Pending {
-	readonly resolve: (result: never) => void;
-	readonly reject: (error: Error) => void;
-	readonly options: CallOptions | undefined;
-	readonly detach: () => void;
-}
+export type RequestPort = RpcPort<WorkerRequest, WorkerEvent>;
 
 /** InferenceClientApi over a RequestPort. */
 export class PortInferenceClient implements InferenceClientApi {
-	readonly #port: RequestPort;
-	readonly #pending = new Map<number, Pending>();
-	readonly #onLog: (level: 'info' | 'warn', message: string) => void;
-	#nextId = 1;
-	#disposed = false;
+	readonly #rpc: RpcClient<Calls, SerializedError, WorkerProgressEvent, WorkerLogEvent>;
 
 	constructor(port: RequestPort, onLog?: (level: 'info' | 'warn', message: string) => void) {
-		this.#port = port;
-		this.#onLog = onLog ?? ((level, message) => console[level](`[inference] ${message}`));
-		port.onEvent((event) => this.#receive(event));
+		const log = onLog ?? ((level, message) => console[level](`[inference] ${message}`));
+		this.#rpc = new RpcClient<Calls, SerializedError, WorkerProgressEvent, WorkerLogEvent>(port, {
+			rebuildError: deserializeError,
+			cancelledError: (reason) =>
+				new CancelledError(
+					reason === 'disposed'
+						? 'The inference client was disposed.'
+						: 'The request was cancelled.',
+				),
+			// The worker stops the engine within one batch, then answers with its CancelledError.
+			abort: 'await-reply',
+			onNotice: (event) => log(event.level, event.message),
+		});
 	}
 
 	call<K extends CallKind>(
@@ -61,80 +61,36 @@ export class PortInferenceClient implements InferenceClientApi {
 		params: Calls[K]['params'],
 		options?: CallOptions,
 	): Promise<Calls[K]['result']> {
-		if (this.#disposed) {
-			return Promise.reject(new CancelledError('The inference client was disposed.'));
-		}
-		const signal = options?.signal;
-		if (signal?.aborted) return Promise.reject(new CancelledError('The request was cancelled.'));
-		const id = this.#nextId++;
-		return new Promise<Calls[K]['result']>((resolve, reject) => {
-			const onAbort = (): void => this.#port.postMessage({ type: 'cancel', id });
-			signal?.addEventListener('abort', onAbort, { once: true });
-			this.#pending.set(id, {
-				resolve: resolve as (result: never) => void,
-				reject,
-				options,
-				detach: () => signal?.removeEventListener('abort', onAbort),
-			});
-			// NOTE: K is one member of CallKind here; TypeScript cannot tie `kind` to `params`
-			// through the generic, so the message is asserted once.
-			this.#port.postMessage({ type: 'call', id, kind, params } as WorkerRequest);
+		return this.#rpc.call(kind, params, {
+			signal: options?.signal,
+			onEvent: (event) => reportProgress(event, options),
 		});
 	}
 
 	/** Stops the worker; pending calls reject with CancelledError. */
 	dispose(): void {
-		if (this.#disposed) return;
-		this.#disposed = true;
-		this.#port.close();
-		for (const pending of this.#pending.values()) {
-			pending.detach();
-			pending.reject(new CancelledError('The inference client was disposed.'));
-		}
-		this.#pending.clear();
+		this.#rpc.dispose();
 	}
+}
 
-	#receive(event: WorkerEvent): void {
-		if (event.type === 'log') {
-			this.#onLog(event.level, event.message);
+/** Hands a progress event to its callback in the call's options. */
+function reportProgress(event: WorkerProgressEvent, options: CallOptions | undefined): void {
+	switch (event.type) {
+		case 'load-progress':
+			options?.onLoadProgress?.(event.progress);
 			return;
-		}
-		const pending = this.#pending.get(event.id);
-		if (!pending) return;
-		switch (event.type) {
-			case 'load-progress':
-				pending.options?.onLoadProgress?.(event.progress);
-				return;
-			case 'score-progress':
-				pending.options?.onScoreProgress?.(event.progress);
-				return;
-			case 'generate-progress':
-				pending.options?.onToken?.(event.progress);
-				return;
-			case 'result':
-				this.#pending.delete(event.id);
-				pending.detach();
-				pending.resolve(event.result as never);
-				return;
-			case 'error':
-				this.#pending.delete(event.id);
-				pending.detach();
-				pending.reject(deserializeError(event.error));
-				return;
-		}
+		case 'score-progress':
+			options?.onScoreProgress?.(event.progress);
+			return;
+		case 'generate-progress':
+			options?.onToken?.(event.progress);
+			return;
 	}
 }
 
 /** A RequestPort over a dedicated Worker. */
 export function workerPort(worker: Worker): RequestPort {
-	return {
-		postMessage: (message) => worker.postMessage(message),
-		onEvent: (listener) =>
-			worker.addEventListener('message', (event: MessageEvent<WorkerEvent>) =>
-				listener(event.data),
-			),
-		close: () => worker.terminate(),
-	};
+	return rpcWorkerPort(worker);
 }
 
 /**
@@ -156,25 +112,7 @@ export function createInferenceClient(
  * boundary as the worker (messages are cloned both ways, events delivered asynchronously).
  */
 export function createInThreadClient(engine: InferenceEngine): InferenceClientApi {
-	let listener: ((event: WorkerEvent) => void) | undefined;
-	let closed = false;
-	const handle = createRequestHandler(engine, (event) => {
-		const copy = structuredClone(event);
-		queueMicrotask(() => {
-			if (!closed) listener?.(copy);
-		});
-	});
-	const port: RequestPort = {
-		postMessage: (message) => {
-			const copy = structuredClone(message);
-			queueMicrotask(() => handle(copy));
-		},
-		onEvent: (l) => {
-			listener = l;
-		},
-		close: () => {
-			closed = true;
-		},
-	};
-	return new PortInferenceClient(port);
+	return new PortInferenceClient(
+		inThreadPort<WorkerRequest, WorkerEvent>((post) => createRequestHandler(engine, post)),
+	);
 }

@@ -1,11 +1,13 @@
 /**
  * The worker protocol: types only, imported by both sides (inference.worker.ts / handler.ts and
  * inference-client.ts). One map ties each request kind to its params and result, so neither side
- * casts. Messages are plain data (structured clone): no classes, no functions.
+ * casts; the call, cancel, result and error shapes are rpc/rpc-protocol.ts's. Messages are plain
+ * data (structured clone): no classes, no functions.
  */
 import type { ScoredToken } from '../core/scoring/scored-token';
 import type { InferenceBackend, ModelSpec, SurprisalConvention } from '../core/model/model-spec';
 import type { GenerationParams, GenerationPrompt, TokenUsage } from '../core/model/generation';
+import type { RpcReply, RpcRequest } from './rpc/rpc-protocol';
 
 /** A file of a user-picked local model folder, with its path relative to the folder root
  * (`config.json`, `tokenizer.json`, `onnx/model.onnx`, ...). */
@@ -166,16 +168,7 @@ export type CallKind = keyof Calls;
 
 /** Main → worker. `cancel` stops the request `id` within one batch (one token step for
  * `generate`); it then rejects with an error named `CancelledError`. */
-export type WorkerRequest =
-	| {
-			[K in CallKind]: {
-				readonly type: 'call';
-				readonly id: number;
-				readonly kind: K;
-				readonly params: Calls[K]['params'];
-			};
-	  }[CallKind]
-	| { readonly type: 'cancel'; readonly id: number };
+export type WorkerRequest = RpcRequest<Calls>;
 
 /** Model download/load progress: transformers.js's `ProgressInfo`, forwarded as-is. */
 export interface LoadProgress {
@@ -211,14 +204,25 @@ export interface SerializedError {
 	readonly message: string;
 }
 
-/** Worker → main. */
-export type WorkerEvent =
-	| { readonly type: 'result'; readonly id: number; readonly result: Calls[CallKind]['result'] }
-	| { readonly type: 'error'; readonly id: number; readonly error: SerializedError }
+/** Worker → main: a call's progress, under its id, before its result or error. */
+export type WorkerProgressEvent =
 	| { readonly type: 'load-progress'; readonly id: number; readonly progress: LoadProgress }
 	| { readonly type: 'score-progress'; readonly id: number; readonly progress: ScoreProgress }
-	| { readonly type: 'generate-progress'; readonly id: number; readonly progress: GenerateProgress }
-	| { readonly type: 'log'; readonly level: 'info' | 'warn'; readonly message: string };
+	| {
+			readonly type: 'generate-progress';
+			readonly id: number;
+			readonly progress: GenerateProgress;
+	  };
+
+/** Worker → main: a line of the engine's log, about no call. */
+export interface WorkerLogEvent {
+	readonly type: 'log';
+	readonly level: 'info' | 'warn';
+	readonly message: string;
+}
+
+/** Worker → main. */
+export type WorkerEvent = RpcReply<Calls, SerializedError> | WorkerProgressEvent | WorkerLogEvent;
 
 /** Per-call options of the client. */
 export interface CallOptions {
