@@ -3,8 +3,8 @@
  * Bad input gives one clear message on stderr and exit code 2, never a stack trace.
  */
 import { readFile } from 'node:fs/promises';
-import { CliInputError, EXIT_BAD_INPUT, type CliCommand, type CliIo } from './cli-io';
-import { reportCommandError } from './format-cli-error';
+import { CliInputError, EXIT_BAD_INPUT, type CliCommand, type CliIo } from './shared/cli-io';
+import { reportCommandError } from './shared/format-cli-error';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
 	validate: {

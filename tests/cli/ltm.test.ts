@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLtmCommand, ltmCommand, type OpenModel } from '../../src/cli/commands/ltm';
-import { readLtmRunFiles } from '../../src/cli/ltm-run-files';
+import { readLtmRunFiles } from '../../src/cli/shared/ltm-run-files';
 import { buildLtmReport, loadLtmSuite, type LtmRunState } from '../../src/core/ltm';
 import type {
 	ChatMessage,

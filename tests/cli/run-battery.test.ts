@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatBatterySummary } from '../../src/cli/battery-summary';
+import { formatBatterySummary } from '../../src/cli/shared/battery-summary';
 import { runCommand } from '../../src/cli/commands/run';
 import { HU2020_SUITE_NAMES } from '../../src/core/syntaxgym/battery/circuits';
 import { scoreBattery } from '../../src/core/syntaxgym/battery/sg-score';

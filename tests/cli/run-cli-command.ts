@@ -1,8 +1,8 @@
 // Runs a CLI command function with a fake CliIo, the way src/cli/main.ts does (errors through
 // formatCliError), and returns what it printed and its exit code. Test helper only.
 import { readFile } from 'node:fs/promises';
-import { CliInputError, type CliCommand, type CliIo } from '../../src/cli/cli-io';
-import { reportCommandError } from '../../src/cli/format-cli-error';
+import { CliInputError, type CliCommand, type CliIo } from '../../src/cli/shared/cli-io';
+import { reportCommandError } from '../../src/cli/shared/format-cli-error';
 
 export interface CliRun {
 	readonly exitCode: number;

@@ -2,7 +2,7 @@
 // surprisals of gpt2-random-tiny under `bos`, conventions, model resolution and usage errors.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { CliInputError, type CliIo } from '../../src/cli/cli-io';
+import { CliInputError, type CliIo } from '../../src/cli/shared/cli-io';
 import { splitSentenceLines, surprisalsCommand } from '../../src/cli/commands/surprisals';
 import { readLmZooSurprisals } from '../../src/core/syntaxgym/formats/lm-zoo-surprisals';
 import { readTsvTable } from '../../src/core/formats/tsv-table';

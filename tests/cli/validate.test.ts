@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CliInputError, type CliIo } from '../../src/cli/cli-io';
+import { CliInputError, type CliIo } from '../../src/cli/shared/cli-io';
 import { formatDiagnostic, validateCommand } from '../../src/cli/commands/validate';
 
 const FIXTURES = new URL('../fixtures/suites/', import.meta.url);

@@ -8,14 +8,14 @@ import { scoreRegionRows } from '../../core/syntaxgym/scoring/score-region-rows'
 import type { SuiteScore } from '../../core/syntaxgym/scoring/score-suite';
 import { ITEM_RULES, type Accuracy } from '../../core/syntaxgym/scoring/summarize-outcomes';
 import type { Suite } from '../../core/syntaxgym/suite/types';
-import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
-import { parseCommandArgs } from '../parse-command-args';
+import { CliInputError, EXIT_OK, type CliCommand } from '../shared/cli-io';
+import { parseCommandArgs } from '../shared/parse-command-args';
 import {
 	readSpecFile,
 	readSuiteFile,
 	readSurprisalFile,
 	scoreSurprisalFile,
-} from '../read-scoring-inputs';
+} from '../shared/read-scoring-inputs';
 
 export const EVALUATE_USAGE =
 	'usage: evaluate <suite.json> (--surprisals <lm-zoo.tsv> [--spec <lm-zoo spec.json>] | ' +

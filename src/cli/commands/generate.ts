@@ -6,8 +6,8 @@
 import { DEFAULT_MODEL_ID, type ModelDtype } from '../../core/model/model-spec';
 import type { GenerationParams } from '../../core/model/generation';
 import { openTextModel, type OpenedTextModel } from '../../providers/open-model';
-import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
-import { parseCommandArgs, type OptionSpec } from '../parse-command-args';
+import { CliInputError, EXIT_OK, type CliCommand } from '../shared/cli-io';
+import { parseCommandArgs, type OptionSpec } from '../shared/parse-command-args';
 
 export const GENERATE_USAGE =
 	'usage: generate [--model <bundled | folder | hub id | openai/<m> | replay:<file>>] ' +

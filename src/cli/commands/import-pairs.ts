@@ -4,8 +4,8 @@
  */
 import { convertMinimalPairs } from '../../core/syntaxgym/suite/minimal-pairs';
 import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
-import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
-import { parseCommandArgs } from '../parse-command-args';
+import { CliInputError, EXIT_OK, type CliCommand } from '../shared/cli-io';
+import { parseCommandArgs } from '../shared/parse-command-args';
 
 export const IMPORT_PAIRS_USAGE =
 	'usage: import-pairs <pairs.jsonl | pairs.csv | pairs.tsv> [--name <suite name>]';

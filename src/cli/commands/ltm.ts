@@ -47,11 +47,15 @@ import {
 	EXIT_OK,
 	type CliCommand,
 	type CliIo,
-} from '../cli-io';
-import { LtmRunFilesWriter, readLtmRunFiles } from '../ltm-run-files';
-import { checkLtmResumeModels, resolveLtmRunModels, writeLtmRunModels } from '../ltm-run-models';
-import { outputPath, writeOutputFile } from '../output-files';
-import { parseCommandArgs } from '../parse-command-args';
+} from '../shared/cli-io';
+import { LtmRunFilesWriter, readLtmRunFiles } from '../shared/ltm-run-files';
+import {
+	checkLtmResumeModels,
+	resolveLtmRunModels,
+	writeLtmRunModels,
+} from '../shared/ltm-run-models';
+import { outputPath, writeOutputFile } from '../shared/output-files';
+import { parseCommandArgs } from '../shared/parse-command-args';
 
 export const LTM_GENERATE_USAGE =
 	'usage: ltm generate <prompt.json> --generator <model> --out <definitions folder> [--dataset "<Dataset Name>"] [--examples N] [--cache-dir <dir>]';

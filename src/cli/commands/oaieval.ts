@@ -34,10 +34,10 @@ import {
 } from '../../core/evals';
 import { DEFAULT_MAX_NEW_TOKENS, type TextModel } from '../../core/model/generation';
 import { openTextModel, type OpenedTextModel } from '../../providers/open-model';
-import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
-import { OaievalLogFile } from '../oaieval-log-file';
-import { refuseLink, writeFileNoFollow } from '../safe-write';
-import { parseCommandArgs } from '../parse-command-args';
+import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../shared/cli-io';
+import { OaievalLogFile } from '../shared/oaieval-log-file';
+import { refuseLink, writeFileNoFollow } from '../shared/safe-write';
+import { parseCommandArgs } from '../shared/parse-command-args';
 
 export const OAIEVAL_USAGE =
 	'usage: oaieval <model>[,<model>...] <eval> [--registry_path <dir>] [--record_path <log.jsonl>] ' +

@@ -4,14 +4,14 @@
  */
 import { writeRegionsTsv } from '../../core/syntaxgym/formats/regions-tsv';
 import { METRIC_NAMES } from '../../core/syntaxgym/suite/types';
-import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
-import { parseCommandArgs } from '../parse-command-args';
+import { CliInputError, EXIT_OK, type CliCommand } from '../shared/cli-io';
+import { parseCommandArgs } from '../shared/parse-command-args';
 import {
 	readSpecFile,
 	readSuiteFile,
 	readSurprisalFile,
 	scoreSurprisalFile,
-} from '../read-scoring-inputs';
+} from '../shared/read-scoring-inputs';
 
 export const REGIONS_USAGE =
 	'usage: regions <suite.json> --surprisals <lm-zoo.tsv> [--spec <lm-zoo spec.json>] [--strict]';

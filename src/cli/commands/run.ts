@@ -10,11 +10,11 @@ import { scoreBattery } from '../../core/syntaxgym/battery/sg-score';
 import { writeSuitesResultsTsv } from '../../core/syntaxgym/formats/results-tsv';
 import { scoreSuites } from '../../core/syntaxgym/scoring/score-suite';
 import { buildSuiteSentences } from '../../core/syntaxgym/suite/build-sentences';
-import { formatBatterySummary } from '../battery-summary';
-import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
-import { parseCommandArgs } from '../parse-command-args';
-import { readSuiteFile } from '../read-scoring-inputs';
-import { refuseLink, writeFileNoFollow } from '../safe-write';
+import { formatBatterySummary } from '../shared/battery-summary';
+import { CliInputError, EXIT_OK, type CliCommand } from '../shared/cli-io';
+import { parseCommandArgs } from '../shared/parse-command-args';
+import { readSuiteFile } from '../shared/read-scoring-inputs';
+import { refuseLink, writeFileNoFollow } from '../shared/safe-write';
 import { formatAccuracySummary } from './evaluate';
 import {
 	CONVENTION_HELP,

@@ -12,8 +12,8 @@ import {
 	type RunningServer,
 	type ServeOptions,
 } from '../serve/server';
-import { CliInputError, type CliCommand, type CliIo } from '../cli-io';
-import { parseCommandArgs } from '../parse-command-args';
+import { CliInputError, type CliCommand, type CliIo } from '../shared/cli-io';
+import { parseCommandArgs } from '../shared/parse-command-args';
 
 /** The environment variable `serve` reads its API key from. */
 export const SERVE_API_KEY_ENV = 'BENCHTOP_SERVE_API_KEY';

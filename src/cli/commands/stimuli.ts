@@ -33,9 +33,9 @@ import { planStimulusWindows, type StimulusWindowSize } from '../../core/stimuli
 import { withTopNext } from '../../core/stimuli/stimulus-word-surprisals';
 import { STIMULI_MAX_TOP_NEXT } from '../../core/stimuli/stimuli-run-kind';
 import { compileLinearRegex, RegexRefused } from '../../core/text/linear-regex';
-import { CliInputError, EXIT_OK, type CliCommand } from '../cli-io';
-import { parseCommandArgs } from '../parse-command-args';
-import { writeFileNoFollow } from '../safe-write';
+import { CliInputError, EXIT_OK, type CliCommand } from '../shared/cli-io';
+import { parseCommandArgs } from '../shared/parse-command-args';
+import { writeFileNoFollow } from '../shared/safe-write';
 import {
 	CONVENTION_HELP,
 	MODEL_OPTIONS,

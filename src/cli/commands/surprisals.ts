@@ -40,8 +40,8 @@ import {
 } from '../../providers/openai-client';
 import { createNodeEngine } from '../../worker/node-engine';
 import type { ModelInfo, ScoredText } from '../../worker/protocol';
-import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
-import { parseCommandArgs, type OptionSpec } from '../parse-command-args';
+import { CliInputError, EXIT_OK, type CliCommand, type CliIo } from '../shared/cli-io';
+import { parseCommandArgs, type OptionSpec } from '../shared/parse-command-args';
 
 /** Options every model-running command takes. */
 export const MODEL_OPTIONS = {

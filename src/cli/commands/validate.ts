@@ -6,8 +6,14 @@ import { splitJsonPointer } from '../../core/syntaxgym/suite/json-source';
 import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
 import type { Diagnostic, ParseSuiteOptions, Suite } from '../../core/syntaxgym/suite/types';
 import { printable } from '../../core/text/printable';
-import { CliInputError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-io';
-import { parseCommandArgs } from '../parse-command-args';
+import {
+	CliInputError,
+	EXIT_BAD_INPUT,
+	EXIT_OK,
+	type CliCommand,
+	type CliIo,
+} from '../shared/cli-io';
+import { parseCommandArgs } from '../shared/parse-command-args';
 
 export const VALIDATE_USAGE =
 	'usage: validate <suite.json>... [--strict] [--chained-comparisons error|first-only]';

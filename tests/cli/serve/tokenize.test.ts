@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CliInputError, type CliIo } from '../../../src/cli/cli-io';
+import { CliInputError, type CliIo } from '../../../src/cli/shared/cli-io';
 import { surprisalsCommand } from '../../../src/cli/commands/surprisals';
 import { startServer, type RunningServer } from '../../../src/cli/serve/server';
 import { readLmZooSurprisals } from '../../../src/core/syntaxgym/formats/lm-zoo-surprisals';

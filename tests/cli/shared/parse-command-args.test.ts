@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CliHelpRequest, CliInputError } from '../../src/cli/cli-io';
-import { RUN_USAGE, runCommand } from '../../src/cli/commands/run';
-import { CONVENTION_HELP } from '../../src/cli/commands/surprisals';
-import { VALIDATE_USAGE, validateCommand } from '../../src/cli/commands/validate';
-import { parseCommandArgs } from '../../src/cli/parse-command-args';
-import { runCliCommand } from './run-cli-command';
+import { CliHelpRequest, CliInputError } from '../../../src/cli/shared/cli-io';
+import { RUN_USAGE, runCommand } from '../../../src/cli/commands/run';
+import { CONVENTION_HELP } from '../../../src/cli/commands/surprisals';
+import { VALIDATE_USAGE, validateCommand } from '../../../src/cli/commands/validate';
+import { parseCommandArgs } from '../../../src/cli/shared/parse-command-args';
+import { runCliCommand } from '../run-cli-command';
 
 const USAGE = 'usage: demo <file> [--flag]';
 const OPTIONS = { flag: { type: 'boolean' }, model: { type: 'string' } } as const;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatCliError } from '../../src/cli/format-cli-error';
-import { CliInputError } from '../../src/cli/cli-io';
-import { FormulaSyntaxError } from '../../src/core/errors';
-import { ReplayFileError } from '../../src/core/model/replay-file';
-import { EndpointAuthError, EndpointServerError } from '../../src/providers/openai-client';
-import { StorageQuotaError } from '../../src/storage/storage-errors';
-import { BackendError, CancelledError } from '../../src/worker/engine-errors';
+import { formatCliError } from '../../../src/cli/shared/format-cli-error';
+import { CliInputError } from '../../../src/cli/shared/cli-io';
+import { FormulaSyntaxError } from '../../../src/core/errors';
+import { ReplayFileError } from '../../../src/core/model/replay-file';
+import { EndpointAuthError, EndpointServerError } from '../../../src/providers/openai-client';
+import { StorageQuotaError } from '../../../src/storage/storage-errors';
+import { BackendError, CancelledError } from '../../../src/worker/engine-errors';
 
 describe('formatCliError', () => {
 	it.each([

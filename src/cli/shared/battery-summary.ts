@@ -3,12 +3,12 @@
  * suites: circuit means, the SG score under both item rules, what the score leaves out, and the
  * published scores when the suites are Hu et al. (2020)'s.
  */
-import { isHu2020SuiteSet } from '../core/syntaxgym/battery/circuits';
+import { isHu2020SuiteSet } from '../../core/syntaxgym/battery/circuits';
 import {
 	HU2020_PUBLISHED_SG_SCORES,
 	HU2020_PUBLISHED_SOURCE,
-} from '../core/syntaxgym/battery/published-scores';
-import type { BatteryScore } from '../core/syntaxgym/battery/sg-score';
+} from '../../core/syntaxgym/battery/published-scores';
+import type { BatteryScore } from '../../core/syntaxgym/battery/sg-score';
 
 function decimal(value: number): string {
 	return Number.isNaN(value) ? 'n/a' : value.toFixed(6);

@@ -6,7 +6,7 @@
  */
 import { mkdir, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { UnsafePathError, containedPath } from '../core/security/contained-path';
+import { UnsafePathError, containedPath } from '../../core/security/contained-path';
 import { CliInputError } from './cli-io';
 import { writeFileNoFollow } from './safe-write';
 

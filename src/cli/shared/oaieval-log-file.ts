@@ -4,9 +4,13 @@
  * readable partial log (spec and every event so far). Node only (synchronous appends keep order).
  */
 import { closeSync, writeSync } from 'node:fs';
-import { formatFinalReportLine, formatLogEvent, type OaievalLog } from '../core/evals/oaieval-log';
-import { pythonJsonDumps } from '../core/python/python-text';
-import type { EvalEvent } from '../core/evals/types';
+import {
+	formatFinalReportLine,
+	formatLogEvent,
+	type OaievalLog,
+} from '../../core/evals/oaieval-log';
+import { pythonJsonDumps } from '../../core/python/python-text';
+import type { EvalEvent } from '../../core/evals/types';
 import { openNoFollowSync } from './safe-write';
 
 export class OaievalLogFile {

@@ -4,7 +4,7 @@
  * (endpoint, model, storage, I/O: failureKind `run`, or any other error) → exit 1.
  * Never a stack trace (set BENCHTOP_DEBUG=1 to get one).
  */
-import { BenchtopError } from '../core/errors';
+import { BenchtopError } from '../../core/errors';
 import { CliHelpRequest, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, type CliIo } from './cli-io';
 
 export function formatCliError(error: unknown): { message: string; exitCode: number } {

@@ -19,8 +19,8 @@ import {
 	readSavedLtmTests,
 	stateFromCheckpoint,
 	type LtmRunState,
-} from '../core/ltm';
-import { goodaiMasterLogLines, goodaiRunstatsText } from '../core/ltm/goodai-files';
+} from '../../core/ltm';
+import { goodaiMasterLogLines, goodaiRunstatsText } from '../../core/ltm/goodai-files';
 import { CliInputError } from './cli-io';
 import { openNoFollowSync, replaceFileNoFollowSync } from './safe-write';
 

@@ -15,18 +15,18 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ltmCommand } from '../../src/cli/commands/ltm';
-import { oaievalCommand } from '../../src/cli/commands/oaieval';
-import { runCommand } from '../../src/cli/commands/run';
+import { ltmCommand } from '../../../src/cli/commands/ltm';
+import { oaievalCommand } from '../../../src/cli/commands/oaieval';
+import { runCommand } from '../../../src/cli/commands/run';
 import {
 	openNoFollowSync,
 	replaceFileNoFollowSync,
 	writeFileNoFollow,
-} from '../../src/cli/safe-write';
-import { runCliCommand } from './run-cli-command';
+} from '../../../src/cli/shared/safe-write';
+import { runCliCommand } from '../run-cli-command';
 
-const FIXTURES = new URL('../fixtures/ltm/', import.meta.url).pathname;
-const SUITE = new URL('../../suites/subject-verb-agreement-pp.json', import.meta.url).pathname;
+const FIXTURES = new URL('../../fixtures/ltm/', import.meta.url).pathname;
+const SUITE = new URL('../../../suites/subject-verb-agreement-pp.json', import.meta.url).pathname;
 const VICTIM_TEXT = 'the victim, unchanged\n';
 
 const temporary: string[] = [];

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { sha256Hex } from '../core/hash/sha256';
+import { sha256Hex } from '../../core/hash/sha256';
 import {
 	LTM_RUN_MODELS_FORMAT,
 	ltmRunModelsDifferences,
@@ -14,10 +14,10 @@ import {
 	type LtmRunModel,
 	type LtmRunModels,
 	type LtmRunParams,
-} from '../core/ltm/run-models';
-import { LtmStateReadError } from '../core/ltm/run-state-checkpoint';
-import { parseModelSpecString, type TextModelSpec } from '../core/model/model-spec';
-import { endpointSpecOf, resolveLocalSpec } from '../providers/open-model';
+} from '../../core/ltm/run-models';
+import { LtmStateReadError } from '../../core/ltm/run-state-checkpoint';
+import { parseModelSpecString, type TextModelSpec } from '../../core/model/model-spec';
+import { endpointSpecOf, resolveLocalSpec } from '../../providers/open-model';
 import { CliInputError } from './cli-io';
 import { writeOutputFile } from './output-files';
 

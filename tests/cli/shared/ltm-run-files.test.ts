@@ -9,11 +9,11 @@ import {
 	CHECKPOINT_DELAY_MS,
 	LtmRunFilesWriter,
 	readLtmRunFiles,
-} from '../../src/cli/ltm-run-files';
-import { runLtm, type LtmRunEvent, type LtmRunState } from '../../src/core/ltm';
-import { defaultWaits } from '../../src/core/ltm/definitions';
-import type { LtmBenchmark } from '../../src/core/ltm/types';
-import type { GenerationEvent, TextModel } from '../../src/core/model/generation';
+} from '../../../src/cli/shared/ltm-run-files';
+import { runLtm, type LtmRunEvent, type LtmRunState } from '../../../src/core/ltm';
+import { defaultWaits } from '../../../src/core/ltm/definitions';
+import type { LtmBenchmark } from '../../../src/core/ltm/types';
+import type { GenerationEvent, TextModel } from '../../../src/core/model/generation';
 
 const temporary: string[] = [];
 afterEach(async () => {

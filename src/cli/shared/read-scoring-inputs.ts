@@ -2,22 +2,22 @@
  * Reads the files the scoring commands take (suite JSON, lm-zoo surprisal TSV, lm-zoo spec) into
  * core values, turning every problem into one CliInputError that names the file and location.
  */
-import type { TokenizationSpec } from '../core/syntaxgym/alignment/tokenization-spec';
-import { AlignmentError } from '../core/errors';
-import { parseLmZooSpec } from '../core/syntaxgym/formats/lm-zoo-spec';
+import type { TokenizationSpec } from '../../core/syntaxgym/alignment/tokenization-spec';
+import { AlignmentError } from '../../core/errors';
+import { parseLmZooSpec } from '../../core/syntaxgym/formats/lm-zoo-spec';
 import {
 	checkSentenceCount,
 	readLmZooSurprisals,
 	type LmZooSentence,
-} from '../core/syntaxgym/formats/lm-zoo-surprisals';
+} from '../../core/syntaxgym/formats/lm-zoo-surprisals';
 import {
 	scoreSuite,
 	type ScoreOptions,
 	type SuiteScore,
-} from '../core/syntaxgym/scoring/score-suite';
-import type { ScoredToken } from '../core/scoring/scored-token';
-import { parseSuite } from '../core/syntaxgym/suite/parse-suite';
-import type { Diagnostic, ParseSuiteOptions, Suite } from '../core/syntaxgym/suite/types';
+} from '../../core/syntaxgym/scoring/score-suite';
+import type { ScoredToken } from '../../core/scoring/scored-token';
+import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
+import type { Diagnostic, ParseSuiteOptions, Suite } from '../../core/syntaxgym/suite/types';
 import { CliInputError, type CliIo } from './cli-io';
 
 function formatDiagnostic(path: string, diagnostic: Diagnostic): string {
