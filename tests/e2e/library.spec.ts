@@ -169,7 +169,8 @@ test('runs of three kinds in one Library: filter, search, export as a zip, delet
 		.first()
 		.getByRole('button', { name: /^Open run \d+$/ })
 		.click();
-	await expect(page).toHaveURL(/#\/evals$/);
+	// The URL names the run shown: a link that opens it again.
+	await expect(page).toHaveURL(/#\/evals\/run\/\d+$/);
 	await expect(page.getByTestId('evals-metrics')).toBeVisible();
 
 	// A share link that is not one is refused where it is pasted.
