@@ -5,7 +5,7 @@
  * item per finished sample, written as each sample finishes so a reload loses nothing. No Dexie
  * type leaks out: callers get the core's records.
  */
-import type { EvalEvent, FinalReport, SampleResult } from '../core/evals/types';
+import type { EvalEvent, FinalReport, SampleResult } from '../core/evals/shared/types';
 import { EVALS_RESUME } from '../core/evals/evals-run-record';
 import {
 	EVALS_INPUT_KEY,

@@ -14,7 +14,7 @@ import type {
 	ColumnarSentence,
 } from '../core/kinds/run-record';
 import { EVALS_INPUT_KEY, LTM_STATE_KEY } from '../core/kinds/run-record';
-import type { EvalEvent, SampleResult } from '../core/evals/types';
+import type { EvalEvent, SampleResult } from '../core/evals/shared/types';
 import type { LogEntry, LtmRunState } from '../core/ltm/scheduler';
 
 /** A row of `runs` (versions 1-5): a suite run, without `kind` and `title`. */

@@ -16,7 +16,7 @@ import {
 	type EvalChoice,
 	type EvalsProblem,
 } from '../core/evals';
-import { EvalsError } from '../core/evals/errors';
+import { EvalsError } from '../core/evals/shared/errors';
 import { registryProblemOf } from '../core/evals/registry-input';
 import { CHECK_ALL_EVALS_UP_TO, zipRegistryEntries } from '../core/evals/registry-load';
 import { sha256Hex } from '../core/hash/sha256';

@@ -12,7 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseAnswerPrompts } from '../../src/core/evals/answer-prompts';
 import { readRegistry, registryFiles, resolveEval } from '../../src/core/evals/registry';
 import { runEval } from '../../src/core/evals/run-eval';
-import type { AnswerPromptType, JsonValue } from '../../src/core/evals/types';
+import type { AnswerPromptType, JsonValue } from '../../src/core/evals/shared/types';
 import { encodeUtf8, sha256Hex } from '../../src/core/hash/sha256';
 import { promptText, scriptedModel } from '../core/evals/scripted-model';
 import { describeWithPeer, peerPath } from './peer-data';

@@ -11,7 +11,7 @@ import { oaievalCommand } from '../../src/cli/commands/oaieval';
 import { buildInspectLog, inspectLogOfStored } from '../../src/core/evals/inspect-log';
 import { readRegistry, registryFiles, resolveEval } from '../../src/core/evals/registry';
 import { runEval, type EvalRunResult } from '../../src/core/evals/run-eval';
-import type { ResolvedEval } from '../../src/core/evals/types';
+import type { ResolvedEval } from '../../src/core/evals/shared/types';
 import type { GenerationEvent, TextModel } from '../../src/core/model/generation';
 import { runCliCommand } from '../cli/run-cli-command';
 import { describeWithPeer, peerPath } from './peer-data';

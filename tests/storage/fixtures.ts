@@ -1,6 +1,6 @@
 // Small hand-made runs of every kind (suite, Evals, LTM) for the storage tests.
 import { readFileSync } from 'node:fs';
-import type { ResolvedEval, SampleResult } from '../../src/core/evals/types';
+import type { ResolvedEval, SampleResult } from '../../src/core/evals/shared/types';
 import { loadLtmSuite, type LtmBenchmark } from '../../src/core/ltm';
 import type {
 	GenerateRequest,

@@ -4,7 +4,7 @@
 // and cache entry reads back through the repositories, and opening it again changes nothing.
 import { Dexie } from 'dexie';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EvalEvent } from '../../src/core/evals/types';
+import type { EvalEvent } from '../../src/core/evals/shared/types';
 import { LtmCancelledError, runLtm, type LogEntry, type LtmRunState } from '../../src/core/ltm';
 import type { ItemResult } from '../../src/core/syntaxgym/run/suite-run';
 import type { CachedResponse } from '../../src/providers/response-cache';

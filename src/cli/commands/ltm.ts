@@ -27,7 +27,7 @@ import {
 	type LtmTestDefinition,
 	type TriviaItem,
 } from '../../core/ltm';
-import { preciseNow } from '../../core/evals/recorder';
+import { preciseNow } from '../../core/evals/shared/recorder';
 import { goodaiTestResultText } from '../../core/ltm/goodai-files';
 import { isoWithMicros } from '../../core/ltm/goodai-log';
 import type { LtmRunModels } from '../../core/ltm/run-models';

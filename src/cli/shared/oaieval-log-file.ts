@@ -10,7 +10,7 @@ import {
 	type OaievalLog,
 } from '../../core/evals/oaieval-log';
 import { pythonJsonDumps } from '../../core/python/python-text';
-import type { EvalEvent } from '../../core/evals/types';
+import type { EvalEvent } from '../../core/evals/shared/types';
 import { openNoFollowSync } from './safe-write';
 
 export class OaievalLogFile {

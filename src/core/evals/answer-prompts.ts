@@ -4,8 +4,8 @@
  * byte-identical grader prompts). Each text has one `{choices}` placeholder. Pure.
  */
 import * as v from 'valibot';
-import { EvalsError } from './errors';
-import type { AnswerPrompts } from './types';
+import { EvalsError } from './shared/errors';
+import type { AnswerPrompts } from './shared/types';
 
 /** Benchtop's answer prompts. `{choices}` becomes `"A" or "B" or ...`. */
 export const DEFAULT_ANSWER_PROMPTS: AnswerPrompts = {

@@ -3,8 +3,8 @@
  * each shown once.
  */
 import { describeError } from '../messages/describe-error';
-import { EvalsError, formatLocation } from './errors';
-import type { EvalsLocation } from './types';
+import { EvalsError, formatLocation } from './shared/errors';
+import type { EvalsLocation } from './shared/types';
 
 /** A problem with the registry or a sample, located where known. */
 export interface EvalsProblem {

@@ -22,7 +22,7 @@ import {
 	type RunBundleFormat,
 } from '../run/task-run-json';
 import { shownRunOfStored, type EvalsShownRun } from './shown-run';
-import type { EvalEvent, SampleResult } from './types';
+import type { EvalEvent, SampleResult } from './shared/types';
 
 /** The format of the Evals run bundles of 0.1.0, still read; bundles are now written in the
  * `benchtop-run/2` envelope with kind `evals`. */

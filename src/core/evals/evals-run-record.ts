@@ -7,7 +7,7 @@ import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
 import { unfinishedPlan, type ResumeRule } from '../run/resume-plan';
 import type { RunRecordBase } from '../run/run-types';
-import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from './types';
+import type { EvalEvent, FinalReport, ResolvedEval, SampleResult } from './shared/types';
 
 /** An Evals run (generative runs, design §3): what ran, on which models, how far, the report. */
 export interface EvalsRunRecord extends RunRecordBase<'evals'> {

@@ -12,12 +12,12 @@ import { sha256Hex } from '../hash/sha256';
 import { replayTextsOf, type ChosenModel } from '../run/replay-texts';
 import { reproducedVerdicts, verdictsBySample } from './compare-evals-runs';
 import type { EvalsSharePayload } from './evals-share-payload';
-import { newRunId } from './recorder';
+import { newRunId } from './shared/recorder';
 import type { RegistryFiles } from './registry';
 import type { RunEvalOptions } from './run-eval';
 import { rowFromResult, type EvalsSampleRowView } from './sample-rows';
 import { storedAnswers } from './stored-answers';
-import type { EvalEvent, ResolvedEval, SampleResult } from './types';
+import type { EvalEvent, ResolvedEval, SampleResult } from './shared/types';
 
 /** What the page knows when it says why Run cannot start (models asked only when it gets there). */
 export interface EvalsRunReadiness {

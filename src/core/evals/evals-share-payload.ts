@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { encodeShareFragment, readSharePayload, type ShareRoute } from '../share/share-codec';
 import { GENERATION_PARAMS_ENTRIES, TextModelSpecSchema } from '../run/task-run-json';
-import type { ResolvedEval } from './types';
+import type { ResolvedEval } from './shared/types';
 import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
 

@@ -12,7 +12,7 @@ import {
 	type TextModel,
 } from '../model/generation';
 import { templateOf } from './templates';
-import type { ResolvedEval } from './types';
+import type { ResolvedEval } from './shared/types';
 
 /** The generation parameters upstream's template sends, per role, for this eval. */
 export function upstreamParams(evalSpec: ResolvedEval): {

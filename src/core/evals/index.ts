@@ -2,8 +2,8 @@
  * OpenAI Evals in Benchtop's core: the public API for the CLI (`oaieval`) and the app's Evals page.
  * Read a registry from files, resolve an eval, run it on `TextModel`s, write and read the log.
  */
-export type * from './types';
-export { EvalsError, formatLocation } from './errors';
+export type * from './shared/types';
+export { EvalsError, formatLocation } from './shared/errors';
 export { EVALS_DIVERGENCES, type EvalsDivergence } from './divergences';
 export { DEFAULT_ANSWER_PROMPTS, parseAnswerPrompts } from './answer-prompts';
 export { BUILTIN_MODELGRADED_SPECS } from './modelgraded-specs';
@@ -34,7 +34,7 @@ export {
 	templateOf,
 	type EvalTemplate,
 } from './templates';
-export { ChatMessageSchema, isChatLike, parseChat, readPrompt } from './chat-prompt';
+export { ChatMessageSchema, isChatLike, parseChat, readPrompt } from './shared/chat-prompt';
 export {
 	memoryRecorder,
 	newRunId,
@@ -42,8 +42,8 @@ export {
 	pythonUtcTimestamp,
 	type EvalRecorder,
 	type SampleRecorder,
-} from './recorder';
-export { accuracy, bootstrapAccuracyStd, numpyMean } from './metrics';
+} from './shared/recorder';
+export { accuracy, bootstrapAccuracyStd, numpyMean } from './shared/metrics';
 export {
 	INVALID_CHOICE,
 	aggregateGraded,
@@ -55,7 +55,7 @@ export {
 	parseGraderChoice,
 	promptFnParams,
 	scrubFormatting,
-} from './model-graded';
+} from './shared/model-graded';
 export { PythonRandom, sampleRandom, shuffledSampleIndices } from '../python/python-random';
 export { FLOAT_KEYS, pythonFloatRepr, pythonJsonDumps } from '../python/python-text';
 export {

@@ -9,7 +9,13 @@ import { describeModelSpec } from '../model/model-spec';
 import { mergeParams } from './generation-overrides';
 import { shuffledSampleIndices } from '../python/python-random';
 import type { StoredEvalsRun } from './shown-run';
-import type { FinalReport, JsonValue, ResolvedEval, SampleCall, SampleResult } from './types';
+import type {
+	FinalReport,
+	JsonValue,
+	ResolvedEval,
+	SampleCall,
+	SampleResult,
+} from './shared/types';
 
 /** Inspect's `ChatMessage` (system, user, assistant or tool; `source` marks generated ones). */
 export interface InspectMessage {

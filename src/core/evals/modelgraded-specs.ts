@@ -4,7 +4,7 @@
  * two responses better). Same fields, choices and scores as the upstream specs of those names, so
  * registries that name `fact`, `closedqa` or `battle` run without upstream's files.
  */
-import type { ModelGradedSpec } from './types';
+import type { ModelGradedSpec } from './shared/types';
 
 const FACT: ModelGradedSpec = {
 	prompt: `Compare a submitted answer with a reference answer that an expert wrote for the same question.

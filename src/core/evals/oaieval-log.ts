@@ -6,9 +6,9 @@
  */
 import * as v from 'valibot';
 import { pointerOfIssue } from '../run/task-run-json';
-import { EvalsError } from './errors';
+import { EvalsError } from './shared/errors';
 import { pythonJsonDumps } from '../python/python-text';
-import type { EvalEvent, FinalReport, ResolvedEval, RunSpec } from './types';
+import type { EvalEvent, FinalReport, ResolvedEval, RunSpec } from './shared/types';
 
 /** A log read back. */
 export interface OaievalLog {

@@ -5,10 +5,10 @@
  */
 import * as v from 'valibot';
 import { pointerOfIssue } from '../run/task-run-json';
-import { ChatSchema } from './chat-prompt';
-import { EvalsError } from './errors';
+import { ChatSchema } from './shared/chat-prompt';
+import { EvalsError } from './shared/errors';
 import { containsAsciiPunctuation } from '../python/python-text';
-import type { JsonValue, ModelGradedSpec } from './types';
+import type { JsonValue, ModelGradedSpec } from './shared/types';
 
 function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);

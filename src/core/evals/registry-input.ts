@@ -3,7 +3,7 @@
  * files added to a loaded registry add up, the one-eval registry of pasted samples, the cards of a
  * registry's evals, and its problems as the page shows them (located once).
  */
-import { formatLocation } from './errors';
+import { formatLocation } from './shared/errors';
 import { problemOf, type EvalsProblem } from './evals-problems';
 import {
 	readRegistry,
@@ -12,7 +12,7 @@ import {
 	type Registry,
 	type RegistryFiles,
 } from './registry';
-import type { TemplateKind } from './types';
+import type { TemplateKind } from './shared/types';
 
 /** Template classes a pasted JSONL can be run with. */
 export const PASTE_TEMPLATES: Readonly<Record<Exclude<TemplateKind, 'modelgraded'>, string>> = {

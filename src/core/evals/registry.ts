@@ -8,13 +8,19 @@
 import * as v from 'valibot';
 import { LineCounter, isMap, isPair, isScalar, parseDocument, type Document } from 'yaml';
 import { pointerOfIssue } from '../run/task-run-json';
-import { EvalsError } from './errors';
+import { EvalsError } from './shared/errors';
 import { BUILTIN_MODELGRADED_SPECS } from './modelgraded-specs';
 import { parseModelGradedSpec } from './read-modelgraded-spec';
 import { parseSamplesJsonl } from './samples-jsonl';
 import { TEMPLATES, TEMPLATE_CLASSES, type EvalTemplate } from './templates';
 import type { ResolveContext } from './templates/eval-template';
-import type { EvalsLocation, JsonValue, ModelGradedSpec, ResolvedEval, Sample } from './types';
+import type {
+	EvalsLocation,
+	JsonValue,
+	ModelGradedSpec,
+	ResolvedEval,
+	Sample,
+} from './shared/types';
 
 /** The registry's files: path (relative to the registry root, `/`-separated) → text. */
 export type RegistryFiles = ReadonlyMap<string, string>;

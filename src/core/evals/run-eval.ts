@@ -15,10 +15,10 @@ import {
 } from '../model/generation';
 import { chatFromStringPrompt, renderChatAsText } from '../model/render-chat-as-text';
 import { DEFAULT_ANSWER_PROMPTS } from './answer-prompts';
-import { EvalsError } from './errors';
+import { EvalsError } from './shared/errors';
 import { withAppDefaults } from './generation-overrides';
 import { shuffledSampleIndices } from '../python/python-random';
-import { memoryRecorder, newRunId, preciseNow, type EvalRecorder } from './recorder';
+import { memoryRecorder, newRunId, preciseNow, type EvalRecorder } from './shared/recorder';
 import { templateOf, type EvalTemplate, type RunModels, type SampleContext } from './templates';
 import type {
 	AnswerPrompts,
@@ -27,7 +27,7 @@ import type {
 	ResolvedEval,
 	SampleCall,
 	SampleResult,
-} from './types';
+} from './shared/types';
 
 /** Upstream `oaieval --seed` default. */
 export const DEFAULT_EVAL_SEED = 20220722;

@@ -5,8 +5,8 @@
  */
 import { writeCsvTable } from '../formats/tsv-table';
 import type { ChatMessage } from '../model/generation';
-import { INVALID_CHOICE } from './model-graded';
-import type { EvalEvent, JsonValue, SampleResult } from './types';
+import { INVALID_CHOICE } from './shared/model-graded';
+import type { EvalEvent, JsonValue, SampleResult } from './shared/types';
 
 /** One model call of a sample, as shown in the transcript. */
 export interface EvalsCallView {

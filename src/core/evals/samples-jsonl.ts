@@ -4,8 +4,8 @@
  * file and 1-based line. Pure; the caller supplies the text.
  */
 import * as v from 'valibot';
-import { EvalsError } from './errors';
-import type { JsonValue, Sample } from './types';
+import { EvalsError } from './shared/errors';
+import type { JsonValue, Sample } from './shared/types';
 
 /**
  * A sample: a JSON object (not a list). Its fields are checked by the template that reads them

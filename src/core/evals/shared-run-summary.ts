@@ -5,7 +5,7 @@
  */
 import { describeModelSpec } from '../model/model-spec';
 import type { EvalsSharePayload } from './evals-share-payload';
-import type { JsonValue } from './types';
+import type { JsonValue } from './shared/types';
 
 /** One shared sample: its id, the sharer's verdict, and its input and ideal as text. */
 export interface SharedSampleRow {

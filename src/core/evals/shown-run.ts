@@ -11,7 +11,7 @@ import {
 	type RoleParamsSent,
 } from './generation-overrides';
 import { buildRunSpec, type OaievalLog } from './oaieval-log';
-import { pythonUtcTimestamp } from './recorder';
+import { pythonUtcTimestamp } from './shared/recorder';
 import { rowFromResult, rowsFromEvents, type EvalsSampleRowView } from './sample-rows';
 import type {
 	EvalEvent,
@@ -20,7 +20,7 @@ import type {
 	RunSpec,
 	SampleResult,
 	TemplateKind,
-} from './types';
+} from './shared/types';
 
 /** What the results panel shows: a run of this browser or an imported log. */
 export interface EvalsShownRun {

@@ -6,7 +6,7 @@
 import { isSampled } from '../model/cache-key';
 import type { GenerateRequest, GenerationParams, TokenUsage } from '../model/generation';
 import { mergeParams } from './generation-overrides';
-import type { EvalEvent, SampleResult } from './types';
+import type { EvalEvent, SampleResult } from './shared/types';
 
 /** One model call of a stored sample, as the response cache keys and answers it. */
 export interface StoredAnswer {

@@ -2,7 +2,7 @@
  * The LTM datasets we know by name: upstream dataset name ↔ config name, the evaluator that
  * reproduces its scoring, and its reset message (our own wording: upstream's text is not copied).
  */
-import type { BuiltInEvaluatorId } from './types';
+import type { BuiltInEvaluatorId } from './shared/types';
 
 export interface LtmDatasetInfo {
 	/** Upstream dataset name, as the definitions folder names it (`Spy Meeting`). */

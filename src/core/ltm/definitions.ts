@@ -13,7 +13,7 @@ import type {
 	LtmDiagnostic,
 	LtmTestDefinition,
 	LtmWait,
-} from './types';
+} from './shared/types';
 
 /** Sync token counter for the memory-span check (upstream adds 4 tokens per script line). */
 export type CountTokens = (text: string) => number;

@@ -3,7 +3,7 @@
  * definitions, the drop's limits (one zip on its own, 50 MB in all) and the diagnostics that say
  * what is wrong with a drop. Pure: the caller reads the files.
  */
-import type { LtmDiagnostic } from './types';
+import type { LtmDiagnostic } from './shared/types';
 
 /** The most bytes of definitions one drop may hold. */
 export const MAX_DEFINITIONS_BYTES = 50 * 1024 * 1024;

@@ -3,8 +3,8 @@
  * moves it asks the scheduler for, and the reading of a judge's answer. Pure; no interpreter here.
  */
 import type { ChatMessage, GenerationParams } from '../model/generation';
-import { sanitizeAndParseJson } from './sanitize-json';
-import type { DynamicStep, LtmWait } from './types';
+import { sanitizeAndParseJson } from './shared/sanitize-json';
+import type { DynamicStep, LtmWait } from './shared/types';
 
 /** Where a dynamic test stands; stored in the run state. */
 export interface DynamicState {

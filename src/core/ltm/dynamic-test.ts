@@ -6,7 +6,7 @@
 import Mustache from 'mustache';
 import type { ChatMessage } from '../model/generation';
 import { compileLinearRegex } from '../text/linear-regex';
-import type { DynamicProgram, DynamicStep, JudgeSpec, RuleCheck } from './types';
+import type { DynamicProgram, DynamicStep, JudgeSpec, RuleCheck } from './shared/types';
 import {
 	isYes,
 	JUDGE_PARAMS,

@@ -5,7 +5,7 @@
  */
 import type { Judge } from './evaluators/evaluator';
 import { evaluatorFor } from './evaluators';
-import type { LtmTestDefinition, TestEvaluation } from './types';
+import type { LtmTestDefinition, TestEvaluation } from './shared/types';
 
 /** Reason recorded for a test skipped for want of a judge. */
 export const NEEDS_JUDGE_REASON = 'needs a judge model (--judge) to be scored: skipped';

@@ -4,7 +4,7 @@
  * the item index), or a loaded upstream-format file `{"Data": [{"Question", "AnswerValue"}]}`.
  * The canned reply is Python's repr of the answer list, as upstream sends it (L4). Pure.
  */
-import { pythonListRepr } from './text-measures';
+import { pythonListRepr } from './shared/text-measures';
 
 export interface TriviaItem {
 	readonly question: string;

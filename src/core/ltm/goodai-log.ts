@@ -4,7 +4,7 @@
  * they carry. Pure; the scheduler words its system lines with these, reports format with them.
  */
 import { formatPythonFloat } from '../python/python-float';
-import type { LogEntry } from './types';
+import type { LogEntry } from './shared/types';
 
 /** Upstream's `EventType` values (utils/constants.py). */
 export const GOODAI_EVENT = {

@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import type { ChatMessage, GenerationParams } from '../model/generation';
-import { sanitizeAndParseJson } from './sanitize-json';
+import { sanitizeAndParseJson } from './shared/sanitize-json';
 
 const PromptFile = v.strictObject({
 	content: v.pipe(v.string(), v.minLength(1)),

@@ -22,9 +22,9 @@ export type {
 	RuleCheck,
 	TestEvaluation,
 	WatchSpec,
-} from './types';
+} from './shared/types';
 /** Every built-in evaluator id accepted in `ltm-suite.json`. */
-export { BUILT_IN_EVALUATORS } from './types';
+export { BUILT_IN_EVALUATORS } from './shared/types';
 
 /** Datasets known by name (upstream dataset name ↔ config name ↔ evaluator, our reset messages). */
 export { LTM_DATASETS, findLtmDataset, type LtmDatasetInfo } from './datasets';
@@ -146,7 +146,7 @@ export {
 } from './filler';
 
 /** goodai-ltm's `sanitize_and_parse_json`, ported (with Python's json decoder errors). */
-export { sanitizeAndParseJson, JsonSanitizeError } from './sanitize-json';
+export { sanitizeAndParseJson, JsonSanitizeError } from './shared/sanitize-json';
 
 /** The Jokes dataset's temporal question (L15). */
 export { jokesQuestion } from './evaluators/jokes';

@@ -9,7 +9,7 @@ import type { GenerationParams } from '../model/generation';
 import type { TextModelSpec } from '../model/model-spec';
 import type { LocalAgentLimits } from './local-agent-limits';
 import type { LtmSharePayload } from './share-payload';
-import type { LtmBenchmark } from './types';
+import type { LtmBenchmark } from './shared/types';
 
 /** What a new run needs; status, progress, times and title are set when it is stored. */
 export type LtmRunDraft = Omit<

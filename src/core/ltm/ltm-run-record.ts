@@ -9,7 +9,7 @@ import { unfinishedPlan, type ResumeRule } from '../run/resume-plan';
 import type { RunRecordBase } from '../run/run-types';
 import type { LtmSummaryJson } from './report';
 import type { LogEntry, LtmRunState } from './scheduler';
-import type { LtmBenchmark } from './types';
+import type { LtmBenchmark } from './shared/types';
 
 /** A long-term-memory (LTM) run: what ran (definitions hashed), on which models, how far. */
 export interface LtmRunRecord extends RunRecordBase<'ltm'> {

@@ -24,8 +24,8 @@ import type {
 	LtmDiagnostic,
 	LtmTestDefinition,
 	LtmWait,
-} from './types';
-import { BUILT_IN_EVALUATORS } from './types';
+} from './shared/types';
+import { BUILT_IN_EVALUATORS } from './shared/types';
 import { describeIssue, readDefinitionJson } from './definition-problems';
 import type { LoadResult } from './definitions';
 import { RESTAURANT_MAX_SCORE } from './restaurant';

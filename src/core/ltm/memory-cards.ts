@@ -4,7 +4,7 @@
  */
 import { localAgentLimits } from './local-agent-limits';
 import { BUNDLED_MAX_POSITIONS, bundledModelMisfit } from './prompt-fit';
-import type { LtmBenchmark } from './types';
+import type { LtmBenchmark } from './shared/types';
 
 /** A bundled example suite, shown as a card. */
 export interface MemoryCard {

@@ -6,7 +6,7 @@
  */
 import { programUsesJudge } from './dynamic-test';
 import { evaluatorFor } from './evaluators';
-import type { LtmTestDefinition } from './types';
+import type { LtmTestDefinition } from './shared/types';
 
 /** Whether `test` cannot be scored without a judge model. */
 export function testNeedsJudge(test: LtmTestDefinition): boolean {

@@ -10,7 +10,7 @@ import { buildFiller, type TriviaItem } from './filler';
 import { testsNeedingJudge } from './needs-judge';
 import { MESSAGE_OVERHEAD_TOKENS } from './run-ltm';
 import { INTRO_MESSAGE, testsInRunOrder } from './scheduler';
-import type { LtmBenchmark, LtmTestDefinition } from './types';
+import type { LtmBenchmark, LtmTestDefinition } from './shared/types';
 
 /** A model whose prompts have a hard limit (a local model's positions). */
 export interface FitModel {

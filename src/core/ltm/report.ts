@@ -15,7 +15,7 @@ import {
 import type { LtmRunState } from './scheduler';
 import { firstLineIndex } from './scheduler';
 import { UnsafePathError, safeRelativePath } from '../security/contained-path';
-import type { JsonValue, LtmTestDefinition } from './types';
+import type { JsonValue, LtmTestDefinition } from './shared/types';
 
 /** Upstream's TestResult file (`<Dataset Name>/<example_id>_0.json`). */
 export interface TestResultJson {

@@ -22,7 +22,7 @@ import {
 	type LtmRunOptions,
 	type LtmRunState,
 } from './scheduler';
-import type { LtmBenchmark } from './types';
+import type { LtmBenchmark } from './shared/types';
 
 export interface RunLtmOptions extends LtmRunOptions {
 	readonly agent: TextModel;

@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { BenchtopError } from '../errors';
 import { parseJsonText, pointerOfIssue } from '../run/task-run-json';
 import type { LogEntry, LtmRunState } from './scheduler';
-import type { LtmTestDefinition } from './types';
+import type { LtmTestDefinition } from './shared/types';
 
 export const LTM_CHECKPOINT_FORMAT = 'ltm-run-checkpoint/1';
 

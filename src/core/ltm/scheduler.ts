@@ -31,7 +31,7 @@ import type {
 	LtmWait,
 	TestEvaluation,
 	WatchSpec,
-} from './types';
+} from './shared/types';
 
 /** Our intro message (upstream sends one of its own words at the start of a non-isolated run). */
 export const INTRO_MESSAGE =

@@ -13,7 +13,7 @@ import type { TextModelSpec } from '../model/model-spec';
 import { encodeShareFragment, readSharePayload, type ShareRoute } from '../share/share-codec';
 import { GENERATION_PARAMS_ENTRIES, TextModelSpecSchema } from '../run/task-run-json';
 import type { LtmRunState } from './scheduler';
-import type { LtmBenchmark } from './types';
+import type { LtmBenchmark } from './shared/types';
 
 export const LTM_SHARE_VERSION = 1;
 

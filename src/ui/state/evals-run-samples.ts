@@ -11,7 +11,7 @@ import {
 	type EvalRunResult,
 	type RunEvalOptions,
 } from '../../core/evals';
-import type { EvalEvent, SampleResult } from '../../core/evals/types';
+import type { EvalEvent, SampleResult } from '../../core/evals/shared/types';
 import type { TextModel } from '../../core/model/generation';
 import type { TextModelSpec } from '../../core/model/model-spec';
 import { withResponseCache, type ResponseCacheStore } from '../../providers/response-cache';

@@ -55,7 +55,7 @@ import {
 	type ImportedRun,
 } from '../../core/evals/shown-run-files';
 import { summarizeSharedEvalsRun, type SharedEvalsRun } from '../../core/evals/shared-run-summary';
-import type { FinalReport, ResolvedEval, TemplateKind } from '../../core/evals/types';
+import type { FinalReport, ResolvedEval, TemplateKind } from '../../core/evals/shared/types';
 import type { GenerationParams } from '../../core/model/generation';
 import { createMemoryResponseCache, type ResponseCacheStore } from '../../providers/response-cache';
 import {

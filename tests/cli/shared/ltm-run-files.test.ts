@@ -12,7 +12,7 @@ import {
 } from '../../../src/cli/shared/ltm-run-files';
 import { runLtm, type LtmRunEvent, type LtmRunState } from '../../../src/core/ltm';
 import { defaultWaits } from '../../../src/core/ltm/definitions';
-import type { LtmBenchmark } from '../../../src/core/ltm/types';
+import type { LtmBenchmark } from '../../../src/core/ltm/shared/types';
 import type { GenerationEvent, TextModel } from '../../../src/core/model/generation';
 
 const temporary: string[] = [];

@@ -9,7 +9,7 @@ import {
 	type PortableEvalsRun,
 } from '../../../src/core/evals/evals-run-bundle';
 import { shownRunOfStored } from '../../../src/core/evals/shown-run';
-import type { EvalEvent, ResolvedEval, SampleResult } from '../../../src/core/evals/types';
+import type { EvalEvent, ResolvedEval, SampleResult } from '../../../src/core/evals/shared/types';
 import type { TextModelSpec } from '../../../src/core/model/model-spec';
 
 const MATCH: ResolvedEval = {

@@ -20,7 +20,7 @@ import type {
 	ResolvedEval,
 	SampleCall,
 	SampleResult,
-} from '../../../src/core/evals/types';
+} from '../../../src/core/evals/shared/types';
 import { sha256Hex } from '../../../src/core/hash/sha256';
 import type { EvalsRunRecord } from '../../../src/core/kinds/run-record';
 import { responseCacheKey } from '../../../src/core/model/cache-key';

@@ -16,7 +16,11 @@ import {
 	type MaxTokensSent,
 	type RoleParamsSent,
 } from '../../../src/core/evals';
-import type { ModelGradedArgs, ResolvedEval, TemplateKind } from '../../../src/core/evals/types';
+import type {
+	ModelGradedArgs,
+	ResolvedEval,
+	TemplateKind,
+} from '../../../src/core/evals/shared/types';
 import { DEFAULT_MAX_NEW_TOKENS, type GenerationParams } from '../../../src/core/model/generation';
 import { scriptedModel } from './scripted-model';
 

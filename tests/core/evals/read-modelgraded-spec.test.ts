@@ -1,9 +1,9 @@
 // Model-graded specs read from a registry (reference §1.1 fields, §1.6 choice rules): what is
 // accepted, and errors that name the spec's file, line and field.
 import { describe, expect, it } from 'vitest';
-import { EvalsError } from '../../../src/core/evals/errors';
+import { EvalsError } from '../../../src/core/evals/shared/errors';
 import { parseModelGradedSpec } from '../../../src/core/evals/read-modelgraded-spec';
-import type { JsonValue } from '../../../src/core/evals/types';
+import type { JsonValue } from '../../../src/core/evals/shared/types';
 
 const WHERE = { file: 'modelgraded/s.yaml', line: 3, name: 's' };
 const BASE = { prompt: 'p {input}', choice_strings: 'YN', input_outputs: { input: 'completion' } };

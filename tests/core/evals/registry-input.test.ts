@@ -11,13 +11,13 @@ import {
 	resolveEval,
 	type EvalsCard,
 } from '../../../src/core/evals';
-import { EvalsError } from '../../../src/core/evals/errors';
+import { EvalsError } from '../../../src/core/evals/shared/errors';
 import {
 	addRegistryFiles,
 	addToRegistry,
 	registryProblemOf,
 } from '../../../src/core/evals/registry-input';
-import type { EvalsLocation } from '../../../src/core/evals/types';
+import type { EvalsLocation } from '../../../src/core/evals/shared/types';
 
 describe('isRegistryFileName / isRegistryZipEntry', () => {
 	it.each<[string, boolean, boolean]>([

@@ -2,7 +2,7 @@
 // few-shot, model-graded specs, and the bad inputs of issue 10 (bad line, missing file, alias
 // loop, unknown class) with their locations.
 import { describe, expect, it } from 'vitest';
-import { EvalsError } from '../../../src/core/evals/errors';
+import { EvalsError } from '../../../src/core/evals/shared/errors';
 import {
 	listEvalNames,
 	readRegistry,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_ANSWER_PROMPTS } from '../../../src/core/evals/answer-prompts';
 import { readRegistry, registryFiles, resolveEval } from '../../../src/core/evals/registry';
 import { runEval } from '../../../src/core/evals/run-eval';
-import type { ResolvedEval } from '../../../src/core/evals/types';
+import type { ResolvedEval } from '../../../src/core/evals/shared/types';
 import type { GenerationEvent, TextModel } from '../../../src/core/model/generation';
 import { promptText, scriptedModel } from './scripted-model';
 

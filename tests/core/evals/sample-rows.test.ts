@@ -12,7 +12,7 @@ import {
 	type EvalsRowSort,
 	type EvalsSampleRowView,
 } from '../../../src/core/evals';
-import type { EvalEvent, SampleResult } from '../../../src/core/evals/types';
+import type { EvalEvent, SampleResult } from '../../../src/core/evals/shared/types';
 import { HOSTILE_CELLS } from '../formats/hostile-cells';
 
 function event(sampleId: string, type: string, data: Record<string, unknown>): EvalEvent {

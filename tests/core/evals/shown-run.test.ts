@@ -5,7 +5,7 @@ import {
 	type OaievalLog,
 	type StoredEvalsRun,
 } from '../../../src/core/evals';
-import type { ResolvedEval, SampleResult } from '../../../src/core/evals/types';
+import type { ResolvedEval, SampleResult } from '../../../src/core/evals/shared/types';
 import { describeModelSpec, type TextModelSpec } from '../../../src/core/model/model-spec';
 
 const MATCH: ResolvedEval = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { storedAnswers, type StoredAnswer } from '../../../src/core/evals';
-import type { EvalEvent, SampleCall, SampleResult } from '../../../src/core/evals/types';
+import type { EvalEvent, SampleCall, SampleResult } from '../../../src/core/evals/shared/types';
 import type { GenerationParams } from '../../../src/core/model/generation';
 
 function sampling(usage?: Record<string, unknown>): EvalEvent {

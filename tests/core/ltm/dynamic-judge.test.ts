@@ -11,7 +11,7 @@ import {
 	nextAction,
 	type LtmRunState,
 } from '../../../src/core/ltm/scheduler';
-import type { LtmBenchmark } from '../../../src/core/ltm/types';
+import type { LtmBenchmark } from '../../../src/core/ltm/shared/types';
 import type {
 	GenerateRequest,
 	GenerationEvent,

@@ -5,7 +5,7 @@ import type { LtmRunRecord } from '../../../src/core/kinds/run-record';
 import { buildLtmSummary } from '../../../src/core/ltm/report';
 import { runLtm } from '../../../src/core/ltm/run-ltm';
 import type { LtmRunState } from '../../../src/core/ltm/scheduler';
-import type { LtmBenchmark, LtmTestDefinition } from '../../../src/core/ltm/types';
+import type { LtmBenchmark, LtmTestDefinition } from '../../../src/core/ltm/shared/types';
 import type {
 	GenerateRequest,
 	GenerationEvent,

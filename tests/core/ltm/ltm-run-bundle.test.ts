@@ -12,7 +12,7 @@ import {
 import { buildLtmReport } from '../../../src/core/ltm/report';
 import { runLtm } from '../../../src/core/ltm/run-ltm';
 import type { LtmRunState } from '../../../src/core/ltm/scheduler';
-import type { LtmBenchmark, LtmTestDefinition } from '../../../src/core/ltm/types';
+import type { LtmBenchmark, LtmTestDefinition } from '../../../src/core/ltm/shared/types';
 import type {
 	GenerateRequest,
 	GenerationEvent,

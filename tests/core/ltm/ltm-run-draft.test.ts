@@ -12,7 +12,7 @@ import {
 	type LtmRunSetup,
 } from '../../../src/core/ltm/ltm-run-draft';
 import { ltmScoresFingerprint, type LtmSharePayload } from '../../../src/core/ltm/share-payload';
-import type { LtmBenchmark } from '../../../src/core/ltm/types';
+import type { LtmBenchmark } from '../../../src/core/ltm/shared/types';
 import type { TextModelSpec } from '../../../src/core/model/model-spec';
 
 const SHA_ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';

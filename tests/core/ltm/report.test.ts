@@ -10,7 +10,7 @@ import {
 	summarizeScores,
 } from '../../../src/core/ltm/report';
 import { runLtm } from '../../../src/core/ltm/run-ltm';
-import type { LtmTestDefinition } from '../../../src/core/ltm/types';
+import type { LtmTestDefinition } from '../../../src/core/ltm/shared/types';
 import type { GenerationEvent, TextModel } from '../../../src/core/model/generation';
 
 describe('summarizeScores (L14)', () => {

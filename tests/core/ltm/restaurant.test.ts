@@ -6,7 +6,7 @@ import { loadLtmSuite } from '../../../src/core/ltm/ltm-suite';
 import { RESTAURANT_MENU } from '../../../src/core/ltm/restaurant-menu';
 import { LtmCancelledError, runLtm } from '../../../src/core/ltm/run-ltm';
 import type { LtmRunState } from '../../../src/core/ltm/scheduler';
-import type { LtmBenchmark } from '../../../src/core/ltm/types';
+import type { LtmBenchmark } from '../../../src/core/ltm/shared/types';
 import type {
 	GenerateRequest,
 	GenerationEvent,

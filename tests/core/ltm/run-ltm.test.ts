@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultWaits } from '../../../src/core/ltm/definitions';
 import { agentHistory, LtmCancelledError, runLtm } from '../../../src/core/ltm/run-ltm';
 import type { LtmRunState } from '../../../src/core/ltm/scheduler';
-import type { LtmBenchmark, LtmTestDefinition } from '../../../src/core/ltm/types';
+import type { LtmBenchmark, LtmTestDefinition } from '../../../src/core/ltm/shared/types';
 import type {
 	GenerateRequest,
 	GenerationEvent,

@@ -13,7 +13,7 @@ import {
 	stateFromCheckpoint,
 } from '../../../src/core/ltm/run-state-checkpoint';
 import type { LtmRunState } from '../../../src/core/ltm/scheduler';
-import type { LtmBenchmark, LtmTestDefinition } from '../../../src/core/ltm/types';
+import type { LtmBenchmark, LtmTestDefinition } from '../../../src/core/ltm/shared/types';
 import type { GenerationEvent, TextModel } from '../../../src/core/model/generation';
 
 const words = (text: string): number => text.split(/\s+/).filter((word) => word !== '').length;

@@ -21,7 +21,7 @@ import type {
 	LtmConfig,
 	LtmTestDefinition,
 	LtmWait,
-} from '../../../src/core/ltm/types';
+} from '../../../src/core/ltm/shared/types';
 
 const words = (text: string): number => text.split(/\s+/).filter((word) => word !== '').length;
 const ENV: LtmEnvironment = { countTokens: words };

@@ -6,9 +6,9 @@
  */
 import * as v from 'valibot';
 import type { ChatMessage, GenerationParams, TextModel } from '../../model/generation';
-import { readPrompt } from '../chat-prompt';
-import { EvalsError } from '../errors';
-import type { SampleRecorder } from '../recorder';
+import { readPrompt } from '../shared/chat-prompt';
+import { EvalsError } from '../shared/errors';
+import type { SampleRecorder } from '../shared/recorder';
 import type {
 	AnswerPrompts,
 	EvalEvent,
@@ -18,7 +18,7 @@ import type {
 	SampleCall,
 	SampleResult,
 	TemplateKind,
-} from '../types';
+} from '../shared/types';
 
 /** The models of a run, as upstream splits its completion fns. */
 export interface RunModels {

@@ -5,7 +5,7 @@
  * `accuracy` and `f1_score`. Pure.
  */
 import * as v from 'valibot';
-import { numpyMean } from '../metrics';
+import { numpyMean } from '../shared/metrics';
 import { pythonSplitWhitespace, removeAsciiPunctuation } from '../../python/python-text';
 import {
 	argsObject,

@@ -2,7 +2,7 @@
  * The five Evals templates Benchtop runs, by upstream class path and by kind, and the verdict
  * functions of the basic ones. A registry entry whose class is not here is "unsupported".
  */
-import type { TemplateKind } from '../types';
+import type { TemplateKind } from '../shared/types';
 import type { EvalTemplate } from './eval-template';
 import { FUZZY_MATCH } from './fuzzy-match';
 import { INCLUDES } from './includes';

@@ -5,8 +5,8 @@
  * `accuracy`. Pure.
  */
 import * as v from 'valibot';
-import { numpyMean } from '../metrics';
-import type { JsonValue } from '../types';
+import { numpyMean } from '../shared/metrics';
+import type { JsonValue } from '../shared/types';
 import {
 	argsObject,
 	checkSingleModel,

@@ -5,10 +5,10 @@
  */
 import * as v from 'valibot';
 import type { ChatMessage } from '../../model/generation';
-import { ChatSchema } from '../chat-prompt';
-import { accuracy, bootstrapAccuracyStd } from '../metrics';
+import { ChatSchema } from '../shared/chat-prompt';
+import { accuracy, bootstrapAccuracyStd } from '../shared/metrics';
 import { PythonRandom } from '../../python/python-random';
-import type { EvalEvent } from '../types';
+import type { EvalEvent } from '../shared/types';
 import {
 	argsObject,
 	eventData,

@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import type { ChatMessage, TextModel } from '../../model/generation';
-import { EvalsError } from '../errors';
+import { EvalsError } from '../shared/errors';
 import {
 	aggregateGraded,
 	buildGraderPrompt,
@@ -20,14 +20,14 @@ import {
 	promptFromField,
 	scrubFormatting,
 	type GradedMetrics,
-} from '../model-graded';
+} from '../shared/model-graded';
 import type {
 	ChoiceMatchFn,
 	JsonValue,
 	ModelGradedArgs,
 	ResolvedEval,
 	SampleResult,
-} from '../types';
+} from '../shared/types';
 import {
 	argsObject,
 	booleanArg,

@@ -4,7 +4,7 @@
  */
 import type { GenerationParams } from '../../model/generation';
 import type { ChatMessage } from '../../model/generation';
-import type { JsonValue, LtmTestDefinition, RawEvaluation } from '../types';
+import type { JsonValue, LtmTestDefinition, RawEvaluation } from '../shared/types';
 
 export interface EvaluatorInput {
 	/** The test's question messages, in order. */

@@ -5,7 +5,7 @@
  */
 import { parsePythonJson, PythonJsonError } from '../../python/python-json';
 import { compileLinearRegex } from '../../text/linear-regex';
-import type { GenericRule, JsonValue } from '../types';
+import type { GenericRule, JsonValue } from '../shared/types';
 import { digitSetEquals } from './chapterbreak';
 import { jsonText, type Evaluator, type EvaluatorVerdict } from './evaluator';
 import { gradeWithChecklist } from './gpt-checklist';

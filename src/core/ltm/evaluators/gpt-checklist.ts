@@ -5,8 +5,8 @@
  * number of expected answers. A reply that cannot be read adds "JSON parse error" and keeps the
  * score counted so far.
  */
-import { sanitizeAndParseJson } from '../sanitize-json';
-import type { JsonValue } from '../types';
+import { sanitizeAndParseJson } from '../shared/sanitize-json';
+import type { JsonValue } from '../shared/types';
 import type { Evaluator, EvaluatorVerdict, Judge } from './evaluator';
 
 /** Our wording of the checklist instruction (upstream's text is not copied). */

@@ -1,5 +1,5 @@
 /** The evaluator of each built-in id and generic rule. Callback and dynamic tests are scored by the scheduler. */
-import type { EvaluatorSpec } from '../types';
+import type { EvaluatorSpec } from '../shared/types';
 import { chapterBreakEvaluator } from './chapterbreak';
 import { coloursEvaluator } from './colours';
 import type { Evaluator } from './evaluator';

@@ -3,7 +3,7 @@
  * that route and the one the script describes are walked on a grid; 1 when they end at the same
  * place. The script's steps are read from its "<n> KM ... <direction>" statements.
  */
-import { sanitizeAndParseJson } from '../sanitize-json';
+import { sanitizeAndParseJson } from '../shared/sanitize-json';
 import type { Evaluator } from './evaluator';
 
 const UNIT: Record<string, [number, number]> = {

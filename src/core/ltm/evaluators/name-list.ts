@@ -3,7 +3,7 @@
  * in the expected set counts once and leaves it; score = matched / max(#expected, #given). A reply
  * that is not a JSON list of strings scores 0.
  */
-import { sanitizeAndParseJson } from '../sanitize-json';
+import { sanitizeAndParseJson } from '../shared/sanitize-json';
 import { jsonText, type Evaluator } from './evaluator';
 
 /** NameList scoring on one reply (also the `json_list_overlap` generic rule). */

@@ -4,8 +4,8 @@
  * "Not yet seen", not finished. Then 1 when the standardised quote is in the nth reply and in no
  * other, else 0; the test finishes either way.
  */
-import { standardise } from '../text-measures';
-import type { JsonValue, WatchSpec } from '../types';
+import { standardise } from '../shared/text-measures';
+import type { JsonValue, WatchSpec } from '../shared/types';
 
 export interface CallbackVerdict {
 	readonly score: number;

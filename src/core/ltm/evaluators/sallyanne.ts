@@ -1,5 +1,5 @@
 /** SallyAnne: the reply parsed as JSON `{"answer": word}`; 1 when the word, lowercased, equals the expected one. */
-import { sanitizeAndParseJson } from '../sanitize-json';
+import { sanitizeAndParseJson } from '../shared/sanitize-json';
 import { jsonText, type Evaluator } from './evaluator';
 
 export const sallyAnneEvaluator: Evaluator = {

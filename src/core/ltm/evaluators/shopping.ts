@@ -6,8 +6,8 @@
  * and flagged). A quantity that is not a whole JSON number (`3.0`, `"3"`) is a format error: 0.
  */
 import { PythonFloat } from '../../python/python-json';
-import { sanitizeAndParseJson } from '../sanitize-json';
-import type { JsonValue } from '../types';
+import { sanitizeAndParseJson } from '../shared/sanitize-json';
+import type { JsonValue } from '../shared/types';
 import type { Evaluator, EvaluatorVerdict } from './evaluator';
 
 /** Flag text when duplicates pushed the score past 1. */

@@ -5,7 +5,7 @@
  * NOTE: upstream draws confusion keywords from its full table of coded messages; we do not copy
  * that table: the confusion words are the keywords of the run's other Spy Meeting tests.
  */
-import type { JsonValue, LtmTestDefinition } from '../types';
+import type { JsonValue, LtmTestDefinition } from '../shared/types';
 import { jsonText, type Evaluator, type EvaluatorVerdict } from './evaluator';
 
 function wholeWord(keyword: string, text: string): boolean {

@@ -4,8 +4,8 @@
  * sentence is present and to quote it, and the quote is checked with ROUGE-L again. Score =
  * sum / number of triggers.
  */
-import { sanitizeAndParseJson } from '../sanitize-json';
-import { rougeLF, standardise } from '../text-measures';
+import { sanitizeAndParseJson } from '../shared/sanitize-json';
+import { rougeLF, standardise } from '../shared/text-measures';
 import { jsonText, NO_JUDGE_FALLBACK_FLAG, type Evaluator, type Judge } from './evaluator';
 
 export const ROUGE_THRESHOLD = 0.75;

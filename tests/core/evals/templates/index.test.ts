@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { TEMPLATES, TEMPLATE_CLASSES, templateOf } from '../../../../src/core/evals/templates';
-import type { ResolvedEval, TemplateKind } from '../../../../src/core/evals/types';
+import type { ResolvedEval, TemplateKind } from '../../../../src/core/evals/shared/types';
 
 function evalOf(kind: TemplateKind, extra: Partial<ResolvedEval> = {}): ResolvedEval {
 	return {

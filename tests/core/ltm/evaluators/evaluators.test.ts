@@ -6,7 +6,11 @@ import type { Judge } from '../../../../src/core/ltm/evaluators/evaluator';
 import { scoreChecklistReply } from '../../../../src/core/ltm/evaluators/gpt-checklist';
 import { evaluateWatch } from '../../../../src/core/ltm/evaluators/prospective-memory';
 import { SHOPPING_DUPLICATE_FLAG } from '../../../../src/core/ltm/evaluators/shopping';
-import type { EvaluatorSpec, JsonValue, LtmTestDefinition } from '../../../../src/core/ltm/types';
+import type {
+	EvaluatorSpec,
+	JsonValue,
+	LtmTestDefinition,
+} from '../../../../src/core/ltm/shared/types';
 
 function makeTest(
 	evaluator: EvaluatorSpec,

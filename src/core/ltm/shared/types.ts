@@ -3,7 +3,7 @@
  * configuration, evaluation outcomes. JSON-safe throughout (the app stores runs as they are).
  * Field names of upstream file formats stay snake_case where the type mirrors a file.
  */
-import type { ChatMessage } from '../model/generation';
+import type { ChatMessage } from '../../model/generation';
 
 /** A JSON value (expected responses are whatever the definition file holds). */
 export type JsonValue =

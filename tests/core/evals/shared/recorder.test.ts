@@ -6,8 +6,8 @@ import {
 	newRunId,
 	preciseNow,
 	pythonUtcTimestamp,
-} from '../../../src/core/evals/recorder';
-import type { EvalEvent } from '../../../src/core/evals/types';
+} from '../../../../src/core/evals/shared/recorder';
+import type { EvalEvent } from '../../../../src/core/evals/shared/types';
 
 const NOW = (): Date => new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
 

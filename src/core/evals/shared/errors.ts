@@ -2,7 +2,7 @@
  * The one error of the Evals core: what is wrong, where (file, line, field) and what to do.
  * Registry and sample problems are input errors (the CLI exits 2 on them).
  */
-import { BenchtopError } from '../errors';
+import { BenchtopError } from '../../errors';
 import type { EvalsLocation } from './types';
 
 /** A registry, sample or spec problem, located where that is known. */

@@ -3,8 +3,8 @@
  * resolved eval specs, model-graded specs, recorder events and the final report. Field names
  * are upstream's (snake_case where the file format has it). Types only.
  */
-import type { ChatMessage, GenerationParams, TokenUsage } from '../model/generation';
-import type { JsonValue } from '../python/python-text';
+import type { ChatMessage, GenerationParams, TokenUsage } from '../../model/generation';
+import type { JsonValue } from '../../python/python-text';
 
 /** A JSON value as `json.loads` gives it (numbers lose Python's int/float distinction). */
 export type { JsonValue };

@@ -6,8 +6,8 @@ import {
 	bootstrapAccuracyStd,
 	numpyMean,
 	numpyPairwiseSum,
-} from '../../../src/core/evals/metrics';
-import { PythonRandom } from '../../../src/core/python/python-random';
+} from '../../../../src/core/evals/shared/metrics';
+import { PythonRandom } from '../../../../src/core/python/python-random';
 
 describe('E21: accuracy and boostrap_std', () => {
 	it('3 samples, correct = [1, 0, 1]', () => {

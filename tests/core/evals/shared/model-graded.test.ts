@@ -1,7 +1,7 @@
 // Rows C1–C11 of ../shared/docs/reference-evals-ltm.md §4.4. Choice parsing expectations were
 // checked by running upstream's get_choice (classify_utils.py) in Python 3.11.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANSWER_PROMPTS } from '../../../src/core/evals/answer-prompts';
+import { DEFAULT_ANSWER_PROMPTS } from '../../../../src/core/evals/answer-prompts';
 import {
 	INVALID_CHOICE,
 	aggregateGraded,
@@ -15,9 +15,13 @@ import {
 	parseGraderChoice,
 	promptFromField,
 	scrubFormatting,
-} from '../../../src/core/evals/model-graded';
-import { BUILTIN_MODELGRADED_SPECS } from '../../../src/core/evals/modelgraded-specs';
-import type { AnswerPrompts, ChoiceMatchFn, ModelGradedSpec } from '../../../src/core/evals/types';
+} from '../../../../src/core/evals/shared/model-graded';
+import { BUILTIN_MODELGRADED_SPECS } from '../../../../src/core/evals/modelgraded-specs';
+import type {
+	AnswerPrompts,
+	ChoiceMatchFn,
+	ModelGradedSpec,
+} from '../../../../src/core/evals/shared/types';
 
 const YES_NO = ['Yes', 'No'];
 

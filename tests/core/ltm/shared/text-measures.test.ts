@@ -6,7 +6,7 @@ import {
 	rougeLF,
 	rougeTokens,
 	standardise,
-} from '../../../src/core/ltm/text-measures';
+} from '../../../../src/core/ltm/shared/text-measures';
 
 describe('standardise', () => {
 	const cases: [string, string][] = [

@@ -8,7 +8,7 @@ import {
 	pythonStr,
 	type FormatPiece,
 	type JsonValue,
-} from '../python/python-text';
+} from '../../python/python-text';
 
 /**
  * Upstream `format_necessary(template, **values)`: fills each `{key}` with Python `str(value)`;

@@ -4,8 +4,11 @@ import {
 	parsePythonJson,
 	PythonJsonError,
 	PythonFloat,
-} from '../../../src/core/python/python-json';
-import { JsonSanitizeError, sanitizeAndParseJson } from '../../../src/core/ltm/sanitize-json';
+} from '../../../../src/core/python/python-json';
+import {
+	JsonSanitizeError,
+	sanitizeAndParseJson,
+} from '../../../../src/core/ltm/shared/sanitize-json';
 
 describe('parsePythonJson: Python json.loads errors', () => {
 	const errors: [string, string, number][] = [

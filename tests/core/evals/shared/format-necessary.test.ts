@@ -1,6 +1,6 @@
 // Upstream format_necessary: placeholders filled with Python str(), missing ones named.
 import { describe, expect, it } from 'vitest';
-import { formatNecessary } from '../../../src/core/evals/format-necessary';
+import { formatNecessary } from '../../../../src/core/evals/shared/format-necessary';
 
 describe('formatNecessary', () => {
 	it('fills placeholders with str(value), keeps {{ }} as braces, ignores unused values', () => {

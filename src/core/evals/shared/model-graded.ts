@@ -5,12 +5,12 @@
  * parsing the grader's output into a choice, its score, the run's aggregation, and the
  * generation parameters PromptFn sends. Pure.
  */
-import type { ChatMessage, GenerationParams } from '../model/generation';
-import { renderChatAsText } from '../model/render-chat-as-text';
+import type { ChatMessage, GenerationParams } from '../../model/generation';
+import { renderChatAsText } from '../../model/render-chat-as-text';
 import { isChatLike, readPrompt } from './chat-prompt';
 import { EvalsError } from './errors';
 import { formatNecessary } from './format-necessary';
-import { pythonStrip, removeAsciiPunctuation } from '../python/python-text';
+import { pythonStrip, removeAsciiPunctuation } from '../../python/python-text';
 import type {
 	AnswerPrompts,
 	AnswerPromptType,

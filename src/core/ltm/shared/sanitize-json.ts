@@ -3,7 +3,7 @@
  * else the inside of a ```javascript / ```json / ``` fence (greedy, first fence to last), else an
  * iterative repair driven by Python's decode errors. Throws when nothing parses. Pure.
  */
-import { parsePythonJson, PythonJsonError, type PythonJsonOptions } from '../python/python-json';
+import { parsePythonJson, PythonJsonError, type PythonJsonOptions } from '../../python/python-json';
 
 /** Thrown when the text cannot be read as JSON even after repairs. */
 export class JsonSanitizeError extends Error {

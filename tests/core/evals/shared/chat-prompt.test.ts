@@ -1,8 +1,8 @@
 // The one reading of chat prompts in Evals files: upstream's is_chat_prompt (a list of mappings)
 // and the message schema (string role and content, a string name kept).
 import { describe, expect, it } from 'vitest';
-import { isChatLike, parseChat, readPrompt } from '../../../src/core/evals/chat-prompt';
-import type { JsonValue } from '../../../src/core/evals/types';
+import { isChatLike, parseChat, readPrompt } from '../../../../src/core/evals/shared/chat-prompt';
+import type { JsonValue } from '../../../../src/core/evals/shared/types';
 
 describe('isChatLike', () => {
 	it.each<{ value: JsonValue | undefined; chat: boolean }>([

@@ -5,7 +5,7 @@
  * each message is usable. Pure; callers word their own errors.
  */
 import * as v from 'valibot';
-import type { ChatMessage } from '../model/generation';
+import type { ChatMessage } from '../../model/generation';
 import type { JsonValue } from './types';
 
 /**

@@ -4,7 +4,7 @@
  * uses the unseeded global `random`, we use a seeded PythonRandom so a run is repeatable) and
  * numpy's pairwise-summed mean. Pure.
  */
-import type { PythonRandom } from '../python/python-random';
+import type { PythonRandom } from '../../python/python-random';
 
 /** numpy's pairwise summation (blocks of 128, 8 accumulators), so means agree to the last bit. */
 export function numpyPairwiseSum(
