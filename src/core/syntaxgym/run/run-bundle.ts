@@ -1,10 +1,12 @@
 /**
  * The JSON bundle of a whole suite run (record, suite text, every scored token), for export and
  * import on another machine: the `benchtop-run/2` envelope with kind `suite`; the 0.1.0 format
- * (`benchtop-run`, `formatVersion` 1, same body) is read too. Writing and strict reading
- * (untrusted input, located errors). No I/O here. Fields added later are optional (absent in
- * older bundles): `run.wordBoundaries`, a sentence's `boundarySurprisalsBits`.
+ * (`benchtop-run`, `formatVersion` 1, same body) is read too. Writing, and strict reading of
+ * untrusted input by a valibot schema that refuses with the JSON pointer of what is wrong. No I/O
+ * here. Fields added later are optional (absent in older bundles): `run.wordBoundaries`, a
+ * sentence's `boundarySurprisalsBits`.
  */
+import * as v from 'valibot';
 import { sha256Hex } from '../../hash/sha256';
 import {
 	SURPRISAL_CONVENTIONS,
@@ -17,10 +19,17 @@ import type { ScoredToken } from '../scoring/types';
 import { RUN_STATUSES, type RunModelSpec, type RunStatus } from '../../run/run-types';
 import { type ItemResult, type SuiteRun, type ScoredSentence } from './suite-run';
 import {
-	TIME_MS_MESSAGE,
+	anyJsonObject,
+	isJsonObject,
+	issuePathOf,
+	jsonFields,
+	jsonObject,
+} from '../../run/json-object-schema';
+import {
+	TimeMsSchema,
 	checkRunBundleKind,
-	isTimeMs,
 	parseJsonText,
+	pointerOfIssue,
 	writeRunBundleText,
 	type ReadBundleResult,
 	type RunBundleFormat,
@@ -65,7 +74,7 @@ interface SentenceJson {
 
 export type ParseRunBundleResult = ReadBundleResult<RunBundle>;
 
-const MODEL_SOURCES: readonly (ModelSource | 'openai')[] = ['bundled', 'hub', 'local', 'openai'];
+const MODEL_SOURCES: readonly ModelSource[] = ['bundled', 'hub', 'local'];
 const MODEL_DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q8'];
 const BACKENDS: readonly InferenceBackend[] = ['webgpu', 'wasm', 'node-cpu'];
 
@@ -126,220 +135,240 @@ function toSentenceJson(sentence: ScoredSentence): SentenceJson {
 	};
 }
 
-/** Thrown inside the reader; turned into `{ ok: false }` with its pointer. */
-class BundleFormatError extends Error {
-	constructor(
-		message: string,
-		readonly pointer: string,
-	) {
-		super(message);
-	}
+const NOT_OBJECT = 'expected an object';
+const NOT_STRING = 'expected a string';
+const NOT_NUMBER = 'expected a number';
+const NOT_BITS = 'expected a surprisal in bits (a number)';
+
+/** An object of the bundle: `entries` checked in their order, unknown fields dropped. */
+const fields = <const E extends v.ObjectEntries>(entries: E) => jsonObject(entries, NOT_OBJECT);
+const list = <T extends v.GenericSchema>(item: T) => v.array(item, 'expected an array');
+const Text = v.string(NOT_STRING);
+/** A finite number. */
+const FiniteNumber = v.pipe(v.number(NOT_NUMBER), v.finite(NOT_NUMBER));
+
+/** An integer of at least `min`. */
+function integerFrom(min: number) {
+	const message = `expected an integer of at least ${min}`;
+	return v.pipe(FiniteNumber, v.integer(message), v.minValue(min, message));
 }
 
-type Json = unknown;
-
-function fail(pointer: string, message: string): never {
-	throw new BundleFormatError(message, pointer);
+/** One of `allowed`, named in the refusal. */
+function oneOf<T extends string>(allowed: readonly T[]) {
+	return v.picklist(allowed, `expected one of ${allowed.join(', ')}`);
 }
 
-function readObject(value: Json, pointer: string): Record<string, Json> {
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		fail(pointer, 'expected an object');
-	}
-	return value as Record<string, Json>;
-}
+const Count = integerFrom(0);
 
-function readArray(value: Json, pointer: string): readonly Json[] {
-	if (!Array.isArray(value)) fail(pointer, 'expected an array');
-	return value;
-}
-
-function readString(value: Json, pointer: string): string {
-	if (typeof value !== 'string') fail(pointer, 'expected a string');
-	return value;
-}
-
-function readNumber(value: Json, pointer: string): number {
-	if (typeof value !== 'number' || !Number.isFinite(value)) fail(pointer, 'expected a number');
-	return value;
-}
-
-function readTime(value: Json, pointer: string): number {
-	if (!isTimeMs(value)) fail(pointer, TIME_MS_MESSAGE);
-	return value;
-}
-
-function readInteger(value: Json, pointer: string, min: number): number {
-	const number = readNumber(value, pointer);
-	if (!Number.isInteger(number) || number < min) {
-		fail(pointer, `expected an integer of at least ${min}`);
-	}
-	return number;
-}
-
-function readOneOf<T extends string>(value: Json, pointer: string, allowed: readonly T[]): T {
-	if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-		fail(pointer, `expected one of ${allowed.join(', ')}`);
-	}
-	return value as T;
-}
-
-function readOptionalString(value: Json, pointer: string): string | undefined {
-	return value === undefined ? undefined : readString(value, pointer);
-}
-
-function readOptionalBoolean(value: Json, pointer: string): boolean | undefined {
-	if (value !== undefined && typeof value !== 'boolean') fail(pointer, 'expected true or false');
-	return value;
-}
-
-function readBits(value: Json, pointer: string): number {
-	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	if (value === 'NaN') return Number.NaN;
-	if (value === 'Infinity') return Number.POSITIVE_INFINITY;
-	if (value === '-Infinity') return Number.NEGATIVE_INFINITY;
-	return fail(pointer, 'expected a surprisal in bits (a number)');
-}
-
-function readModel(value: Json, pointer: string): RunModelSpec {
-	const model = readObject(value, pointer);
-	const source = readOneOf(model.source, `${pointer}/source`, MODEL_SOURCES);
-	if (source === 'openai') {
-		// An endpoint run: the model id and base URL (a bundle never holds a key).
-		const baseUrl = readString(model.baseUrl, `${pointer}/baseUrl`);
-		if (!/^https?:\/\/\S+$/i.test(baseUrl)) {
-			fail(`${pointer}/baseUrl`, 'expected an http(s) URL');
+const ModelSchema = v.pipe(
+	anyJsonObject(NOT_OBJECT),
+	v.variant(
+		'source',
+		[
+			// An endpoint run: the model id and base URL (a bundle never holds a key).
+			jsonFields(
+				{
+					source: v.literal('openai'),
+					baseUrl: v.pipe(Text, v.regex(/^https?:\/\/\S+$/i, 'expected an http(s) URL')),
+					model: v.pipe(Text, v.minLength(1, 'expected the model id the endpoint serves')),
+				},
+				NOT_OBJECT,
+			),
+			jsonFields(
+				{
+					source: oneOf(MODEL_SOURCES),
+					revision: v.optional(Text),
+					id: Text,
+					dtype: oneOf(MODEL_DTYPES),
+					backend: oneOf(BACKENDS),
+				},
+				NOT_OBJECT,
+			),
+		],
+		`expected one of ${[...MODEL_SOURCES, 'openai'].join(', ')}`,
+	),
+	v.transform((model): RunModelSpec => {
+		if (model.source === 'openai') {
+			const { source, model: id, baseUrl } = model;
+			return { source, model: id, baseUrl: normalizeEndpointBaseUrl(baseUrl) };
 		}
-		const modelId = readString(model.model, `${pointer}/model`);
-		if (modelId === '') fail(`${pointer}/model`, 'expected the model id the endpoint serves');
-		return { source, model: modelId, baseUrl: normalizeEndpointBaseUrl(baseUrl) };
-	}
-	const revision = readOptionalString(model.revision, `${pointer}/revision`);
-	return {
-		source,
-		id: readString(model.id, `${pointer}/id`),
-		...(revision === undefined ? {} : { revision }),
-		dtype: readOneOf(model.dtype, `${pointer}/dtype`, MODEL_DTYPES),
-		backend: readOneOf(model.backend, `${pointer}/backend`, BACKENDS),
-	};
-}
+		const { source, id, revision, dtype, backend } = model;
+		return { source, id, ...(revision === undefined ? {} : { revision }), dtype, backend };
+	}),
+);
 
-function readRun(value: Json, pointer: string): PortableRun {
-	const run = readObject(value, pointer);
-	const errorMessage = readOptionalString(run.errorMessage, `${pointer}/errorMessage`);
-	const fallbackReason = readOptionalString(run.fallbackReason, `${pointer}/fallbackReason`);
-	const wordBoundaries = readOptionalBoolean(run.wordBoundaries, `${pointer}/wordBoundaries`);
-	const suiteSha256 = readString(run.suiteSha256, `${pointer}/suiteSha256`);
-	if (!/^[0-9a-f]{64}$/.test(suiteSha256)) {
-		fail(`${pointer}/suiteSha256`, 'expected 64 lowercase hex digits');
-	}
-	return {
-		suiteName: readString(run.suiteName, `${pointer}/suiteName`),
-		suiteSha256,
-		model: readModel(run.model, `${pointer}/model`),
-		convention: readOneOf(run.convention, `${pointer}/convention`, SURPRISAL_CONVENTIONS),
+const RunSchema = v.pipe(
+	fields({
+		errorMessage: v.optional(Text),
+		fallbackReason: v.optional(Text),
+		wordBoundaries: v.optional(v.boolean('expected true or false')),
+		suiteSha256: v.pipe(Text, v.regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits')),
+		suiteName: Text,
+		model: ModelSchema,
+		convention: oneOf(SURPRISAL_CONVENTIONS),
+		itemCount: Count,
+		appVersion: Text,
+		createdAt: TimeMsSchema,
+		updatedAt: TimeMsSchema,
+		status: oneOf<RunStatus>(RUN_STATUSES),
+		scoringMs: FiniteNumber,
+		tokenCount: Count,
+	}),
+	v.transform(({ errorMessage, fallbackReason, wordBoundaries, ...run }): PortableRun => ({
+		suiteName: run.suiteName,
+		suiteSha256: run.suiteSha256,
+		model: run.model,
+		convention: run.convention,
 		...(wordBoundaries === undefined ? {} : { wordBoundaries }),
-		itemCount: readInteger(run.itemCount, `${pointer}/itemCount`, 0),
-		appVersion: readString(run.appVersion, `${pointer}/appVersion`),
-		createdAt: readTime(run.createdAt, `${pointer}/createdAt`),
-		updatedAt: readTime(run.updatedAt, `${pointer}/updatedAt`),
-		status: readOneOf<RunStatus>(run.status, `${pointer}/status`, RUN_STATUSES),
-		scoringMs: readNumber(run.scoringMs, `${pointer}/scoringMs`),
-		tokenCount: readInteger(run.tokenCount, `${pointer}/tokenCount`, 0),
+		itemCount: run.itemCount,
+		appVersion: run.appVersion,
+		createdAt: run.createdAt,
+		updatedAt: run.updatedAt,
+		status: run.status,
+		scoringMs: run.scoringMs,
+		tokenCount: run.tokenCount,
 		...(errorMessage === undefined ? {} : { errorMessage }),
 		...(fallbackReason === undefined ? {} : { fallbackReason }),
-	};
-}
+	})),
+);
 
-function readSentence(value: Json, pointer: string): ScoredSentence {
-	const sentence = readObject(value, pointer);
-	const tokens = readArray(sentence.tokens, `${pointer}/tokens`);
-	const bits = readArray(sentence.surprisalsBits, `${pointer}/surprisalsBits`);
-	const starts = readArray(sentence.starts, `${pointer}/starts`);
-	const ends = readArray(sentence.ends, `${pointer}/ends`);
-	const boundaryBits =
-		sentence.boundarySurprisalsBits === undefined
-			? undefined
-			: readArray(sentence.boundarySurprisalsBits, `${pointer}/boundarySurprisalsBits`);
-	for (const [name, column] of [
-		['surprisalsBits', bits],
-		['starts', starts],
-		['ends', ends],
-		['boundarySurprisalsBits', boundaryBits],
-	] as const) {
-		if (column !== undefined && column.length !== tokens.length) {
-			fail(`${pointer}/${name}`, `expected ${tokens.length} values, one per token`);
-		}
-	}
-	const special = new Set(
-		readArray(sentence.special, `${pointer}/special`).map((index, k) =>
-			readInteger(index, `${pointer}/special/${k}`, 0),
-		),
-	);
-	const text = readString(sentence.text, `${pointer}/text`);
-	return {
-		conditionName: readString(sentence.conditionName, `${pointer}/conditionName`),
-		text,
-		tokens: tokens.map((token, index): ScoredToken => {
-			// NOTE: the pointers are built only for a value that fails (a big bundle has millions).
-			// The columns' lengths are checked above: each has a value at `index`.
-			const startValue = starts[index] as Json;
-			const endValue = ends[index] as Json;
-			const bitsValue = bits[index] as Json;
-			const boundary = boundaryBits?.[index];
-			const scored: Mutable<ScoredToken> = {
-				token: typeof token === 'string' ? token : readString(token, `${pointer}/tokens/${index}`),
-				surprisalBits:
-					typeof bitsValue === 'number' && Number.isFinite(bitsValue)
-						? bitsValue
-						: readBits(bitsValue, `${pointer}/surprisalsBits/${index}`),
-			};
-			if (startValue !== null) {
-				scored.start = isOffset(startValue)
-					? startValue
-					: readInteger(startValue, `${pointer}/starts/${index}`, 0);
-			}
-			if (endValue !== null) {
-				scored.end = isOffset(endValue)
-					? endValue
-					: readInteger(endValue, `${pointer}/ends/${index}`, 0);
-			}
-			if (special.has(index)) scored.special = true;
-			if (boundary !== undefined && boundary !== null) {
-				scored.boundarySurprisalBits = readBits(
-					boundary,
-					`${pointer}/boundarySurprisalsBits/${index}`,
-				);
-			}
-			return scored;
-		}),
-	};
+/** A surprisal as a bundle holds it (see JsonBits) in bits, or null if it is not one. */
+function readBits(value: unknown): number | null {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+	if (value === 'NaN') return Number.NaN;
+	if (value === 'Infinity') return Number.POSITIVE_INFINITY;
+	return value === '-Infinity' ? Number.NEGATIVE_INFINITY : null;
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** An offset as a bundle holds it: a non-negative integer. */
-function isOffset(value: Json): value is number {
+function isOffset(value: unknown): value is number {
 	return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
-function readItems(value: Json, pointer: string): ItemResult[] {
-	const seen = new Set<number>();
-	return readArray(value, pointer).map((entry, index) => {
-		const itemPointer = `${pointer}/${index}`;
-		const item = readObject(entry, itemPointer);
-		const itemNumber = readNumber(item.itemNumber, `${itemPointer}/itemNumber`);
-		if (!Number.isInteger(itemNumber)) fail(`${itemPointer}/itemNumber`, 'expected an integer');
-		if (seen.has(itemNumber)) fail(`${itemPointer}/itemNumber`, `item ${itemNumber} appears twice`);
-		seen.add(itemNumber);
-		return {
-			itemNumber,
-			sentences: readArray(item.sentences, `${itemPointer}/sentences`).map((s, k) =>
-				readSentence(s, `${itemPointer}/sentences/${k}`),
-			),
+/** A column of a sentence, one value per token (the values are checked in SentenceSchema). */
+const Column = v.custom<readonly unknown[]>(Array.isArray, 'expected an array');
+
+const Bits = v.custom<JsonBits>((value) => readBits(value) !== null, NOT_BITS);
+
+/** Each per-token column's schema of one value: it says why a value that fails is refused. */
+const COLUMN_VALUE = {
+	tokens: Text,
+	surprisalsBits: Bits,
+	starts: Count,
+	ends: Count,
+	boundarySurprisalsBits: Bits,
+} satisfies Record<string, v.GenericSchema>;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A sentence: its columns (one value per token) zipped into scored tokens. NOTE: a big bundle has
+ * millions of values, so one hand-written loop checks them (a schema per value made the whole read
+ * 1.5× slower) and builds a value's JSON pointer only when it fails, refused by COLUMN_VALUE.
+ */
+const SentenceSchema = v.pipe(
+	fields({
+		tokens: Column,
+		surprisalsBits: Column,
+		starts: Column,
+		ends: Column,
+		boundarySurprisalsBits: v.optional(Column),
+		special: list(Count),
+		text: Text,
+		conditionName: Text,
+	}),
+	v.rawTransform(({ dataset: { value: sentence }, addIssue, NEVER }): ScoredSentence => {
+		const { tokens, surprisalsBits, starts, ends, boundarySurprisalsBits } = sentence;
+		for (const column of ['surprisalsBits', 'starts', 'ends', 'boundarySurprisalsBits'] as const) {
+			if ((sentence[column]?.length ?? tokens.length) !== tokens.length) {
+				addIssue({
+					message: `expected ${tokens.length} values, one per token`,
+					path: issuePathOf(sentence, [column]),
+				});
+				return NEVER;
+			}
+		}
+		const refuse = (column: keyof typeof COLUMN_VALUE, index: number) => {
+			const [issue] = v.safeParse(COLUMN_VALUE[column], sentence[column]?.[index]).issues ?? [];
+			addIssue({
+				message: issue?.message ?? `expected a value of ${column}`,
+				path: issuePathOf(sentence, [column, index]),
+			});
+			return NEVER;
 		};
-	});
-}
+		const special = new Set(sentence.special);
+		const scored: ScoredToken[] = [];
+		for (let index = 0; index < tokens.length; index++) {
+			const token = tokens[index];
+			if (typeof token !== 'string') return refuse('tokens', index);
+			const surprisalBits = readBits(surprisalsBits[index]);
+			if (surprisalBits === null) return refuse('surprisalsBits', index);
+			const next: Mutable<ScoredToken> = { token, surprisalBits };
+			const start = starts[index];
+			if (start !== null) {
+				if (!isOffset(start)) return refuse('starts', index);
+				next.start = start;
+			}
+			const end = ends[index];
+			if (end !== null) {
+				if (!isOffset(end)) return refuse('ends', index);
+				next.end = end;
+			}
+			if (special.has(index)) next.special = true;
+			const boundary = boundarySurprisalsBits?.[index];
+			if (boundary !== undefined && boundary !== null) {
+				const boundaryBits = readBits(boundary);
+				if (boundaryBits === null) return refuse('boundarySurprisalsBits', index);
+				next.boundarySurprisalBits = boundaryBits;
+			}
+			scored.push(next);
+		}
+		return { conditionName: sentence.conditionName, text: sentence.text, tokens: scored };
+	}),
+);
+
+const ItemsSchema = v.pipe(
+	list(
+		fields({
+			itemNumber: v.pipe(FiniteNumber, v.integer('expected an integer')),
+			sentences: list(SentenceSchema),
+		}),
+	),
+	v.rawCheck(({ dataset, addIssue }) => {
+		if (!dataset.typed) return;
+		const seen = new Set<number>();
+		for (const [index, { itemNumber }] of dataset.value.entries()) {
+			if (seen.has(itemNumber)) {
+				addIssue({
+					message: `item ${itemNumber} appears twice`,
+					path: issuePathOf(dataset.value, [index, 'itemNumber']),
+				});
+				return;
+			}
+			seen.add(itemNumber);
+		}
+	}),
+);
+
+const BundleSchema = v.pipe(
+	fields({ run: RunSchema, suite: fields({ text: Text }), items: ItemsSchema }),
+	v.forward(
+		v.check(
+			({ run, suite }) => sha256Hex(suite.text) === run.suiteSha256,
+			'the suite text does not match /run/suiteSha256 (was the file edited?)',
+		),
+		['suite', 'text'],
+	),
+	v.forward(
+		v.check(
+			({ run, items }) => items.length <= run.itemCount,
+			({ input: { run, items } }) =>
+				`${items.length} items, more than /run/itemCount (${run.itemCount})`,
+		),
+		['items'],
+	),
+	v.transform(({ run, suite, items }): RunBundle => ({ run, suiteText: suite.text, items })),
+);
 
 /**
  * Reads a bundle written by serializeRunBundle (or by 0.1.0). Every problem is reported with the
@@ -348,30 +377,18 @@ function readItems(value: Json, pointer: string): ItemResult[] {
 export function parseRunBundle(text: string): ParseRunBundleResult {
 	const parsed = parseJsonText(text);
 	if (!parsed.ok) return parsed;
-	const json = parsed.json as Json;
-	try {
-		const root = readObject(json, '');
-		const envelope = checkRunBundleKind(root, SUITE_BUNDLE);
-		if (!envelope.ok) fail(envelope.pointer, envelope.message);
-		const run = readRun(root.run, '/run');
-		const suiteText = readString(readObject(root.suite, '/suite').text, '/suite/text');
-		if (sha256Hex(suiteText) !== run.suiteSha256) {
-			fail('/suite/text', 'the suite text does not match /run/suiteSha256 (was the file edited?)');
-		}
-		const items = readItems(root.items, '/items');
-		if (items.length > run.itemCount) {
-			fail('/items', `${items.length} items, more than /run/itemCount (${run.itemCount})`);
-		}
-		const sealed = envelope.resultsSha256;
-		return {
-			ok: true,
-			bundle: { run, suiteText, items },
-			...(sealed === undefined ? {} : { resultsSha256: sealed }),
-		};
-	} catch (error) {
-		if (error instanceof BundleFormatError) {
-			return { ok: false, pointer: error.pointer, message: error.message };
-		}
-		throw error;
+	if (!isJsonObject(parsed.json)) return { ok: false, pointer: '', message: NOT_OBJECT };
+	const envelope = checkRunBundleKind(parsed.json, SUITE_BUNDLE);
+	if (!envelope.ok) return envelope;
+	const result = v.safeParse(BundleSchema, parsed.json, { abortEarly: true });
+	if (!result.success) {
+		const [issue] = result.issues;
+		return { ok: false, pointer: pointerOfIssue(issue), message: issue.message };
 	}
+	const sealed = envelope.resultsSha256;
+	return {
+		ok: true,
+		bundle: result.output,
+		...(sealed === undefined ? {} : { resultsSha256: sealed }),
+	};
 }

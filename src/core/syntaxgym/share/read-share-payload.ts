@@ -1,8 +1,10 @@
 /**
- * The payload of a suite run's share link (its type) and its reading: the decoded JSON checked
- * field by field and copied into a SharePayload. The input is untrusted: nothing is executed,
- * unknown fields (the codec's `kind` among them) are dropped, nothing is trusted.
+ * The payload of a suite run's share link (its type) and its reading: the decoded JSON checked by
+ * a valibot schema, field by field, and copied into a SharePayload. The input is untrusted: nothing
+ * is executed, unknown fields (the codec's `kind` among them) are dropped, and a refusal names the
+ * JSON pointer of the field and what is wrong there.
  */
+import * as v from 'valibot';
 import {
 	SURPRISAL_CONVENTIONS,
 	type InferenceBackend,
@@ -10,7 +12,9 @@ import {
 	type ModelSource,
 	type SurprisalConvention,
 } from '../../model/model-spec';
+import { anyJsonObject, issuePathOf, jsonFields, jsonObject } from '../../run/json-object-schema';
 import type { RunModelSpec } from '../../run/run-types';
+import { pointerOfIssue } from '../../run/task-run-json';
 import { METRIC_NAMES, type MetricName } from '../suite/types';
 import { unpackOutcomeCodes, type RegionKey, type ResultFingerprint } from './result-fingerprint';
 
@@ -57,6 +61,7 @@ export const COMMIT_HASH = /^[0-9a-f]{40}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const DIGEST_HEX = /^[0-9a-f]{8}$/;
 const APP_VERSION = /^[0-9A-Za-z.+-]{1,64}$/;
+const HTTP_URL = /^https?:\/\/[^\s]+$/i;
 /** Printable text without control characters, for ids and names. */
 const PLAIN_TEXT = /^[^\p{Cc}]*$/u;
 const MAX_ID_CHARS = 256;
@@ -70,37 +75,243 @@ export interface PayloadProblem {
 
 type Read<T> = { ok: true; value: T } | { ok: false; problem: PayloadProblem };
 
-class PayloadError {
-	constructor(readonly problem: PayloadProblem) {}
+const NOT_OBJECT = 'is not an object';
+const NOT_STRING = 'is not a string';
+const NOT_INTEGER = 'is not an integer';
+const NOT_URL = 'is not an http(s) URL';
+const NOT_MODEL_NAME = 'is not a model name';
+const NOT_REVISION = 'is not a revision';
+const NOT_POSITIVE = 'is not a positive number';
+const NOT_PINNED = 'a hub model must be pinned to a commit hash (40 hex digits)';
+
+/** An object of the payload: `entries` checked in their order, unknown fields dropped. */
+const fields = <const E extends v.ObjectEntries>(entries: E) => jsonObject(entries, NOT_OBJECT);
+const list = <T extends v.GenericSchema>(item: T) => v.array(item, 'is not a list');
+const Text = v.string(NOT_STRING);
+const Integer = v.pipe(v.number(NOT_INTEGER), v.safeInteger(NOT_INTEGER));
+
+/** One of the keys of `allowed`, named in the refusal. */
+function oneOf<K extends string>(allowed: Record<K, true>) {
+	const keys = Object.keys(allowed) as K[];
+	return v.picklist(keys, `is not one of ${keys.join(', ')}`);
 }
+
+const HttpUrl = v.pipe(Text, v.maxLength(MAX_URL_CHARS, NOT_URL), v.regex(HTTP_URL, NOT_URL));
+const ModelName = v.pipe(
+	Text,
+	v.minLength(1, NOT_MODEL_NAME),
+	v.maxLength(MAX_ID_CHARS, NOT_MODEL_NAME),
+	v.regex(PLAIN_TEXT, NOT_MODEL_NAME),
+);
+
+const SuiteSchema = v.pipe(
+	anyJsonObject(NOT_OBJECT),
+	v.variant(
+		'kind',
+		[
+			jsonFields({ kind: v.literal('inline'), text: Text }, NOT_OBJECT),
+			jsonFields({ kind: v.literal('url'), url: HttpUrl }, NOT_OBJECT),
+		],
+		(issue) => (typeof issue.input === 'string' ? "is neither 'inline' nor 'url'" : NOT_STRING),
+	),
+);
+
+/** A local model's fields after `source`, in the order they are checked. */
+const LOCAL_MODEL = {
+	id: ModelName,
+	dtype: oneOf(MODEL_DTYPES),
+	backend: oneOf(INFERENCE_BACKENDS),
+};
+
+const ModelSchema = v.pipe(
+	anyJsonObject(NOT_OBJECT),
+	v.variant(
+		'source',
+		[
+			// An endpoint: its model id and base URL. A link never carries a key (any other field
+			// is dropped), so running it again needs the key typed on this page for that base URL.
+			jsonFields({ source: v.literal('openai'), model: ModelName, baseUrl: HttpUrl }, NOT_OBJECT),
+			// A hub model is pinned to a commit; a bundled or local one may name any revision.
+			jsonFields(
+				{
+					source: v.literal('hub'),
+					...LOCAL_MODEL,
+					revision: v.pipe(
+						v.string((issue) => (issue.input === undefined ? NOT_PINNED : NOT_STRING)),
+						v.regex(COMMIT_HASH, NOT_PINNED),
+					),
+				},
+				NOT_OBJECT,
+			),
+			jsonFields(
+				{
+					source: v.picklist(['bundled', 'local']),
+					...LOCAL_MODEL,
+					revision: v.optional(
+						v.pipe(
+							Text,
+							v.maxLength(MAX_ID_CHARS, NOT_REVISION),
+							v.regex(PLAIN_TEXT, NOT_REVISION),
+						),
+					),
+				},
+				NOT_OBJECT,
+			),
+		],
+		`is not one of ${Object.keys(MODEL_SOURCES).join(', ')}`,
+	),
+	v.transform((model): RunModelSpec => {
+		if (model.source === 'openai') {
+			return { source: model.source, model: model.model, baseUrl: model.baseUrl };
+		}
+		const { source, id, revision, dtype, backend } = model;
+		return revision === undefined
+			? { source, id, dtype, backend }
+			: { source, id, revision, dtype, backend };
+	}),
+);
+
+const METRICS = Object.fromEntries(METRIC_NAMES.map((name) => [name, true])) as Record<
+	MetricName,
+	true
+>;
+
+/** Rows (one per item) of integers or null. */
+const ValueRows = list(list(v.nullable(Integer)));
+
+const ResultsFields = fields({
+	metrics: v.pipe(
+		list(oneOf(METRICS)),
+		v.check(
+			(metrics) => metrics.length > 0 && new Set(metrics).size === metrics.length,
+			'must list each metric once, at least one',
+		),
+	),
+	itemNumbers: list(Integer),
+	predictionCount: v.pipe(Integer, v.minValue(0, 'is negative')),
+	quantumBits: v.pipe(v.number(NOT_POSITIVE), v.gtValue(0, NOT_POSITIVE), v.finite(NOT_POSITIVE)),
+	outcomes: Text,
+	digests: list(v.pipe(Text, v.regex(DIGEST_HEX, 'is not 8 hex digits'))),
+	keyRegions: list(
+		v.pipe(
+			fields({
+				regionNumber: v.pipe(Integer, v.minValue(1, 'is not a region number')),
+				conditionName: Text,
+			}),
+			v.transform(({ conditionName, regionNumber }): RegionKey => ({
+				conditionName,
+				regionNumber,
+			})),
+		),
+	),
+	keyValues: ValueRows,
+	values: v.optional(ValueRows),
+});
+
+type ResultsJson = v.InferOutput<typeof ResultsFields>;
+
+/** How many outcomes a fingerprint holds: items × predictions × metrics. */
+const outcomeCount = (results: ResultsJson) =>
+	results.itemNumbers.length * results.predictionCount * results.metrics.length;
+
+/** `results[field]` (if present) has a row per item, each `width(results)` long unless null. */
+function rowsPerItem(
+	field: 'keyValues' | 'values',
+	width: (results: ResultsJson) => number | null,
+) {
+	return v.rawCheck<ResultsJson>(({ dataset, addIssue }) => {
+		if (!dataset.typed) return;
+		const results = dataset.value;
+		const rows = results[field];
+		if (rows === undefined) return;
+		const items = results.itemNumbers.length;
+		if (rows.length !== items) {
+			addIssue({
+				message: `needs ${items} rows, one per item`,
+				path: issuePathOf(results, [field]),
+			});
+			return;
+		}
+		const length = width(results);
+		const row = length === null ? -1 : rows.findIndex((values) => values.length !== length);
+		if (row >= 0) {
+			addIssue({ message: `needs ${length} values`, path: issuePathOf(results, [field, row]) });
+		}
+	});
+}
+
+const ResultsSchema = v.pipe(
+	ResultsFields,
+	v.forward(
+		v.check(
+			(results) => unpackOutcomeCodes(results.outcomes, outcomeCount(results)) !== null,
+			(issue) => `does not hold ${outcomeCount(issue.input)} packed outcomes`,
+		),
+		['outcomes'],
+	),
+	v.forward(
+		v.check(
+			(results) => results.digests.length === results.itemNumbers.length,
+			'needs one digest per item',
+		),
+		['digests'],
+	),
+	rowsPerItem('keyValues', (results) => results.keyRegions.length * results.metrics.length),
+	rowsPerItem('values', () => null),
+	v.transform(({ values, ...fingerprint }): ResultFingerprint =>
+		values === undefined ? fingerprint : { ...fingerprint, values },
+	),
+);
+
+const PayloadSchema = v.pipe(
+	fields({
+		appVersion: v.pipe(Text, v.regex(APP_VERSION, 'is not a version like 0.1.0')),
+		suiteSha256: v.pipe(Text, v.regex(SHA256_HEX, 'is not 64 lowercase hex digits')),
+		convention: v.picklist(SURPRISAL_CONVENTIONS, (issue) =>
+			typeof issue.input === 'string'
+				? `is not one of ${SURPRISAL_CONVENTIONS.join(', ')}`
+				: NOT_STRING,
+		),
+		// Optional (links from before word boundaries lack it); false is the same as absent.
+		wordBoundaries: v.optional(v.boolean('is not true or false')),
+		suite: SuiteSchema,
+		model: ModelSchema,
+		results: ResultsSchema,
+	}),
+	v.transform(
+		({
+			appVersion,
+			suite,
+			suiteSha256,
+			model,
+			convention,
+			wordBoundaries,
+			results,
+		}): SharePayload => ({
+			appVersion,
+			suite,
+			suiteSha256,
+			model,
+			convention,
+			...(wordBoundaries === true ? { wordBoundaries } : {}),
+			results,
+		}),
+	),
+);
 
 /** Reads a SharePayload from parsed JSON, or says which field is wrong. */
 export function readSharePayload(json: unknown): Read<SharePayload> {
-	try {
-		return { ok: true, value: readPayload(json) };
-	} catch (error) {
-		if (error instanceof PayloadError) return { ok: false, problem: error.problem };
-		throw error;
-	}
+	return readBy(PayloadSchema, json, '');
 }
 
 /** A link's model spec alone, by the same rules (a battery link has one for all its suites). */
 export function readShareModel(json: unknown): Read<RunModelSpec> {
-	return readPart(() => readModel(json));
+	return readBy(ModelSchema, json, '/model');
 }
 
 /** A link's result fingerprint alone, by the same rules (a battery link has one per suite). */
 export function readShareResults(json: unknown): Read<ResultFingerprint> {
-	return readPart(() => readResults(json));
-}
-
-function readPart<T>(read: () => T): Read<T> {
-	try {
-		return { ok: true, value: read() };
-	} catch (error) {
-		if (error instanceof PayloadError) return { ok: false, problem: error.problem };
-		throw error;
-	}
+	return readBy(ResultsSchema, json, '/results');
 }
 
 /** Problems of a payload about to be encoded (the same rules as decoding), or `null`. */
@@ -109,195 +320,13 @@ export function checkSharePayload(payload: SharePayload): PayloadProblem | null 
 	return read.ok ? null : read.problem;
 }
 
-function fail(pointer: string, problem: string): never {
-	throw new PayloadError({ pointer, problem });
-}
-
-function readPayload(json: unknown): SharePayload {
-	const body = object(json, '');
-	const appVersion = string(body['appVersion'], '/appVersion');
-	if (!APP_VERSION.test(appVersion)) fail('/appVersion', 'is not a version like 0.1.0');
-	const suiteSha256 = string(body['suiteSha256'], '/suiteSha256');
-	if (!SHA256_HEX.test(suiteSha256)) fail('/suiteSha256', 'is not 64 lowercase hex digits');
-	const convention = string(body['convention'], '/convention');
-	if (!(SURPRISAL_CONVENTIONS as readonly string[]).includes(convention)) {
-		fail('/convention', `is not one of ${SURPRISAL_CONVENTIONS.join(', ')}`);
-	}
-	// Optional (links from before word boundaries lack it); false is the same as absent.
-	const wordBoundaries = body['wordBoundaries'];
-	if (wordBoundaries !== undefined && typeof wordBoundaries !== 'boolean') {
-		fail('/wordBoundaries', 'is not true or false');
-	}
+/** `json` read by `schema`, or its first problem (pointed under `at`; the payload's root is `/`). */
+function readBy<T>(schema: v.GenericSchema<unknown, T>, json: unknown, at: string): Read<T> {
+	const result = v.safeParse(schema, json, { abortEarly: true });
+	if (result.success) return { ok: true, value: result.output };
+	const [issue] = result.issues;
 	return {
-		appVersion,
-		suite: readSuite(body['suite']),
-		suiteSha256,
-		model: readModel(body['model']),
-		convention: convention as SurprisalConvention,
-		...(wordBoundaries === true ? { wordBoundaries } : {}),
-		results: readResults(body['results']),
+		ok: false,
+		problem: { pointer: at + pointerOfIssue(issue) || '/', problem: issue.message },
 	};
-}
-
-function readSuite(json: unknown): SharedSuite {
-	const suite = object(json, '/suite');
-	const kind = string(suite['kind'], '/suite/kind');
-	if (kind === 'inline') return { kind, text: string(suite['text'], '/suite/text') };
-	if (kind === 'url') {
-		const url = string(suite['url'], '/suite/url');
-		if (url.length > MAX_URL_CHARS || !/^https?:\/\/[^\s]+$/i.test(url)) {
-			fail('/suite/url', 'is not an http(s) URL');
-		}
-		return { kind, url };
-	}
-	return fail('/suite/kind', "is neither 'inline' nor 'url'");
-}
-
-function readModel(json: unknown): RunModelSpec {
-	const model = object(json, '/model');
-	const source = key(model['source'], MODEL_SOURCES, '/model/source');
-	if (source === 'openai') {
-		// An endpoint: its model id and base URL. A link never carries a key (any other field
-		// is dropped), so running it again needs the key typed on this page for that base URL.
-		const name = string(model['model'], '/model/model');
-		if (name.length === 0 || name.length > MAX_ID_CHARS || !PLAIN_TEXT.test(name)) {
-			fail('/model/model', 'is not a model name');
-		}
-		const baseUrl = string(model['baseUrl'], '/model/baseUrl');
-		if (baseUrl.length > MAX_URL_CHARS || !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
-			fail('/model/baseUrl', 'is not an http(s) URL');
-		}
-		return { source, model: name, baseUrl };
-	}
-	const id = string(model['id'], '/model/id');
-	if (id.length === 0 || id.length > MAX_ID_CHARS || !PLAIN_TEXT.test(id)) {
-		fail('/model/id', 'is not a model name');
-	}
-	const dtype = key(model['dtype'], MODEL_DTYPES, '/model/dtype');
-	const backend = key(model['backend'], INFERENCE_BACKENDS, '/model/backend');
-	const revision =
-		model['revision'] === undefined ? undefined : string(model['revision'], '/model/revision');
-	if (source === 'hub' && (revision === undefined || !COMMIT_HASH.test(revision))) {
-		fail('/model/revision', 'a hub model must be pinned to a commit hash (40 hex digits)');
-	}
-	if (revision !== undefined && (revision.length > MAX_ID_CHARS || !PLAIN_TEXT.test(revision))) {
-		fail('/model/revision', 'is not a revision');
-	}
-	return revision === undefined
-		? { source, id, dtype, backend }
-		: { source, id, revision, dtype, backend };
-}
-
-function readResults(json: unknown): ResultFingerprint {
-	const results = object(json, '/results');
-	const metrics = array(results['metrics'], '/results/metrics').map((metric, index) =>
-		key(
-			metric,
-			Object.fromEntries(METRIC_NAMES.map((name) => [name, true])) as Record<MetricName, true>,
-			`/results/metrics/${index}`,
-		),
-	);
-	if (metrics.length === 0 || new Set(metrics).size !== metrics.length) {
-		fail('/results/metrics', 'must list each metric once, at least one');
-	}
-	const itemNumbers = array(results['itemNumbers'], '/results/itemNumbers').map((value, index) =>
-		integer(value, `/results/itemNumbers/${index}`),
-	);
-	const predictionCount = integer(results['predictionCount'], '/results/predictionCount');
-	if (predictionCount < 0) fail('/results/predictionCount', 'is negative');
-	const quantumBits = results['quantumBits'];
-	if (typeof quantumBits !== 'number' || !(quantumBits > 0) || !Number.isFinite(quantumBits)) {
-		fail('/results/quantumBits', 'is not a positive number');
-	}
-	const outcomes = string(results['outcomes'], '/results/outcomes');
-	const outcomeCount = itemNumbers.length * predictionCount * metrics.length;
-	if (unpackOutcomeCodes(outcomes, outcomeCount) === null) {
-		fail('/results/outcomes', `does not hold ${outcomeCount} packed outcomes`);
-	}
-	const digests = array(results['digests'], '/results/digests').map((value, index) => {
-		const digest = string(value, `/results/digests/${index}`);
-		if (!DIGEST_HEX.test(digest)) fail(`/results/digests/${index}`, 'is not 8 hex digits');
-		return digest;
-	});
-	if (digests.length !== itemNumbers.length) fail('/results/digests', 'needs one digest per item');
-	const keyRegions: RegionKey[] = array(results['keyRegions'], '/results/keyRegions').map(
-		(value, index) => {
-			const pointer = `/results/keyRegions/${index}`;
-			const region = object(value, pointer);
-			const regionNumber = integer(region['regionNumber'], `${pointer}/regionNumber`);
-			if (regionNumber < 1) fail(`${pointer}/regionNumber`, 'is not a region number');
-			return {
-				conditionName: string(region['conditionName'], `${pointer}/conditionName`),
-				regionNumber,
-			};
-		},
-	);
-	const keyValues = valueRows(
-		results['keyValues'],
-		'/results/keyValues',
-		itemNumbers.length,
-		keyRegions.length * metrics.length,
-	);
-	const fingerprint: ResultFingerprint = {
-		metrics,
-		itemNumbers,
-		predictionCount,
-		quantumBits,
-		outcomes,
-		digests,
-		keyRegions,
-		keyValues,
-	};
-	if (results['values'] === undefined) return fingerprint;
-	return {
-		...fingerprint,
-		values: valueRows(results['values'], '/results/values', itemNumbers.length, null),
-	};
-}
-
-/** `rows` arrays (one per item) of integers or null; each `width` long unless width is null. */
-function valueRows(
-	json: unknown,
-	pointer: string,
-	rows: number,
-	width: number | null,
-): (number | null)[][] {
-	const list = array(json, pointer);
-	if (list.length !== rows) fail(pointer, `needs ${rows} rows, one per item`);
-	return list.map((row, rowIndex) => {
-		const values = array(row, `${pointer}/${rowIndex}`);
-		if (width !== null && values.length !== width)
-			fail(`${pointer}/${rowIndex}`, `needs ${width} values`);
-		return values.map((value, index) =>
-			value === null ? null : integer(value, `${pointer}/${rowIndex}/${index}`),
-		);
-	});
-}
-
-function object(json: unknown, pointer: string): Record<string, unknown> {
-	if (typeof json !== 'object' || json === null || Array.isArray(json))
-		fail(pointer || '/', 'is not an object');
-	return json as Record<string, unknown>;
-}
-
-function array(json: unknown, pointer: string): unknown[] {
-	if (!Array.isArray(json)) fail(pointer, 'is not a list');
-	return json;
-}
-
-function string(json: unknown, pointer: string): string {
-	if (typeof json !== 'string') fail(pointer, 'is not a string');
-	return json;
-}
-
-function integer(json: unknown, pointer: string): number {
-	if (typeof json !== 'number' || !Number.isSafeInteger(json)) fail(pointer, 'is not an integer');
-	return json;
-}
-
-function key<K extends string>(json: unknown, allowed: Record<K, true>, pointer: string): K {
-	if (typeof json !== 'string' || !Object.hasOwn(allowed, json)) {
-		fail(pointer, `is not one of ${Object.keys(allowed).join(', ')}`);
-	}
-	return json as K;
 }

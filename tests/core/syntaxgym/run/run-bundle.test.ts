@@ -6,6 +6,7 @@ import {
 	type RunBundle,
 } from '../../../../src/core/syntaxgym/run/run-bundle';
 import { hasWordBoundaries } from '../../../../src/core/scoring/word-boundary-correction';
+import { TIME_MS_MESSAGE } from '../../../../src/core/run/task-run-json';
 
 const SUITE_TEXT = '{"meta":{"name":"tiny"}}\n';
 
@@ -374,5 +375,101 @@ describe('run bundle', () => {
 		if (result.ok) return;
 		expect(result.pointer).toBe(pointer);
 		expect(result.message).toContain(message);
+	});
+
+	it('drops __proto__ and constructor keys: nothing reaches the bundle or any prototype', () => {
+		// JSON.parse makes `__proto__` an own key (as a file's JSON has it), not a prototype.
+		const text = withRoot((root) => {
+			const run = root.run as Record<string, unknown>;
+			root.run = {
+				...(JSON.parse(
+					'{"__proto__":{"errorMessage":"evil","polluted":1},"constructor":{"prototype":{"polluted":1}}}',
+				) as object),
+				...run,
+			};
+			const items = root.items as Record<string, unknown>[];
+			items[0] = { ...(JSON.parse('{"__proto__":{"itemNumber":9}}') as object), ...items[0] };
+		});
+		expect(text).toContain('"__proto__"');
+		const result = parseRunBundle(text);
+		expect(result).toEqual({ ok: true, bundle: bundle() });
+		if (!result.ok) return;
+		expect(Object.getPrototypeOf(result.bundle.run)).toBe(Object.prototype);
+		expect(Object.hasOwn(result.bundle.run, '__proto__')).toBe(false);
+		expect(Object.hasOwn(result.bundle.run, 'constructor')).toBe(false);
+		expect(result.bundle.run).not.toHaveProperty('errorMessage');
+		expect(Object.getPrototypeOf(result.bundle.items[0])).toBe(Object.prototype);
+		expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+	});
+
+	/** Sets `value` (undefined deletes) at `path` of a bundle's JSON. */
+	const at =
+		(path: readonly (string | number)[], value: unknown) => (root: Record<string, unknown>) => {
+			let target = root as Record<string | number, unknown>;
+			for (const key of path.slice(0, -1)) target = target[key] as Record<string | number, unknown>;
+			const last = path.at(-1) as string | number;
+			if (value === undefined) delete target[last];
+			else target[last] = value;
+		};
+	const SENTENCE = ['items', 0, 'sentences', 0] as const;
+
+	it.each<[readonly (string | number)[], unknown, string, string]>([
+		// A list where an object belongs is not an object (valibot's own object schema takes one).
+		[['run', 'model'], [], '/run/model', 'expected an object'],
+		[['suite'], ['text'], '/suite', 'expected an object'],
+		[['items', 0], [], '/items/0', 'expected an object'],
+		[[...SENTENCE], [], '/items/0/sentences/0', 'expected an object'],
+		// A missing field is refused by its own rule, at its own pointer.
+		[['run', 'suiteName'], undefined, '/run/suiteName', 'expected a string'],
+		[['run', 'createdAt'], undefined, '/run/createdAt', TIME_MS_MESSAGE],
+		[
+			['run', 'model', 'source'],
+			undefined,
+			'/run/model/source',
+			'expected one of bundled, hub, local, openai',
+		],
+		[['run', 'model', 'dtype'], undefined, '/run/model/dtype', 'expected one of fp32, fp16, q8'],
+		[[...SENTENCE, 'starts'], undefined, '/items/0/sentences/0/starts', 'expected an array'],
+		[['items', 0, 'sentences'], undefined, '/items/0/sentences', 'expected an array'],
+		// Wrong-typed values, deep in a sentence's columns too, named exactly.
+		[['run', 'model', 'revision'], 7, '/run/model/revision', 'expected a string'],
+		[['run', 'itemCount'], -1, '/run/itemCount', 'expected an integer of at least 0'],
+		[['run', 'scoringMs'], 'fast', '/run/scoringMs', 'expected a number'],
+		[
+			['run', 'status'],
+			'paused',
+			'/run/status',
+			'expected one of running, cancelled, done, failed',
+		],
+		[['items', 0, 'itemNumber'], 1.5, '/items/0/itemNumber', 'expected an integer'],
+		[
+			[...SENTENCE, 'starts', 2],
+			-1,
+			'/items/0/sentences/0/starts/2',
+			'expected an integer of at least 0',
+		],
+		[[...SENTENCE, 'ends', 3], '14', '/items/0/sentences/0/ends/3', 'expected a number'],
+		[
+			[...SENTENCE, 'special', 0],
+			0.5,
+			'/items/0/sentences/0/special/0',
+			'expected an integer of at least 0',
+		],
+		[
+			[...SENTENCE, 'surprisalsBits', 3],
+			'inf',
+			'/items/0/sentences/0/surprisalsBits/3',
+			'expected a surprisal in bits (a number)',
+		],
+		[
+			[...SENTENCE, 'surprisalsBits', 0],
+			null,
+			'/items/0/sentences/0/surprisalsBits/0',
+			'expected a surprisal in bits (a number)',
+		],
+		[[...SENTENCE, 'text'], 5, '/items/0/sentences/0/text', 'expected a string'],
+		[['run', 'itemCount'], 0, '/items', '1 items, more than /run/itemCount (0)'],
+	])('refuses hostile %j = %j at %s, exactly', (path, value, pointer, message) => {
+		expect(parseRunBundle(withRoot(at(path, value)))).toEqual({ ok: false, pointer, message });
 	});
 });

@@ -3,7 +3,9 @@ import { sha256Hex } from '../../../../src/core/hash/sha256';
 import { buildResultFingerprint } from '../../../../src/core/syntaxgym/share/result-fingerprint';
 import {
 	checkSharePayload,
+	readShareModel,
 	readSharePayload,
+	readShareResults,
 } from '../../../../src/core/syntaxgym/share/read-share-payload';
 import type { SharePayload } from '../../../../src/core/syntaxgym/share/share-link';
 import { BUNDLED_MODEL, HUB_MODEL, SUITE_TEXT, makeResults } from './fixture-run';
@@ -163,5 +165,99 @@ describe('readSharePayload', () => {
 			pointer: '/results',
 			problem: 'is not an object',
 		});
+	});
+
+	it('drops __proto__ and constructor keys: nothing reaches the payload or any prototype', () => {
+		// JSON.parse makes `__proto__` an own key (as a link's decoded JSON has it), not a prototype.
+		const hostile = JSON.parse(
+			JSON.stringify(PAYLOAD)
+				.replace('{', '{"__proto__":{"wordBoundaries":true,"polluted":1},')
+				.replace(
+					'"model":{',
+					'"model":{"__proto__":{"revision":"x\\ny"},"constructor":{"prototype":{"polluted":1}},',
+				),
+		) as unknown;
+		const read = readSharePayload(hostile);
+		expect(read).toEqual({ ok: true, value: PAYLOAD });
+		if (!read.ok) return;
+		expect(Object.getPrototypeOf(read.value)).toBe(Object.prototype);
+		expect(Object.getPrototypeOf(read.value.model)).toBe(Object.prototype);
+		expect(Object.hasOwn(read.value, '__proto__')).toBe(false);
+		expect(Object.hasOwn(read.value.model, 'constructor')).toBe(false);
+		expect(read.value).not.toHaveProperty('wordBoundaries');
+		expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+	});
+
+	it.each([
+		// A list where an object belongs is not an object (valibot's own object schema takes one).
+		[['model'], [], '/model', 'is not an object'],
+		[['suite'], ['inline'], '/suite', 'is not an object'],
+		[['results', 'keyRegions', 0], [], '/results/keyRegions/0', 'is not an object'],
+		// A missing field is refused by its own rule, at its own pointer.
+		[['suite'], { kind: 'url' }, '/suite/url', 'is not a string'],
+		[['suite', 'kind'], undefined, '/suite/kind', 'is not a string'],
+		[['suite', 'kind'], 7, '/suite/kind', 'is not a string'],
+		[['model', 'id'], undefined, '/model/id', 'is not a string'],
+		[['model', 'source'], undefined, '/model/source', 'is not one of bundled, hub, local, openai'],
+		[
+			['model'],
+			{ source: 'hub', id: 'Xenova/gpt2', dtype: 'fp32', backend: 'wasm' },
+			'/model/revision',
+			'a hub model must be pinned to a commit hash (40 hex digits)',
+		],
+		[
+			['model'],
+			{ source: 'hub', id: 'Xenova/gpt2', dtype: 'fp32', backend: 'wasm', revision: 7 },
+			'/model/revision',
+			'is not a string',
+		],
+		[['convention'], 7, '/convention', 'is not a string'],
+		[
+			['results', 'keyRegions', 0, 'conditionName'],
+			undefined,
+			'/results/keyRegions/0/conditionName',
+			'is not a string',
+		],
+		// Wrong-typed values deep in the fingerprint, named exactly.
+		[['results', 'keyValues', 1, 0], 1.5, '/results/keyValues/1/0', 'is not an integer'],
+		[['results', 'values', 1], 'x', '/results/values/1', 'is not a list'],
+		[['results', 'values'], [[]], '/results/values', 'needs 2 rows, one per item'],
+		[['results', 'digests', 1], 7, '/results/digests/1', 'is not a string'],
+		[['results', 'quantumBits'], '1e-4', '/results/quantumBits', 'is not a positive number'],
+		[['suite', 'url'], `https://x.org/${'a'.repeat(2048)}`, '/suite/url', 'is not an http(s) URL'],
+		[['model', 'id'], 'm'.repeat(257), '/model/id', 'is not a model name'],
+	] as const)('hostile %j = %j: %s %s (exactly)', (path, value, pointer, problem) => {
+		const base =
+			path[0] === 'suite' && path[1] === 'url'
+				? { ...PAYLOAD, suite: { kind: 'url', url: '' } }
+				: PAYLOAD;
+		const json = JSON.parse(JSON.stringify(base)) as Record<string, unknown>;
+		let target: Record<string | number, unknown> = json;
+		for (const segment of path.slice(0, -1)) target = target[segment] as Record<string, unknown>;
+		const last = path.at(-1) as string | number;
+		if (value === undefined) delete target[last];
+		else target[last] = value;
+		expect(readSharePayload(json)).toEqual({ ok: false, problem: { pointer, problem } });
+	});
+
+	it('reads a model or a fingerprint alone with the pointers of the whole payload', () => {
+		expect(readShareModel([])).toEqual({
+			ok: false,
+			problem: { pointer: '/model', problem: 'is not an object' },
+		});
+		expect(readShareModel({ ...BUNDLED_MODEL, dtype: 'int4' })).toEqual({
+			ok: false,
+			problem: { pointer: '/model/dtype', problem: 'is not one of fp32, fp16, q8' },
+		});
+		expect(readShareModel(JSON.parse(JSON.stringify(HUB_MODEL)))).toEqual({
+			ok: true,
+			value: HUB_MODEL,
+		});
+		const results = JSON.parse(JSON.stringify(PAYLOAD.results)) as Record<string, unknown>;
+		expect(readShareResults({ ...results, itemNumbers: [1, '2'] })).toEqual({
+			ok: false,
+			problem: { pointer: '/results/itemNumbers/1', problem: 'is not an integer' },
+		});
+		expect(readShareResults(results)).toEqual({ ok: true, value: PAYLOAD.results });
 	});
 });
