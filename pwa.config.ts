@@ -6,8 +6,8 @@ import { VitePWA } from 'vite-plugin-pwa';
 
 export function benchtopPwa() {
 	return VitePWA({
-		// The app shows its own "update available" prompt (src/ui/components/PwaStatus.svelte) and
-		// registers the worker itself (src/ui/pwa-register.ts).
+		// The app shows its own "update available" prompt (src/ui/components/shared/PwaStatus.svelte)
+		// and registers the worker itself (src/ui/state/shared/pwa-register.ts).
 		registerType: 'prompt',
 		injectRegister: false,
 		// The glob below already takes the icons and the manifest.

@@ -9,14 +9,14 @@ import type { Component } from 'svelte';
 import { RUN_KIND_REGISTRY } from '../core/kinds/registered-kinds';
 import type { ModelSpec } from '../core/model/model-spec';
 import type { InferenceClientApi, ModelInfo } from '../worker/protocol';
-import type { EndpointSettings } from './state/endpoint-settings.svelte';
-import { EvalsSession } from './state/evals-session.svelte';
-import { MemorySession } from './state/memory-session.svelte';
-import { StimuliSession } from './state/stimuli-session.svelte';
-import type { KindSession } from './state/task-session.svelte';
-import EvalsView from './views/EvalsView.svelte';
-import MemoryView from './views/MemoryView.svelte';
-import StimuliView from './views/StimuliView.svelte';
+import type { EndpointSettings } from './state/shared/endpoint-settings.svelte';
+import { EvalsSession } from './state/evals/evals-session.svelte';
+import { MemorySession } from './state/ltm/memory-session.svelte';
+import { StimuliSession } from './state/stimuli/stimuli-session.svelte';
+import type { KindSession } from './state/shared/task-session.svelte';
+import EvalsView from './views/evals/EvalsView.svelte';
+import MemoryView from './views/ltm/MemoryView.svelte';
+import StimuliView from './views/stimuli/StimuliView.svelte';
 
 /** What the app gives every kind's page session. */
 export interface PageServices {

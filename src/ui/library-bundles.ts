@@ -14,14 +14,14 @@ import {
 	libraryOpenTarget,
 	type LibraryOpenTarget,
 } from '../core/library/library-entry';
-import { exportRunBundleOfAnyKind, importRunBundleOfAnyKind } from '../storage/run-store';
+import { exportRunBundleOfAnyKind, importRunBundleOfAnyKind } from '../storage/shared/run-store';
 import { zipTexts } from '../core/formats/zip-archive';
 import {
 	createEvalsRun,
 	deleteEvalsRun,
 	saveEvalsSample,
 	updateEvalsRun,
-} from '../storage/evals-runs-repository';
+} from '../storage/evals/evals-runs-repository';
 import {
 	createLtmRun,
 	deleteLtmRun,
@@ -29,8 +29,8 @@ import {
 	getLtmState,
 	saveLtmState,
 	updateLtmRun,
-} from '../storage/ltm-runs-repository';
-import { listItemResults } from '../storage/results-repository';
+} from '../storage/ltm/ltm-runs-repository';
+import { listItemResults } from '../storage/syntaxgym/suite-results-repository';
 import type { DownloadFile } from './download-file';
 import { storedRunBundleText } from './evals-stored-runs';
 import { loadRunWithSuite } from './stored-run';

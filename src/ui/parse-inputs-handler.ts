@@ -24,7 +24,7 @@ import { describeError } from '../core/messages/describe-error';
 import { ReplayFileError, parseReplayFile } from '../core/model/replay-file';
 import type { LoadResult } from '../core/ltm';
 import { SUITE_RUN_KIND } from '../core/syntaxgym/suite-run-kind';
-import { suiteItemChunks } from '../storage/suite-item-chunks';
+import { suiteItemChunks } from '../storage/syntaxgym/suite-item-chunks';
 import { createRpcHandler } from '../worker/rpc/rpc-handler';
 import { loadGivenDefinitions, type MemoryDefinitions } from './memory-definitions';
 import type {

@@ -8,7 +8,7 @@ import type { EvalChoice, EvalsProblem, ResolvedEval } from '../core/evals';
 import type { LoadResult } from '../core/ltm';
 import type { ReplayFile } from '../core/model/replay-file';
 import type { PortableRun } from '../core/syntaxgym/run/run-bundle';
-import type { SuiteItemChunk } from '../storage/suite-item-chunks';
+import type { SuiteItemChunk } from '../storage/syntaxgym/suite-item-chunks';
 import type { RpcReply, RpcRequest } from '../worker/rpc/rpc-protocol';
 
 /** A picked or dropped file with the path it has in its folder (`file.name` when none). */

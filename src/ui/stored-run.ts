@@ -12,9 +12,9 @@ import type { ItemResult, SuiteRun } from '../core/syntaxgym/run/suite-run';
 import type { RunResults } from '../core/syntaxgym/share/result-fingerprint';
 import { parseSuite } from '../core/syntaxgym/suite/parse-suite';
 import type { Suite } from '../core/syntaxgym/suite/types';
-import { listItemResults } from '../storage/results-repository';
-import { getRun } from '../storage/runs-repository';
-import { getSuite } from '../storage/suites-repository';
+import { listItemResults } from '../storage/syntaxgym/suite-results-repository';
+import { getSuiteRun } from '../storage/syntaxgym/suite-runs-repository';
+import { getSuite } from '../storage/syntaxgym/suites-repository';
 
 /**
  * Region values (under the suite's metrics) and outcomes of the stored items of a run; items
@@ -44,7 +44,7 @@ export interface StoredRun extends StoredRunWithSuite {
  * @throws Error saying what is missing: the run, its suite, or why the suite no longer parses.
  */
 export async function loadRunWithSuite(runId: number): Promise<StoredRunWithSuite> {
-	const run = await getRun(runId);
+	const run = await getSuiteRun(runId);
 	if (!run) throw new Error(`There is no run ${runId} in this browser (deleted?).`);
 	const saved = await getSuite(run.suiteSha256);
 	if (!saved) throw new Error(`The suite of run ${runId} is no longer stored.`);

@@ -9,8 +9,8 @@ import type {
 	TextModel,
 } from '../../src/core/model/generation';
 import type { ItemResult, RunDraft } from '../../src/core/syntaxgym/run/suite-run';
-import type { EvalsRunDraft } from '../../src/storage/evals-runs-repository';
-import type { LtmRunDraft } from '../../src/storage/ltm-runs-repository';
+import type { EvalsRunDraft } from '../../src/storage/evals/evals-runs-repository';
+import type { LtmRunDraft } from '../../src/storage/ltm/ltm-runs-repository';
 
 export const SUITE_TEXT = JSON.stringify({
 	meta: { name: 'tiny agreement', metric: 'sum' },

@@ -17,13 +17,14 @@ import {
 	listEvalsSamples,
 	saveEvalsSample,
 	updateEvalsRun,
-} from '../../src/storage/evals-runs-repository';
-import { createLtmRun, updateLtmRun } from '../../src/storage/ltm-runs-repository';
-import { saveItemResult } from '../../src/storage/results-repository';
-import { createRun, listLibraryRuns, updateRun } from '../../src/storage/runs-repository';
-import { saveSuite } from '../../src/storage/suites-repository';
+} from '../../src/storage/evals/evals-runs-repository';
+import { createLtmRun, updateLtmRun } from '../../src/storage/ltm/ltm-runs-repository';
+import { saveItemResult } from '../../src/storage/syntaxgym/suite-results-repository';
+import { createSuiteRun, updateSuiteRun } from '../../src/storage/syntaxgym/suite-runs-repository';
+import { listLibraryRuns } from '../../src/storage/shared/runs-repository';
+import { saveSuite } from '../../src/storage/syntaxgym/suites-repository';
 import { libraryExportFile, storedBundleText } from '../../src/ui/library-bundles';
-import { RunHistory } from '../../src/ui/state/run-history.svelte';
+import { RunHistory } from '../../src/ui/state/shared/run-history.svelte';
 import { clearDatabase } from '../storage/clear-database';
 import {
 	evalsRunDraft,
@@ -40,12 +41,12 @@ beforeEach(clearDatabase);
 /** One finished suite run, one finished Evals run, one cancelled Memory run; the Library's rows. */
 async function storeThreeKinds(): Promise<LibraryEntry[]> {
 	const suite = await saveSuite({ text: SUITE_TEXT, name: 'mini', origin: 'paste' });
-	const suiteRun = await createRun(
+	const suiteRun = await createSuiteRun(
 		runDraft({ suiteSha256: suite.sha256, suiteName: 'mini', itemCount: 2 }),
 	);
 	await saveItemResult(suiteRun.id, itemResult(2));
 	await saveItemResult(suiteRun.id, itemResult(1));
-	await updateRun(suiteRun.id, { status: 'done' }, 1_700_000_001_000);
+	await updateSuiteRun(suiteRun.id, { status: 'done' }, 1_700_000_001_000);
 
 	const evals = await createEvalsRun(evalsRunDraft({ createdAt: 1_700_000_002_000 }), 1);
 	await saveEvalsSample(evals.id, {

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { saveItemResult } from '../../src/storage/results-repository';
-import { createRun } from '../../src/storage/runs-repository';
-import { saveSuite } from '../../src/storage/suites-repository';
+import { saveItemResult } from '../../src/storage/syntaxgym/suite-results-repository';
+import { createSuiteRun } from '../../src/storage/syntaxgym/suite-runs-repository';
+import { saveSuite } from '../../src/storage/syntaxgym/suites-repository';
 import { loadRunWithSuite, loadStoredRun } from '../../src/ui/stored-run';
 import { clearDatabase } from '../storage/clear-database';
 
 const SUITE_TEXT = readFileSync('tests/fixtures/scoring/mini-suite.json', 'utf8');
 
 async function storeRun(suiteSha256: string): Promise<number> {
-	const run = await createRun({
+	const run = await createSuiteRun({
 		suiteSha256,
 		suiteName: 'mini',
 		model: { source: 'bundled', id: 'gpt2-random-tiny', dtype: 'fp32', backend: 'wasm' },

@@ -4,7 +4,7 @@ import { CliInputError } from '../../../src/cli/shared/cli-io';
 import { FormulaSyntaxError } from '../../../src/core/errors';
 import { ReplayFileError } from '../../../src/core/model/replay-file';
 import { EndpointAuthError, EndpointServerError } from '../../../src/providers/openai-client';
-import { StorageQuotaError } from '../../../src/storage/storage-errors';
+import { StorageQuotaError } from '../../../src/storage/shared/storage-errors';
 import { BackendError, CancelledError } from '../../../src/worker/engine-errors';
 
 describe('formatCliError', () => {

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ModelSpec } from '../../../src/core/model/model-spec';
-import { EndpointSettings } from '../../../src/ui/state/endpoint-settings.svelte';
-import { EvalsSession } from '../../../src/ui/state/evals-session.svelte';
-import { Explorer } from '../../../src/ui/state/explorer.svelte';
-import { MemorySession } from '../../../src/ui/state/memory-session.svelte';
+import { EndpointSettings } from '../../../src/ui/state/shared/endpoint-settings.svelte';
+import { EvalsSession } from '../../../src/ui/state/evals/evals-session.svelte';
+import { Explorer } from '../../../src/ui/state/shared/explorer.svelte';
+import { MemorySession } from '../../../src/ui/state/ltm/memory-session.svelte';
 import { FakeEngine } from '../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../src/worker/inference-client';
 import { clearDatabase } from '../../storage/clear-database';
