@@ -1,6 +1,6 @@
 /**
  * The message shapes every worker RPC shares: types only, for the inference and parse protocols
- * (protocol.ts, ui/parse-inputs-protocol.ts) and the generic client and handler beside this file.
+ * (protocol.ts, ui/io/parse-inputs-protocol.ts) and the generic client and handler beside this file.
  * Messages are plain data (structured clone): no classes, no functions.
  */
 

@@ -22,7 +22,7 @@ import {
 	type EvalsSampleRecord,
 } from '../../../storage/evals/evals-runs-repository';
 import type { InferenceClientApi } from '../../../worker/protocol';
-import { LocalWorkerModel } from '../../local-worker-model';
+import { LocalWorkerModel } from '../../io/local-worker-model';
 import type { EndpointSettings } from '../shared/endpoint-settings.svelte';
 import { modelFromSpec } from '../shared/evals-models.svelte';
 import type { TaskProgress } from '../shared/task-session.svelte';

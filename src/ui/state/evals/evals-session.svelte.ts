@@ -83,7 +83,7 @@ import {
 	readDroppedEntries,
 	readRegistryInWorker,
 	resolveEvalInWorker,
-} from '../../evals-registry-files';
+} from '../../io/evals-registry-files';
 import { runEvalsSamples } from './evals-run-samples';
 import { chooseSharedModel } from './evals-share-models';
 import {
@@ -91,13 +91,13 @@ import {
 	storedRunBundleText,
 	storedRunInspectLogText,
 	storedRunShareFragment,
-} from '../../evals-stored-runs';
+} from '../../io/evals-stored-runs';
 import {
 	PARSE_IN_WORKER_BYTES,
 	checkInputSize,
 	type ParseProgress,
-} from '../../parse-inputs-client';
-import type { ReadRegistryResult } from '../../parse-inputs-protocol';
+} from '../../io/parse-inputs-client';
+import type { ReadRegistryResult } from '../../io/parse-inputs-protocol';
 import { EndpointSettings } from '../shared/endpoint-settings.svelte';
 import { EvalsModelChoice, specOfChoice } from '../shared/evals-models.svelte';
 import { TaskSession, type TaskProgress, type TaskStatus } from '../shared/task-session.svelte';

@@ -8,7 +8,7 @@ import type { ModelCall, TextModel } from '../../../core/model/generation';
 import type { TextModelSpec } from '../../../core/model/model-spec';
 import { withResponseCache, type ResponseCacheStore } from '../../../providers/response-cache';
 import type { InferenceClientApi } from '../../../worker/protocol';
-import { LocalWorkerModel } from '../../local-worker-model';
+import { LocalWorkerModel } from '../../io/local-worker-model';
 import type { EndpointSettings } from '../shared/endpoint-settings.svelte';
 import { modelFromSpec } from '../shared/evals-models.svelte';
 

@@ -69,8 +69,8 @@ import {
 } from '../../../storage/ltm/ltm-runs-repository';
 import { responseCacheStore } from '../../../storage/shared/response-cache-repository';
 import type { InferenceClientApi } from '../../../worker/protocol';
-import { LocalWorkerModel } from '../../local-worker-model';
-import type { MemoryDefinitions } from '../../memory-definitions';
+import { LocalWorkerModel } from '../../io/local-worker-model';
+import type { MemoryDefinitions } from '../../io/memory-definitions';
 import { buildLtmModels } from './memory-run-models';
 import {
 	bundledMemoryCards,
@@ -79,14 +79,14 @@ import {
 	loadDefinitionsInThreadOrWorker,
 	readDefinitionsDrop,
 	type DefinitionsReading,
-} from '../../memory-sources';
+} from '../../io/memory-sources';
 import { EndpointSettings } from '../shared/endpoint-settings.svelte';
 import { EvalsModelChoice, specOfChoice } from '../shared/evals-models.svelte';
 import { TaskSession } from '../shared/task-session.svelte';
 
 export type DefinitionsSource = 'bundled' | 'files' | 'none';
 
-/** Types of the session's API, defined in core and ui/memory-definitions.ts. */
+/** Types of the session's API, defined in core and ui/io/memory-definitions.ts. */
 export type { LiveReply, MemoryCard, MemoryDefinitions };
 
 export interface MemorySessionOptions {

@@ -16,8 +16,12 @@ import { describeError } from '../../../core/messages/describe-error';
 import type { ReplayFile } from '../../../core/model/replay-file';
 import { createReplayModel } from '../../../providers/replay';
 import type { CachedModel, InferenceClientApi } from '../../../worker/protocol';
-import { LocalWorkerModel } from '../../local-worker-model';
-import { readReplayFile, type ParseProgress, type ParsedReplay } from '../../parse-inputs-client';
+import { LocalWorkerModel } from '../../io/local-worker-model';
+import {
+	readReplayFile,
+	type ParseProgress,
+	type ParsedReplay,
+} from '../../io/parse-inputs-client';
 import { EndpointProposal, type EndpointSettings } from './endpoint-settings.svelte';
 import {
 	SuggestionPicker,

@@ -25,8 +25,8 @@ import {
 	type SurprisalConvention,
 } from '../../../core/model/model-spec';
 import type { TextModel } from '../../../core/model/generation';
-import { EndpointInferenceClient } from '../../endpoint-inference-client';
-import { LocalWorkerModel } from '../../local-worker-model';
+import { EndpointInferenceClient } from '../../io/endpoint-inference-client';
+import { LocalWorkerModel } from '../../io/local-worker-model';
 import { EndpointSettings } from './endpoint-settings.svelte';
 import type {
 	BackendFallback,

@@ -12,7 +12,7 @@ import {
 	type ModelJob,
 	type ModelSuggestion,
 } from '../../../core/model/model-suggestions';
-import { readDeviceFacts } from '../../device-facts';
+import { readDeviceFacts } from '../../io/device-facts';
 
 export interface SuggestionRow {
 	readonly suggestion: ModelSuggestion;

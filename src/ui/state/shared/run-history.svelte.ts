@@ -26,19 +26,19 @@ import {
 	type UnreadableRun,
 } from '../../../storage/shared/runs-repository';
 import type { SuiteItemChunk } from '../../../storage/syntaxgym/suite-item-chunks';
-import type { DownloadFile } from '../../download-file';
+import type { DownloadFile } from '../../io/download-file';
 import {
 	libraryExportFile,
 	storeBundleOfAnyKind,
 	storeEvalsBundle,
 	storeLtmBundle,
-} from '../../library-bundles';
+} from '../../io/library-bundles';
 import {
 	PARSE_IN_WORKER_BYTES,
 	ParseInputError,
 	parseInputsClient,
 	type ParseInputsClient,
-} from '../../parse-inputs-client';
+} from '../../io/parse-inputs-client';
 import {
 	estimateStorageUsage,
 	readPersistence,

@@ -2,8 +2,8 @@
  * The share box's state, for every kind of run: builds the link with the kind's own `build`,
  * copies it, and keeps what to show (the link, or why there is none).
  */
-import { copyText } from '../../copy-text';
-import { shareOutcomeOfError, type ShareBoxOutcome } from '../../share-box';
+import { copyText } from '../../io/copy-text';
+import { shareOutcomeOfError, type ShareBoxOutcome } from '../../io/share-box';
 
 export type ShareBoxStatus = 'idle' | 'building' | 'ready' | 'too-large' | 'failed';
 

@@ -14,7 +14,7 @@ import {
 } from '../../../core/syntaxgym/battery/battery-matrix';
 import { describeError } from '../../../core/messages/describe-error';
 import { listSuiteRuns } from '../../../storage/syntaxgym/suite-runs-repository';
-import { loadStoredRun } from '../../stored-run';
+import { loadStoredRun } from '../../io/stored-run';
 
 export type BatteryMatrixStatus = 'idle' | 'loading' | 'ready' | 'empty' | 'failed';
 

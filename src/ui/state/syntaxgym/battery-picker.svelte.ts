@@ -21,8 +21,8 @@ import {
 } from '../../../core/syntaxgym/battery/battery-inputs';
 import { describeError } from '../../../core/messages/describe-error';
 import { listSuites, type SuiteOrigin } from '../../../storage/syntaxgym/suites-repository';
-import { readBatteryFiles } from '../../battery-files';
-import { listBundledSuites, loadBundledSuiteText } from '../../suite-sources';
+import { readBatteryFiles } from '../../io/battery-files';
+import { listBundledSuites, loadBundledSuiteText } from '../../io/suite-sources';
 import type { SuiteRunInput } from './suite-run-session.svelte';
 
 export class BatteryPicker {

@@ -22,9 +22,9 @@ import { formatShareUrl } from '../../../core/syntaxgym/share/share-link';
 import type { Suite } from '../../../core/syntaxgym/suite/types';
 import type { InferenceClientApi } from '../../../worker/protocol';
 import { listBatteryRuns } from '../../../storage/syntaxgym/suite-runs-repository';
-import { shareOutcomeOfError, type ShareBoxOutcome } from '../../share-box';
-import { loadReproducedRun, loadStoredRun } from '../../stored-run';
-import { listBundledSuites, loadBundledSuiteText } from '../../suite-sources';
+import { shareOutcomeOfError, type ShareBoxOutcome } from '../../io/share-box';
+import { loadReproducedRun, loadStoredRun } from '../../io/stored-run';
+import { listBundledSuites, loadBundledSuiteText } from '../../io/suite-sources';
 import { SuiteRunSession, type ModelLoader, type SuiteRunInput } from './suite-run-session.svelte';
 import { browserSpecOf } from './share-reproduction.svelte';
 

@@ -5,8 +5,8 @@
  */
 import { buildResultFingerprint } from '../../../core/syntaxgym/share/result-fingerprint';
 import { encodeShareLink, formatShareUrl } from '../../../core/syntaxgym/share/share-link';
-import { type ShareBoxOutcome, shareOutcomeOfError } from '../../share-box';
-import { loadStoredRun } from '../../stored-run';
+import { type ShareBoxOutcome, shareOutcomeOfError } from '../../io/share-box';
+import { loadStoredRun } from '../../io/stored-run';
 
 /**
  * Builds the share link of stored run `runId` for the page at `pageUrl`; its detail says how the

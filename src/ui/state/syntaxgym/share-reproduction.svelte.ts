@@ -17,8 +17,8 @@ import {
 import { parseSuite } from '../../../core/syntaxgym/suite/parse-suite';
 import type { Suite } from '../../../core/syntaxgym/suite/types';
 import type { InferenceClientApi } from '../../../worker/protocol';
-import { fetchSuiteText } from '../../suite-sources';
-import { loadReproducedRun } from '../../stored-run';
+import { fetchSuiteText } from '../../io/suite-sources';
+import { loadReproducedRun } from '../../io/stored-run';
 import type { ModelLoader } from './suite-run-session.svelte';
 import { SuiteRunSession } from './suite-run-session.svelte';
 

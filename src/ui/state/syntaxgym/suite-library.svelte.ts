@@ -23,7 +23,7 @@ import {
 	readSuiteFile,
 	type BundledSuiteEntry,
 	type SuiteTextResult,
-} from '../../suite-sources';
+} from '../../io/suite-sources';
 
 /** The suite currently opened: its exact text, fingerprint, origin and parse result. */
 export interface OpenedSuite {

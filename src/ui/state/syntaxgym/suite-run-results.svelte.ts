@@ -51,7 +51,7 @@ import {
 	listItemResults,
 } from '../../../storage/syntaxgym/suite-results-repository';
 import { getSuiteRun } from '../../../storage/syntaxgym/suite-runs-repository';
-import { loadRunWithSuite } from '../../stored-run';
+import { loadRunWithSuite } from '../../io/stored-run';
 
 export type SuiteRunResultsStatus = 'idle' | 'loading' | 'ready' | 'failed';
 

@@ -41,7 +41,7 @@ import {
 } from '../../../storage/syntaxgym/suite-runs-repository';
 import { saveSuite, type SuiteOrigin } from '../../../storage/syntaxgym/suites-repository';
 import type { InferenceClientApi } from '../../../worker/protocol';
-import { loadRunWithSuite } from '../../stored-run';
+import { loadRunWithSuite } from '../../io/stored-run';
 import { SuiteScoring, type ModelLoader, type PartInput } from './suite-scoring';
 import { NO_PROGRESS, TaskSession, type TaskEnd } from '../shared/task-session.svelte';
 

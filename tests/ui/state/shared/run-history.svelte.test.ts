@@ -16,7 +16,7 @@ import {
 import {
 	PARSE_IN_WORKER_BYTES,
 	createInThreadParseClient,
-} from '../../../../src/ui/parse-inputs-client';
+} from '../../../../src/ui/io/parse-inputs-client';
 import { RunHistory } from '../../../../src/ui/state/shared/run-history.svelte';
 import { clearDatabase } from '../../../storage/clear-database';
 import { SUITE_TEXT, itemResult, runDraft } from '../../../storage/fixtures';

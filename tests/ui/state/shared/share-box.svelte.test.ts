@@ -3,7 +3,7 @@
 // refuses the clipboard leaves the link to copy by hand; a new build clears the last answer.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { shareLinkTooLargeError } from '../../../../src/core/share/share-codec';
-import type { ShareBoxOutcome } from '../../../../src/ui/share-box';
+import type { ShareBoxOutcome } from '../../../../src/ui/io/share-box';
 import { ShareBoxState } from '../../../../src/ui/state/shared/share-box.svelte';
 
 const URL_TEXT = 'https://example.org/#/evals/share/2/abc';

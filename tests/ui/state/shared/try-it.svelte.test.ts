@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GenerateRequest, TextModel } from '../../../../src/core/model/generation';
 import type { ModelSpec } from '../../../../src/core/model/model-spec';
-import { LocalWorkerModel } from '../../../../src/ui/local-worker-model';
+import { LocalWorkerModel } from '../../../../src/ui/io/local-worker-model';
 import { TryIt } from '../../../../src/ui/state/shared/try-it.svelte';
 import { FAKE_GREEDY_TOKENS, FakeEngine } from '../../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../../src/worker/inference-client';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BatteryPicker } from '../../../../src/ui/state/syntaxgym/battery-picker.svelte';
-import { listBundledSuites } from '../../../../src/ui/suite-sources';
+import { listBundledSuites } from '../../../../src/ui/io/suite-sources';
 import { saveSuite } from '../../../../src/storage/syntaxgym/suites-repository';
 import { clearDatabase } from '../../../storage/clear-database';
 

@@ -10,7 +10,7 @@ import {
 	type SuiteRunStartOptions,
 } from '../../../../src/ui/state/syntaxgym/suite-run-session.svelte';
 import { buildSuiteShareLink } from '../../../../src/ui/state/syntaxgym/share-link.svelte';
-import { loadStoredRun } from '../../../../src/ui/stored-run';
+import { loadStoredRun } from '../../../../src/ui/io/stored-run';
 import { FakeEngine } from '../../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../../src/worker/inference-client';
 import { clearDatabase } from '../../../storage/clear-database';

@@ -17,7 +17,7 @@ import {
 	ShareReproduction,
 	browserSpecOf,
 } from '../../../../src/ui/state/syntaxgym/share-reproduction.svelte';
-import { loadStoredRun } from '../../../../src/ui/stored-run';
+import { loadStoredRun } from '../../../../src/ui/io/stored-run';
 import { FakeEngine } from '../../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../../src/worker/inference-client';
 import { clearDatabase } from '../../../storage/clear-database';

@@ -2,7 +2,7 @@
 // message and never throws; suites the user brings are saved in the library.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SuiteLibrary } from '../../../../src/ui/state/syntaxgym/suite-library.svelte';
-import { MAX_SUITE_BYTES } from '../../../../src/ui/suite-sources';
+import { MAX_SUITE_BYTES } from '../../../../src/ui/io/suite-sources';
 import { clearDatabase } from '../../../storage/clear-database';
 
 const GOOD_SUITE = JSON.stringify({

@@ -11,7 +11,7 @@ import { parseSuite } from '../../../../src/core/syntaxgym/suite/parse-suite';
 import { listItemResults } from '../../../../src/storage/syntaxgym/suite-results-repository';
 import { getSuiteRun } from '../../../../src/storage/syntaxgym/suite-runs-repository';
 import { EndpointAuthError } from '../../../../src/providers/openai-client';
-import { EndpointInferenceClient } from '../../../../src/ui/endpoint-inference-client';
+import { EndpointInferenceClient } from '../../../../src/ui/io/endpoint-inference-client';
 import { EndpointSettings } from '../../../../src/ui/state/shared/endpoint-settings.svelte';
 import { ModelCatalog } from '../../../../src/ui/state/shared/model-catalog.svelte';
 import {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { saveItemResult } from '../../src/storage/syntaxgym/suite-results-repository';
-import { createSuiteRun } from '../../src/storage/syntaxgym/suite-runs-repository';
-import { saveSuite } from '../../src/storage/syntaxgym/suites-repository';
-import { loadRunWithSuite, loadStoredRun } from '../../src/ui/stored-run';
-import { clearDatabase } from '../storage/clear-database';
+import { saveItemResult } from '../../../src/storage/syntaxgym/suite-results-repository';
+import { createSuiteRun } from '../../../src/storage/syntaxgym/suite-runs-repository';
+import { saveSuite } from '../../../src/storage/syntaxgym/suites-repository';
+import { loadRunWithSuite, loadStoredRun } from '../../../src/ui/io/stored-run';
+import { clearDatabase } from '../../storage/clear-database';
 
 const SUITE_TEXT = readFileSync('tests/fixtures/scoring/mini-suite.json', 'utf8');
 

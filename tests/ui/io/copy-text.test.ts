@@ -1,7 +1,7 @@
 // The one clipboard helper: true when the text was written, false (never a throw) when the
 // browser refuses or has no clipboard.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { copyText } from '../../src/ui/copy-text';
+import { copyText } from '../../../src/ui/io/copy-text';
 
 afterEach(() => {
 	vi.unstubAllGlobals();

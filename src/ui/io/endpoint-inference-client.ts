@@ -4,15 +4,15 @@
  * tokenize use prompt logprobs (endpoint-scoring), generate streams through EndpointModel.
  * Plain TS; the API key stays in memory (never in a spec, a ModelInfo or a run).
  */
-import type { EndpointModelSpec } from '../core/model/model-spec';
-import { EndpointModel } from '../providers/endpoint-model';
-import { scoreTextsViaEndpoint } from '../providers/endpoint-scoring';
+import type { EndpointModelSpec } from '../../core/model/model-spec';
+import { EndpointModel } from '../../providers/endpoint-model';
+import { scoreTextsViaEndpoint } from '../../providers/endpoint-scoring';
 import {
 	EndpointNotFoundError,
 	OpenAIClient,
 	type EndpointLimits,
-} from '../providers/openai-client';
-import { CancelledError } from '../worker/engine-errors';
+} from '../../providers/openai-client';
+import { CancelledError } from '../../worker/engine-errors';
 import type {
 	CallKind,
 	CallOptions,
@@ -21,7 +21,7 @@ import type {
 	InferenceClientApi,
 	ModelInfo,
 	ScoredText,
-} from '../worker/protocol';
+} from '../../worker/protocol';
 
 /** Sentences per echo request (one progress event each). */
 export const DEFAULT_ENDPOINT_SCORE_BATCH = 8;

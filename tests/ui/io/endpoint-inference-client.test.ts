@@ -3,19 +3,22 @@
 // socket; no mocked fetch): load checks the listed models, scoreTexts equals the endpoint's echo
 // scoring with per-batch progress, tokenize, generate streams to onToken, cancel.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type RunningServer } from '../../src/cli/serve/server';
-import type { ModelSpec } from '../../src/core/model/model-spec';
-import { scoreTextsViaEndpoint } from '../../src/providers/endpoint-scoring';
+import { startServer, type RunningServer } from '../../../src/cli/serve/server';
+import type { ModelSpec } from '../../../src/core/model/model-spec';
+import { scoreTextsViaEndpoint } from '../../../src/providers/endpoint-scoring';
 import {
 	DEFAULT_ENDPOINT_LIMITS,
 	EndpointNotFoundError,
 	OpenAIClient,
-} from '../../src/providers/openai-client';
-import { EndpointInferenceClient, endpointModelKey } from '../../src/ui/endpoint-inference-client';
-import { CancelledError } from '../../src/worker/engine-errors';
-import { createNodeEngine } from '../../src/worker/node-engine';
-import type { GenerateProgress, ScoreProgress } from '../../src/worker/protocol';
-import { startFaultProxy, type EndlessFault } from '../support/fault-proxy';
+} from '../../../src/providers/openai-client';
+import {
+	EndpointInferenceClient,
+	endpointModelKey,
+} from '../../../src/ui/io/endpoint-inference-client';
+import { CancelledError } from '../../../src/worker/engine-errors';
+import { createNodeEngine } from '../../../src/worker/node-engine';
+import type { GenerateProgress, ScoreProgress } from '../../../src/worker/protocol';
+import { startFaultProxy, type EndlessFault } from '../../support/fault-proxy';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 

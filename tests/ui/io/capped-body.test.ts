@@ -2,7 +2,7 @@
 // for idleMs, or at the deadline, and cancels the stream each time (a body that never ends costs
 // at most the cap and the deadline).
 import { describe, expect, it } from 'vitest';
-import { readCappedBody } from '../../src/ui/capped-body';
+import { readCappedBody } from '../../../src/ui/io/capped-body';
 
 /** A body of `chunkSize`-byte chunks, `count` of them (Infinity: never ends); counts pulls. */
 function streamed(chunkSize: number, count: number) {

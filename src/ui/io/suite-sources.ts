@@ -4,12 +4,12 @@
  * (UTF-8) and refuses oversized input with a message for the user; never throws for bad input.
  * Parsing is the core's job.
  */
-import bundledIndex from '../../suites/index.json';
+import bundledIndex from '../../../suites/index.json';
 import { readCappedBody } from './capped-body';
 import {
 	convertMinimalPairs,
 	detectMinimalPairFormat,
-} from '../core/syntaxgym/suite/minimal-pairs';
+} from '../../core/syntaxgym/suite/minimal-pairs';
 
 /** Largest suite accepted (bytes). The biggest published suites are under 1 MB. */
 export const MAX_SUITE_BYTES = 10_000_000;

@@ -8,8 +8,8 @@ import {
 	loadLtmZip,
 	type LoadDefinitionsOptions,
 	type LoadResult,
-} from '../core/ltm';
-import type { GivenLtmDefinitions } from '../core/ltm/ltm-run-draft';
+} from '../../core/ltm';
+import type { GivenLtmDefinitions } from '../../core/ltm/ltm-run-draft';
 
 /** Loaded definitions as given: texts by path, or a zip (read by the core's `loadLtmZip`). */
 export type MemoryDefinitions = GivenLtmDefinitions;

@@ -7,11 +7,11 @@ import {
 	inspectLogOfStored,
 	shownRunOfStored,
 	type EvalsShownRun,
-} from '../core/evals';
-import { EVALS_RUN_KIND } from '../core/evals/evals-run-kind';
-import { shareHashOf } from '../core/run/run-kind';
-import { evalsSharePayloadOf } from '../core/evals/evals-runs';
-import { getEvalsRun, listEvalsSamples } from '../storage/evals/evals-runs-repository';
+} from '../../core/evals';
+import { EVALS_RUN_KIND } from '../../core/evals/evals-run-kind';
+import { shareHashOf } from '../../core/run/run-kind';
+import { evalsSharePayloadOf } from '../../core/evals/evals-runs';
+import { getEvalsRun, listEvalsSamples } from '../../storage/evals/evals-runs-repository';
 
 /** A stored run as the results panel shows it; undefined when there is no such run. */
 export async function loadShownRun(id: number): Promise<EvalsShownRun | undefined> {

@@ -1,7 +1,7 @@
 // readDroppedFiles over hand-made entries: a dropped folder is walked (batches of readEntries
 // included) and its files carry their paths; plain files and a drop without items pass through.
 import { describe, expect, it } from 'vitest';
-import { readDroppedFiles, type DroppedItem } from '../../src/ui/dropped-files';
+import { readDroppedFiles, type DroppedItem } from '../../../src/ui/io/dropped-files';
 
 function fileEntry(fullPath: string): FileSystemFileEntry {
 	const name = fullPath.split('/').pop() ?? '';

@@ -1,7 +1,7 @@
 // The one download helper: a blob URL on a temporary link, clicked once with the file name,
 // removed from the page and revoked afterwards.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { downloadBlob, downloadText } from '../../src/ui/download-file';
+import { downloadBlob, downloadText } from '../../../src/ui/io/download-file';
 
 afterEach(() => {
 	vi.restoreAllMocks();

@@ -9,7 +9,7 @@ import {
 	loadDefinitionsInThreadOrWorker,
 	readDefinitionsDrop,
 	type DefinitionsReading,
-} from '../../src/ui/memory-sources';
+} from '../../../src/ui/io/memory-sources';
 
 const countTokens = (text: string): number => Math.ceil(text.length / 4);
 

@@ -3,12 +3,12 @@
 // run in this thread; the size caps and the thread chosen by size.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readRegistry, registryFiles, resolveEval } from '../../src/core/evals';
-import { parseReplayFile } from '../../src/core/model/replay-file';
-import { sha256Hex } from '../../src/core/hash/sha256';
-import { countCl100kTokens } from '../../src/providers/token-count';
-import { loadGivenDefinitions } from '../../src/ui/memory-definitions';
-import { CHUNK_ITEMS, createParseHandler } from '../../src/ui/parse-inputs-handler';
+import { readRegistry, registryFiles, resolveEval } from '../../../src/core/evals';
+import { parseReplayFile } from '../../../src/core/model/replay-file';
+import { sha256Hex } from '../../../src/core/hash/sha256';
+import { countCl100kTokens } from '../../../src/providers/token-count';
+import { loadGivenDefinitions } from '../../../src/ui/io/memory-definitions';
+import { CHUNK_ITEMS, createParseHandler } from '../../../src/ui/io/parse-inputs-handler';
 import {
 	InputTooLargeError,
 	MAX_INPUT_FILE_BYTES,
@@ -17,13 +17,13 @@ import {
 	checkInputSize,
 	createInThreadParseClient,
 	readReplayFile,
-} from '../../src/ui/parse-inputs-client';
+} from '../../../src/ui/io/parse-inputs-client';
 import type {
 	ParseEvent,
 	ParseProgress,
 	ParseRequest,
 	ReadRegistryResult,
-} from '../../src/ui/parse-inputs-protocol';
+} from '../../../src/ui/io/parse-inputs-protocol';
 
 const REPLAY = readFileSync('tests/fixtures/memory-ui/classroom-agent.replay.jsonl', 'utf8');
 const REGISTRY = 'tests/fixtures/evals-ui/registry';

@@ -2,19 +2,19 @@
  * A stored run read back (results view, resume, share links): its record, exact suite text,
  * parsed suite, and its item results scored by the core pipeline. Reads storage only.
  */
-import type { ReproducedRun } from '../core/syntaxgym/share/compare-fingerprint';
+import type { ReproducedRun } from '../../core/syntaxgym/share/compare-fingerprint';
 import {
 	EMPTY_RUN_SCORES,
 	addScoredItems,
 	assembleStoredRunScore,
-} from '../core/syntaxgym/run/stored-run-scores';
-import type { ItemResult, SuiteRun } from '../core/syntaxgym/run/suite-run';
-import type { RunResults } from '../core/syntaxgym/share/result-fingerprint';
-import { parseSuite } from '../core/syntaxgym/suite/parse-suite';
-import type { Suite } from '../core/syntaxgym/suite/types';
-import { listItemResults } from '../storage/syntaxgym/suite-results-repository';
-import { getSuiteRun } from '../storage/syntaxgym/suite-runs-repository';
-import { getSuite } from '../storage/syntaxgym/suites-repository';
+} from '../../core/syntaxgym/run/stored-run-scores';
+import type { ItemResult, SuiteRun } from '../../core/syntaxgym/run/suite-run';
+import type { RunResults } from '../../core/syntaxgym/share/result-fingerprint';
+import { parseSuite } from '../../core/syntaxgym/suite/parse-suite';
+import type { Suite } from '../../core/syntaxgym/suite/types';
+import { listItemResults } from '../../storage/syntaxgym/suite-results-repository';
+import { getSuiteRun } from '../../storage/syntaxgym/suite-runs-repository';
+import { getSuite } from '../../storage/syntaxgym/suites-repository';
 
 /**
  * Region values (under the suite's metrics) and outcomes of the stored items of a run; items

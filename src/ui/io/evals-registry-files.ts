@@ -3,9 +3,9 @@
  * dropped or picked files (YAML, JSONL, or a zip of a registry) read in the page, and a big
  * registry read, and its evals resolved, in the parse worker.
  */
-import { isRegistryFileName, registryPathOf, type RegistryFiles } from '../core/evals';
-import { zipRegistryEntries } from '../core/evals/registry-load';
-import { formatNameList } from '../core/text/format-count';
+import { isRegistryFileName, registryPathOf, type RegistryFiles } from '../../core/evals';
+import { zipRegistryEntries } from '../../core/evals/registry-load';
+import { formatNameList } from '../../core/text/format-count';
 import { parseInputsClient, type ParseProgress } from './parse-inputs-client';
 import type { ReadRegistryResult, ResolveEvalResult } from './parse-inputs-protocol';
 

@@ -4,7 +4,7 @@
  * given definitions in this thread or, over 1 MiB, in the parse worker with progress. Also the
  * token counter runs are scheduled with. No state of its own: the Memory session keeps it.
  */
-import { describeError } from '../core/messages/describe-error';
+import { describeError } from '../../core/messages/describe-error';
 import {
 	checkDefinitionsDrop,
 	definitionsPathOf,
@@ -13,10 +13,10 @@ import {
 	isDefinitionsPath,
 	isZipName,
 	noDefinitionsDiagnostic,
-} from '../core/ltm/dropped-definitions';
-import { memoryCardOf, type MemoryCard } from '../core/ltm/memory-cards';
-import { loadLtmSuite, type LoadResult, type LtmDiagnostic } from '../core/ltm';
-import { formatNameList } from '../core/text/format-count';
+} from '../../core/ltm/dropped-definitions';
+import { memoryCardOf, type MemoryCard } from '../../core/ltm/memory-cards';
+import { loadLtmSuite, type LoadResult, type LtmDiagnostic } from '../../core/ltm';
+import { formatNameList } from '../../core/text/format-count';
 import {
 	definitionsSize,
 	loadGivenDefinitions,
@@ -38,7 +38,7 @@ const BUNDLED_SUITES = import.meta.glob<string>('/suites/memory/*.ltm-suite.json
 
 /** Token counter for scheduling and gaps: cl100k_base, as upstream reports them (loaded on demand). */
 export async function loadCl100kCounter(): Promise<(text: string) => number> {
-	const module = await import('../providers/token-count');
+	const module = await import('../../providers/token-count');
 	return module.countCl100kTokens;
 }
 

@@ -15,17 +15,17 @@ import {
 	resolveEval,
 	type EvalChoice,
 	type EvalsProblem,
-} from '../core/evals';
-import { EvalsError } from '../core/evals/shared/errors';
-import { registryProblemOf } from '../core/evals/registry-input';
-import { CHECK_ALL_EVALS_UP_TO, zipRegistryEntries } from '../core/evals/registry-load';
-import { sha256Hex } from '../core/hash/sha256';
-import { describeError } from '../core/messages/describe-error';
-import { ReplayFileError, parseReplayFile } from '../core/model/replay-file';
-import type { LoadResult } from '../core/ltm';
-import { SUITE_RUN_KIND } from '../core/syntaxgym/suite-run-kind';
-import { suiteItemChunks } from '../storage/syntaxgym/suite-item-chunks';
-import { createRpcHandler } from '../worker/rpc/rpc-handler';
+} from '../../core/evals';
+import { EvalsError } from '../../core/evals/shared/errors';
+import { registryProblemOf } from '../../core/evals/registry-input';
+import { CHECK_ALL_EVALS_UP_TO, zipRegistryEntries } from '../../core/evals/registry-load';
+import { sha256Hex } from '../../core/hash/sha256';
+import { describeError } from '../../core/messages/describe-error';
+import { ReplayFileError, parseReplayFile } from '../../core/model/replay-file';
+import type { LoadResult } from '../../core/ltm';
+import { SUITE_RUN_KIND } from '../../core/syntaxgym/suite-run-kind';
+import { suiteItemChunks } from '../../storage/syntaxgym/suite-item-chunks';
+import { createRpcHandler } from '../../worker/rpc/rpc-handler';
 import { loadGivenDefinitions, type MemoryDefinitions } from './memory-definitions';
 import type {
 	ErrorLocation,
@@ -204,7 +204,7 @@ async function loadDefinitionsCall(
 ): Promise<LoadResult> {
 	context.onProgress({ phase: 'parsing', done: 0, total: 1 });
 	// Loaded on demand: the cl100k rank table is large, and only definitions need it.
-	const { countCl100kTokens } = await import('../providers/token-count');
+	const { countCl100kTokens } = await import('../../providers/token-count');
 	const { definitions, memorySpan, isolated } = params;
 	const given: MemoryDefinitions =
 		definitions.kind === 'zip' ? definitions : { kind: 'texts', files: new Map(definitions.files) };

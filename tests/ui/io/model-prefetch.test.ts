@@ -7,7 +7,7 @@ import {
 	prefetchSkipReason,
 	scheduleModelPrefetch,
 	type PrefetchEnvironment,
-} from '../../src/ui/model-prefetch';
+} from '../../../src/ui/io/model-prefetch';
 
 function environment(overrides: Partial<PrefetchEnvironment> = {}) {
 	const idle: { callback: () => void; timeout: number | undefined }[] = [];

@@ -1,11 +1,11 @@
 // LocalWorkerModel over the in-thread client and FakeEngine: streamed tokens then `done`, cancel
 // by AbortSignal or a plain { aborted } flag, an early break stops the worker, token counts.
 import { describe, expect, it } from 'vitest';
-import type { GenerationEvent } from '../../src/core/model/generation';
-import type { ModelSpec } from '../../src/core/model/model-spec';
-import { LocalWorkerModel, localModelLabel } from '../../src/ui/local-worker-model';
-import { FAKE_GREEDY_TOKENS, FakeEngine } from '../../src/worker/fake-engine';
-import { CancelledError, createInThreadClient } from '../../src/worker/inference-client';
+import type { GenerationEvent } from '../../../src/core/model/generation';
+import type { ModelSpec } from '../../../src/core/model/model-spec';
+import { LocalWorkerModel, localModelLabel } from '../../../src/ui/io/local-worker-model';
+import { FAKE_GREEDY_TOKENS, FakeEngine } from '../../../src/worker/fake-engine';
+import { CancelledError, createInThreadClient } from '../../../src/worker/inference-client';
 
 const SPEC: ModelSpec = {
 	source: 'bundled',

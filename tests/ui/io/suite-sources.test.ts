@@ -9,7 +9,7 @@ import {
 	listBundledSuites,
 	loadBundledSuiteText,
 	readSuiteFile,
-} from '../../src/ui/suite-sources';
+} from '../../../src/ui/io/suite-sources';
 
 describe('decodeSuiteBytes', () => {
 	it.each([

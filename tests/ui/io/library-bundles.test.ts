@@ -4,35 +4,38 @@
 import { readFileSync } from 'node:fs';
 import { unzipSync, strFromU8 } from 'fflate';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { RUN_KIND_REGISTRY } from '../../src/core/kinds/registered-kinds';
+import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
 
 const readAnyRunBundle = (text: string) => RUN_KIND_REGISTRY.readBundle(text);
 import {
 	libraryBundleFileName,
 	libraryEntryOf,
 	type LibraryEntry,
-} from '../../src/core/library/library-entry';
+} from '../../../src/core/library/library-entry';
 import {
 	createEvalsRun,
 	listEvalsSamples,
 	saveEvalsSample,
 	updateEvalsRun,
-} from '../../src/storage/evals/evals-runs-repository';
-import { createLtmRun, updateLtmRun } from '../../src/storage/ltm/ltm-runs-repository';
-import { saveItemResult } from '../../src/storage/syntaxgym/suite-results-repository';
-import { createSuiteRun, updateSuiteRun } from '../../src/storage/syntaxgym/suite-runs-repository';
-import { listLibraryRuns } from '../../src/storage/shared/runs-repository';
-import { saveSuite } from '../../src/storage/syntaxgym/suites-repository';
-import { libraryExportFile, storedBundleText } from '../../src/ui/library-bundles';
-import { RunHistory } from '../../src/ui/state/shared/run-history.svelte';
-import { clearDatabase } from '../storage/clear-database';
+} from '../../../src/storage/evals/evals-runs-repository';
+import { createLtmRun, updateLtmRun } from '../../../src/storage/ltm/ltm-runs-repository';
+import { saveItemResult } from '../../../src/storage/syntaxgym/suite-results-repository';
+import {
+	createSuiteRun,
+	updateSuiteRun,
+} from '../../../src/storage/syntaxgym/suite-runs-repository';
+import { listLibraryRuns } from '../../../src/storage/shared/runs-repository';
+import { saveSuite } from '../../../src/storage/syntaxgym/suites-repository';
+import { libraryExportFile, storedBundleText } from '../../../src/ui/io/library-bundles';
+import { RunHistory } from '../../../src/ui/state/shared/run-history.svelte';
+import { clearDatabase } from '../../storage/clear-database';
 import {
 	evalsRunDraft,
 	itemResult,
 	ltmRunDraft,
 	runDraft,
 	sampleResult,
-} from '../storage/fixtures';
+} from '../../storage/fixtures';
 
 const SUITE_TEXT = readFileSync('tests/fixtures/scoring/mini-suite.json', 'utf8');
 

@@ -3,7 +3,7 @@
  * `navigator.deviceMemory` and, when `navigator.gpu` exists, the WebGPU adapter's buffer limits.
  * Never throws; a fact the browser does not give is null.
  */
-import type { DeviceFacts } from '../core/model/model-suggestions';
+import type { DeviceFacts } from '../../core/model/model-suggestions';
 
 interface GpuAdapterLike {
 	readonly limits: { readonly maxBufferSize: number; readonly maxStorageBufferBindingSize: number };

@@ -10,9 +10,9 @@ import type {
 	ModelAbilities,
 	ModelCall,
 	TextModel,
-} from '../core/model/generation';
-import type { ModelSpec } from '../core/model/model-spec';
-import type { GenerateTextResult, InferenceClientApi, ModelInfo } from '../worker/protocol';
+} from '../../core/model/generation';
+import type { ModelSpec } from '../../core/model/model-spec';
+import type { GenerateTextResult, InferenceClientApi, ModelInfo } from '../../worker/protocol';
 
 /** Loads a spec (the model picker's `load`, which reuses a loaded model); default: the client. */
 export type LoadLocalModel = (spec: ModelSpec, signal?: AbortSignal) => Promise<ModelInfo>;

@@ -4,15 +4,15 @@
  * entries), each text is read as the Run page reads it (strict UTF-8, minimal pairs converted),
  * and parsing is the core's. Never throws for bad input: a bad file becomes a broken entry.
  */
-import { describeError } from '../core/messages/describe-error';
-import { unzipBounded } from '../core/formats/zip-archive';
+import { describeError } from '../../core/messages/describe-error';
+import { unzipBounded } from '../../core/formats/zip-archive';
 import {
 	MAX_BATTERY_ADD_BYTES,
 	batteryFileKind,
 	brokenBatteryEntry,
 	readBatteryEntry,
 	type BatteryEntry,
-} from '../core/syntaxgym/battery/battery-inputs';
+} from '../../core/syntaxgym/battery/battery-inputs';
 import {
 	MAX_SUITE_BYTES,
 	convertIfMinimalPairs,

@@ -3,11 +3,11 @@
  * errors rebuilt with their name and location; the caps on input files (parsed in the worker over
  * 1 MiB, refused over 64 MiB) and `readReplayFile`, which picks the thread by size.
  */
-import { parseReplayFile } from '../core/model/replay-file';
-import { sha256Hex } from '../core/hash/sha256';
+import { parseReplayFile } from '../../core/model/replay-file';
+import { sha256Hex } from '../../core/hash/sha256';
 import { createParseHandler } from './parse-inputs-handler';
-import { RpcClient } from '../worker/rpc/rpc-client';
-import { inThreadPort, workerPort, type RpcPort } from '../worker/rpc/rpc-port';
+import { RpcClient } from '../../worker/rpc/rpc-client';
+import { inThreadPort, workerPort, type RpcPort } from '../../worker/rpc/rpc-port';
 import type {
 	ErrorLocation,
 	InputFile,

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { readBatteryFiles } from '../../src/ui/battery-files';
-import { MAX_SUITE_BYTES } from '../../src/ui/suite-sources';
+import { readBatteryFiles } from '../../../src/ui/io/battery-files';
+import { MAX_SUITE_BYTES } from '../../../src/ui/io/suite-sources';
 
 const AGREEMENT = readFileSync('suites/subject-verb-agreement-pp.json', 'utf8');
 const NPI = readFileSync('suites/npi-licensing-ever.json', 'utf8');

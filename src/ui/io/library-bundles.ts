@@ -4,24 +4,24 @@
  * stored as a new run of this browser (a suite bundle imports through RunHistory, with progress).
  * Reads and writes storage through repositories only.
  */
-import { buildLtmRunBundle, type LtmRunBundle } from '../core/ltm/ltm-run-bundle';
-import type { EvalsRunBundle } from '../core/evals/evals-run-bundle';
-import { LTM_RUN_KIND } from '../core/ltm/ltm-run-kind';
-import { SUITE_RUN_KIND } from '../core/syntaxgym/suite-run-kind';
+import { buildLtmRunBundle, type LtmRunBundle } from '../../core/ltm/ltm-run-bundle';
+import type { EvalsRunBundle } from '../../core/evals/evals-run-bundle';
+import { LTM_RUN_KIND } from '../../core/ltm/ltm-run-kind';
+import { SUITE_RUN_KIND } from '../../core/syntaxgym/suite-run-kind';
 import {
 	libraryBundleFileName,
 	type LibraryEntry,
 	libraryOpenTarget,
 	type LibraryOpenTarget,
-} from '../core/library/library-entry';
-import { exportRunBundleOfAnyKind, importRunBundleOfAnyKind } from '../storage/shared/run-store';
-import { zipTexts } from '../core/formats/zip-archive';
+} from '../../core/library/library-entry';
+import { exportRunBundleOfAnyKind, importRunBundleOfAnyKind } from '../../storage/shared/run-store';
+import { zipTexts } from '../../core/formats/zip-archive';
 import {
 	createEvalsRun,
 	deleteEvalsRun,
 	saveEvalsSample,
 	updateEvalsRun,
-} from '../storage/evals/evals-runs-repository';
+} from '../../storage/evals/evals-runs-repository';
 import {
 	createLtmRun,
 	deleteLtmRun,
@@ -29,8 +29,8 @@ import {
 	getLtmState,
 	saveLtmState,
 	updateLtmRun,
-} from '../storage/ltm/ltm-runs-repository';
-import { listItemResults } from '../storage/syntaxgym/suite-results-repository';
+} from '../../storage/ltm/ltm-runs-repository';
+import { listItemResults } from '../../storage/syntaxgym/suite-results-repository';
 import type { DownloadFile } from './download-file';
 import { storedRunBundleText } from './evals-stored-runs';
 import { loadRunWithSuite } from './stored-run';

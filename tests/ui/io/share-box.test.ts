@@ -1,14 +1,14 @@
 // What every share box is given and says: the whole link of a route on this page, a refused link
 // told apart from a broken one, and the sentence under a built link.
 import { describe, expect, it } from 'vitest';
-import { ShareLinkError } from '../../src/core/errors';
-import { shareLinkTooLargeError } from '../../src/core/share/share-codec';
+import { ShareLinkError } from '../../../src/core/errors';
+import { shareLinkTooLargeError } from '../../../src/core/share/share-codec';
 import {
 	describeShareLink,
 	shareOutcomeOfError,
 	shareOutcomeOfHash,
 	shareUrlOnPage,
-} from '../../src/ui/share-box';
+} from '../../../src/ui/io/share-box';
 
 const PAGE = { origin: 'https://example.org', pathname: '/bench/' };
 

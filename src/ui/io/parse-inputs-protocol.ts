@@ -4,12 +4,12 @@
  * src/worker/protocol.ts does for inference; the call, cancel, result and error shapes are
  * src/worker/rpc/rpc-protocol.ts's. Messages are plain data (structured clone).
  */
-import type { EvalChoice, EvalsProblem, ResolvedEval } from '../core/evals';
-import type { LoadResult } from '../core/ltm';
-import type { ReplayFile } from '../core/model/replay-file';
-import type { PortableRun } from '../core/syntaxgym/run/run-bundle';
-import type { SuiteItemChunk } from '../storage/syntaxgym/suite-item-chunks';
-import type { RpcReply, RpcRequest } from '../worker/rpc/rpc-protocol';
+import type { EvalChoice, EvalsProblem, ResolvedEval } from '../../core/evals';
+import type { LoadResult } from '../../core/ltm';
+import type { ReplayFile } from '../../core/model/replay-file';
+import type { PortableRun } from '../../core/syntaxgym/run/run-bundle';
+import type { SuiteItemChunk } from '../../storage/syntaxgym/suite-item-chunks';
+import type { RpcReply, RpcRequest } from '../../worker/rpc/rpc-protocol';
 
 /** A picked or dropped file with the path it has in its folder (`file.name` when none). */
 export interface InputFile {

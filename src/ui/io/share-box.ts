@@ -3,8 +3,8 @@
  * and answers with a ShareBoxOutcome; the box copies it, shows it and offers the run bundle when
  * the run is too large for a link.
  */
-import { ShareLinkError } from '../core/errors';
-import { describeError } from '../core/messages/describe-error';
+import { ShareLinkError } from '../../core/errors';
+import { describeError } from '../../core/messages/describe-error';
 
 /** A built link (with how it was made, e.g. "suite by URL, key regions only"), or why there is none. */
 export type ShareBoxOutcome =
