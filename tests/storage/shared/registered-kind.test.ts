@@ -7,7 +7,7 @@ import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
 import { libraryEntryOf, type LibraryRun } from '../../../src/core/library/library-entry';
 import { formatAppRoute, parseAppRoute } from '../../../src/core/routing/app-route';
 import { listLibraryRuns } from '../../../src/storage/shared/runs-repository';
-import { storeBundleOfAnyKind, storedBundleText } from '../../../src/ui/library-bundles';
+import { storeBundleOfAnyKind, storedBundleText } from '../../../src/ui/io/library-bundles';
 import { db } from '../../../src/storage/shared/db';
 import {
 	createRunOfAnyKind,
