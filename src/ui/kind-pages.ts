@@ -13,7 +13,7 @@ import type { EndpointSettings } from './state/shared/endpoint-settings.svelte';
 import { EvalsSession } from './state/evals/evals-session.svelte';
 import { MemorySession } from './state/ltm/memory-session.svelte';
 import { StimuliSession } from './state/stimuli/stimuli-session.svelte';
-import type { KindSession } from './state/shared/task-session.svelte';
+import type { KindPageProps, KindPageSession } from './state/shared/task-session.svelte';
 import EvalsView from './views/evals/EvalsView.svelte';
 import MemoryView from './views/ltm/MemoryView.svelte';
 import StimuliView from './views/stimuli/StimuliView.svelte';
@@ -27,14 +27,7 @@ export interface PageServices {
 	readonly load: (spec: ModelSpec, signal?: AbortSignal) => Promise<ModelInfo>;
 }
 
-/** A kind page's props: its session, a shared run's payload, a stored run to show. */
-export interface KindPageProps<Session> {
-	session: Session;
-	share?: string | undefined;
-	runId?: number | undefined;
-}
-
-export interface KindPage<Session extends KindSession = KindSession> {
+export interface KindPage<Session extends KindPageSession = KindPageSession> {
 	/** The registered kind (core/kinds/registered-kinds.ts) the page runs. */
 	readonly kind: string;
 	readonly createSession: (services: PageServices) => Session;
@@ -47,7 +40,7 @@ export interface KindPage<Session extends KindSession = KindSession> {
 }
 
 /** A page of any session type, as the list holds it. */
-function kindPage<Session extends KindSession>(page: KindPage<Session>): KindPage {
+function kindPage<Session extends KindPageSession>(page: KindPage<Session>): KindPage {
 	return page as unknown as KindPage;
 }
 

@@ -44,6 +44,25 @@ export interface KindSession {
 	deleteRun(runId: number): Promise<void>;
 }
 
+/** The session of a kind's own page (Evals, Memory, Stimuli): what its route asks of it too. */
+export interface KindPageSession extends KindSession {
+	/** Reads the page's stored runs again. */
+	refreshRuns(): Promise<void>;
+	/** Shows a stored run (`#/<page>/run/<id>`). */
+	show(runId: number): Promise<void>;
+	/** Opens a share link's data (`#/<page>/share/<data>`). */
+	openShare(data: string): void;
+}
+
+/**
+ * A kind page view's props: its session, and a shared run's payload (`#/<page>/share/…`) for a
+ * page that acts on it at mount (KindPageHost opens it, and shows a stored run, itself).
+ */
+export interface KindPageProps<Session> {
+	session: Session;
+	share?: string | undefined;
+}
+
 /** The shared state of a page's run session; `Run` is the page's stored run record. */
 export abstract class TaskSession<Run> {
 	readonly #rule: ResumeRule<Run, string>;
