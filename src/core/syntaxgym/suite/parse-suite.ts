@@ -1,12 +1,29 @@
 /**
  * Reads and validates a SyntaxGym suite (standard or legacy JSON) into the typed model of types.ts,
- * collecting every problem as a located Diagnostic. Pure and linear in the input size; it never
- * throws for bad input and never copies parsed keys onto ordinary objects.
+ * collecting every problem as a located Diagnostic. The file's structure and field types are
+ * checked by the valibot schema of suite-schema.ts; the checks across fields (numbering, condition
+ * sets, region counts, whitespace, modes) run here over its typed output. Pure and linear in the
+ * input size; it never throws for bad input and never copies parsed keys onto ordinary objects.
  */
+import * as v from 'valibot';
 import { DiagnosticCollector } from './diagnostic-collector';
 import { jsonPointer, locateJsonPointers, readJsonText } from './json-source';
-import { describeJsonType, isJsonObject, ownValue, recordFromEntries } from './json-value';
+import { describeJsonType, recordFromEntries } from './json-value';
 import { readPredictions } from './parse-predictions';
+import {
+	FIELD_NAMES,
+	Flaw,
+	ITEM_FILE,
+	META_OPTIONAL_FIELDS,
+	REGION_OUTPUT_FIELDS,
+	SUITE_FILE,
+	type ConditionFile,
+	type ItemFile,
+	type MetaFile,
+	type OtherFields,
+	type RegionFile,
+	type SuiteFile,
+} from './suite-schema';
 import { hasStrayWhitespace, normalizeWhitespace } from '../../python/python-whitespace';
 import {
 	METRIC_NAMES,
@@ -21,12 +38,8 @@ import {
 	type SuiteMeta,
 } from './types';
 
-const SUITE_FIELDS = new Set(['meta', 'region_meta', 'predictions', 'items']);
-const ITEM_FIELDS = new Set(['item_number', 'conditions']);
-const CONDITION_FIELDS = new Set(['condition_name', 'regions']);
-const REGION_FIELDS = new Set(['region_number', 'content']);
-/** Region fields that syntaxgym-core writes into its output suites; ignored on input. */
-const REGION_OUTPUT_FIELDS = new Set(['metric_value', 'oovs']);
+const NO_FIELDS: OtherFields = [];
+
 /** Condition names a formula can reference (pyparsing `alphanums + "_-"`). */
 const REFERENCEABLE_CONDITION_NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -113,7 +126,8 @@ function readSuite(
 	diagnostics: DiagnosticCollector,
 ): Suite | undefined {
 	const mode = options.mode ?? 'compatible';
-	if (!isJsonObject(value)) {
+	const parsed = v.safeParse(SUITE_FILE, value);
+	if (!parsed.success) {
 		diagnostics.error({
 			code: 'suite-not-object',
 			message: `a suite must be a JSON object, found ${describeJsonType(value)}`,
@@ -122,9 +136,10 @@ function readSuite(
 		});
 		return undefined;
 	}
-	reportUnknownFields(value, SUITE_FIELDS, '', 'the suite', diagnostics);
-	const meta = readMeta(ownValue(value, 'meta'), mode, diagnostics);
-	const regionNames = readRegionMeta(ownValue(value, 'region_meta'), diagnostics);
+	const file: SuiteFile = parsed.output;
+	reportUnknownFields(file.otherFields, FIELD_NAMES.suite, '', 'the suite', diagnostics);
+	const meta = readMeta(file.meta, mode, diagnostics);
+	const regionNames = readRegionMeta(file.region_meta, diagnostics);
 	const context: ReadContext = {
 		mode,
 		diagnostics,
@@ -132,8 +147,8 @@ function readSuite(
 		regionCountFromMeta: regionNames !== undefined,
 		reportedNames: new Set(),
 	};
-	const items = readItems(ownValue(value, 'items'), context);
-	const predictionsValue = ownValue(value, 'predictions');
+	const items = readItems(file.items, context);
+	const predictionsValue = file.predictions;
 	const predictions = readPredictions(predictionsValue, {
 		mode,
 		chainedComparisons: options.chainedComparisons ?? 'error',
@@ -167,69 +182,82 @@ function readSuite(
 	};
 }
 
+/** How to word the error for a field its schema rejected. */
+interface FlawWords {
+	/** Message for an absent field (missing-field); without it, absence is an invalid type. */
+	readonly missing?: string;
+	/** Hint for an absent field, when it differs from `hint`. */
+	readonly missingHint?: string;
+	/** The diagnostic for a list that must not be empty (valibot's min_length issue). */
+	readonly empty?: { readonly code: string; readonly message: string; readonly hint: string };
+	/** Message for a value of the wrong type (invalid-type), given what was found. */
+	readonly invalid: (found: string) => string;
+	readonly hint: string;
+}
+
+/** Reports a Flaw of the schema as an error at `pointer`. */
+function reportFlaw(
+	flaw: Flaw,
+	pointer: string,
+	words: FlawWords,
+	diagnostics: DiagnosticCollector,
+): void {
+	if (flaw.missing && words.missing !== undefined) {
+		diagnostics.error({
+			code: 'missing-field',
+			message: words.missing,
+			hint: words.missingHint ?? words.hint,
+			pointer,
+		});
+	} else if (flaw.issue?.type === 'min_length' && words.empty !== undefined) {
+		diagnostics.error({ ...words.empty, pointer });
+	} else {
+		diagnostics.error({
+			code: 'invalid-type',
+			message: words.invalid(flaw.foundText),
+			hint: words.hint,
+			pointer,
+		});
+	}
+}
+
 // ---------------------------------------------------------------- meta
 
-const META_STRING_FIELDS = ['author', 'reference', 'comment'] as const;
-
 function readMeta(
-	value: unknown,
+	meta: SuiteFile['meta'],
 	mode: 'strict' | 'compatible',
 	diagnostics: DiagnosticCollector,
 ): SuiteMeta | undefined {
-	if (value === undefined) {
-		diagnostics.error({
-			code: 'missing-field',
-			message: "the suite has no 'meta' object",
-			hint: 'add "meta": {"name": "my_suite", "metric": "sum"}',
-			pointer: '/meta',
-		});
+	if (meta instanceof Flaw) {
+		reportFlaw(
+			meta,
+			'/meta',
+			{
+				missing: "the suite has no 'meta' object",
+				missingHint: 'add "meta": {"name": "my_suite", "metric": "sum"}',
+				invalid: (found) => `'meta' must be an object, found ${found}`,
+				hint: 'write "meta": {"name": "my_suite", "metric": "sum"}',
+			},
+			diagnostics,
+		);
 		return undefined;
 	}
-	if (!isJsonObject(value)) {
-		diagnostics.error({
-			code: 'invalid-type',
-			message: `'meta' must be an object, found ${describeJsonType(value)}`,
-			hint: 'write "meta": {"name": "my_suite", "metric": "sum"}',
-			pointer: '/meta',
-		});
-		return undefined;
+	const { name } = meta;
+	if (name instanceof Flaw) {
+		reportFlaw(
+			name,
+			'/meta/name',
+			{
+				missing: 'meta.name is missing',
+				invalid: (found) => `meta.name must be a non-empty string, found ${found}`,
+				hint: 'add "name": "my_suite" to meta; results are reported under this name',
+			},
+			diagnostics,
+		);
 	}
-	let ok = true;
-	const name = ownValue(value, 'name');
-	if (typeof name !== 'string' || name.trim() === '') {
-		diagnostics.error({
-			code: name === undefined ? 'missing-field' : 'invalid-type',
-			message:
-				name === undefined
-					? 'meta.name is missing'
-					: `meta.name must be a non-empty string, found ${describeJsonType(name)}`,
-			hint: 'add "name": "my_suite" to meta; results are reported under this name',
-			pointer: '/meta/name',
-		});
-		ok = false;
-	}
-	const metric = readMetric(value, mode, diagnostics);
-	const extra: [string, unknown][] = [];
-	const optional: { author?: string; reference?: string; comment?: string; tags?: string[] } = {};
-	for (const key of Object.keys(value)) {
-		if (key === 'name' || key === 'metric') continue;
-		const field = value[key];
-		if ((META_STRING_FIELDS as readonly string[]).includes(key)) {
-			if (typeof field === 'string') {
-				optional[key as (typeof META_STRING_FIELDS)[number]] = field;
-				continue;
-			}
-			warnMetaType(key, 'a string', field, diagnostics);
-		} else if (key === 'tags') {
-			if (Array.isArray(field) && field.every((tag) => typeof tag === 'string')) {
-				optional.tags = field as string[];
-				continue;
-			}
-			warnMetaType(key, 'a list of strings', field, diagnostics);
-		}
-		extra.push([key, field]);
-	}
-	if (!ok || metric === undefined || typeof name !== 'string') return undefined;
+	const metric = readMetric(meta.metric, mode, diagnostics);
+	const { optional, extra } = readMetaOtherFields(meta.otherFields, diagnostics);
+	if (name instanceof Flaw || metric === undefined) return undefined;
 	return {
 		name,
 		metrics: metric.metrics,
@@ -239,18 +267,37 @@ function readMeta(
 	};
 }
 
-function warnMetaType(
-	key: string,
-	expected: string,
-	value: unknown,
+type MetaOptionalFields = Pick<SuiteMeta, 'author' | 'reference' | 'comment' | 'tags'>;
+
+/**
+ * The optional meta fields of the right type, and every other field (as written) as extra data;
+ * an optional field of another type is kept as extra data with a warning.
+ */
+function readMetaOtherFields(
+	otherFields: MetaFile['otherFields'],
 	diagnostics: DiagnosticCollector,
-): void {
-	diagnostics.warning({
-		code: 'invalid-type',
-		message: `meta.${key} should be ${expected}, found ${describeJsonType(value)}; kept as extra data`,
-		hint: `write meta.${key} as ${expected}`,
-		pointer: jsonPointer('meta', key),
-	});
+): { optional: MetaOptionalFields; extra: (readonly [string, unknown])[] } {
+	const optional: Record<string, unknown> = {};
+	const extra: (readonly [string, unknown])[] = [];
+	for (const entry of otherFields ?? NO_FIELDS) {
+		const [key, field] = entry;
+		const expected = META_OPTIONAL_FIELDS.get(key);
+		if (expected !== undefined) {
+			if (v.is(expected.schema, field)) {
+				optional[key] = field;
+				continue;
+			}
+			diagnostics.warning({
+				code: 'invalid-type',
+				message: `meta.${key} should be ${expected.words}, found ${describeJsonType(field)}; kept as extra data`,
+				hint: `write meta.${key} as ${expected.words}`,
+				pointer: jsonPointer('meta', key),
+			});
+		}
+		extra.push(entry);
+	}
+	// the keys are those of META_OPTIONAL_FIELDS, each value checked by its schema
+	return { optional: optional as MetaOptionalFields, extra };
 }
 
 function isMetricName(value: unknown): value is MetricName {
@@ -273,13 +320,45 @@ function unknownMetric(value: unknown, pointer: string, diagnostics: DiagnosticC
 }
 
 function readMetric(
-	meta: Readonly<Record<string, unknown>>,
+	metric: MetaFile['metric'],
 	mode: 'strict' | 'compatible',
 	diagnostics: DiagnosticCollector,
 ): { metrics: MetricName[]; asWritten: string | string[] } | undefined {
-	const value = ownValue(meta, 'metric');
 	const pointer = '/meta/metric';
-	if (value === undefined) {
+	if (metric instanceof Flaw) return reportMetricFlaw(metric, mode, diagnostics);
+	if (metric === 'all') return { metrics: [...METRIC_NAMES], asWritten: metric };
+	if (typeof metric === 'string') return { metrics: [metric], asWritten: metric };
+	const metrics: MetricName[] = [];
+	const written: MetricName[] = [];
+	metric.forEach((entry, index) => {
+		if (entry instanceof Flaw) unknownMetric(entry.found, `${pointer}/${index}`, diagnostics);
+		else {
+			written.push(entry);
+			if (!metrics.includes(entry)) metrics.push(entry);
+			else {
+				diagnostics.warning({
+					code: 'duplicate-metric',
+					message: `metric "${entry}" is listed twice; it is computed once`,
+					hint: 'remove the repeated metric name',
+					pointer: `${pointer}/${index}`,
+				});
+			}
+		}
+	});
+	return written.length === metric.length ? { metrics, asWritten: written } : undefined;
+}
+
+/**
+ * A missing meta.metric is "sum" with a warning (an error in strict mode, then undefined); any
+ * other flaw is an error.
+ */
+function reportMetricFlaw(
+	metric: Flaw,
+	mode: 'strict' | 'compatible',
+	diagnostics: DiagnosticCollector,
+): { metrics: MetricName[]; asWritten: string } | undefined {
+	const pointer = '/meta/metric';
+	if (metric.missing) {
 		const fields = {
 			code: 'missing-field',
 			message: 'meta.metric is missing; "sum" is assumed',
@@ -293,86 +372,68 @@ function readMetric(
 		diagnostics.warning(fields);
 		return { metrics: ['sum'], asWritten: 'sum' };
 	}
-	if (typeof value === 'string') {
-		if (value === 'all') return { metrics: [...METRIC_NAMES], asWritten: value };
-		if (isMetricName(value)) return { metrics: [value], asWritten: value };
-		unknownMetric(value, pointer, diagnostics);
-		return undefined;
-	}
-	if (!Array.isArray(value)) {
-		diagnostics.error({
-			code: 'invalid-type',
-			message: `meta.metric must be a metric name or a list of them, found ${describeJsonType(value)}`,
-			hint: METRIC_HINT,
+	if (typeof metric.found === 'string') unknownMetric(metric.found, pointer, diagnostics);
+	else {
+		reportFlaw(
+			metric,
 			pointer,
-		});
-		return undefined;
+			{
+				empty: {
+					code: 'unknown-metric',
+					message: 'meta.metric is an empty list',
+					hint: METRIC_HINT,
+				},
+				invalid: (found) => `meta.metric must be a metric name or a list of them, found ${found}`,
+				hint: METRIC_HINT,
+			},
+			diagnostics,
+		);
 	}
-	if (value.length === 0) {
-		diagnostics.error({
-			code: 'unknown-metric',
-			message: 'meta.metric is an empty list',
-			hint: METRIC_HINT,
-			pointer,
-		});
-		return undefined;
-	}
-	const metrics: MetricName[] = [];
-	let ok = true;
-	value.forEach((entry: unknown, index) => {
-		if (!isMetricName(entry)) {
-			unknownMetric(entry, `${pointer}/${index}`, diagnostics);
-			ok = false;
-		} else if (metrics.includes(entry)) {
-			diagnostics.warning({
-				code: 'duplicate-metric',
-				message: `metric "${entry}" is listed twice; it is computed once`,
-				hint: 'remove the repeated metric name',
-				pointer: `${pointer}/${index}`,
-			});
-		} else metrics.push(entry);
-	});
-	return ok ? { metrics, asWritten: value as string[] } : undefined;
+	return undefined;
 }
 
 // ---------------------------------------------------------------- region_meta
 
 /** `region_meta` as names in region order, or undefined (with errors) when it is unusable. */
-function readRegionMeta(value: unknown, diagnostics: DiagnosticCollector): string[] | undefined {
+function readRegionMeta(
+	regionMeta: SuiteFile['region_meta'],
+	diagnostics: DiagnosticCollector,
+): string[] | undefined {
 	const pointer = '/region_meta';
-	if (value === undefined || !isJsonObject(value)) {
-		diagnostics.error({
-			code: value === undefined ? 'missing-field' : 'invalid-type',
-			message:
-				value === undefined
-					? "the suite has no 'region_meta'"
-					: `'region_meta' must be an object, found ${describeJsonType(value)}`,
-			hint: 'write "region_meta": {"1": "name of region 1", "2": "name of region 2", ...}',
+	if (regionMeta instanceof Flaw) {
+		reportFlaw(
+			regionMeta,
 			pointer,
-		});
+			{
+				missing: "the suite has no 'region_meta'",
+				invalid: (found) => `'region_meta' must be an object, found ${found}`,
+				hint: 'write "region_meta": {"1": "name of region 1", "2": "name of region 2", ...}',
+			},
+			diagnostics,
+		);
 		return undefined;
 	}
 	const names = new Map<number, string>();
 	/** Every well-formed region number, also those whose name is invalid (no gap then). */
 	const numbers = new Set<number>();
 	let ok = true;
-	for (const key of Object.keys(value)) {
-		const name = value[key];
-		if (!/^[1-9][0-9]*$/.test(key) || !Number.isSafeInteger(Number(key))) {
+	for (const [key, name] of regionMeta) {
+		if (key instanceof Flaw) {
+			const written = String(key.found);
 			diagnostics.error({
 				code: 'region-meta-key',
-				message: `region_meta key ${JSON.stringify(key)} is not a region number`,
+				message: `region_meta key ${JSON.stringify(written)} is not a region number`,
 				hint: 'region_meta keys are the region numbers "1", "2", ... without leading zeros',
-				pointer: jsonPointer('region_meta', key),
+				pointer: jsonPointer('region_meta', written),
 			});
 			ok = false;
 			continue;
 		}
 		numbers.add(Number(key));
-		if (typeof name !== 'string') {
+		if (name instanceof Flaw) {
 			diagnostics.error({
 				code: 'invalid-type',
-				message: `the name of region ${key} in region_meta must be a string, found ${describeJsonType(name)}`,
+				message: `the name of region ${key} in region_meta must be a string, found ${name.foundText}`,
 				hint: `write "${key}": "a short name for region ${key}"`,
 				pointer: jsonPointer('region_meta', key),
 			});
@@ -410,36 +471,34 @@ function readRegionMeta(value: unknown, diagnostics: DiagnosticCollector): strin
 // ---------------------------------------------------------------- items
 
 function readItems(
-	value: unknown,
+	items: SuiteFile['items'],
 	context: ReadContext,
 ): { items: Item[]; conditionNames: string[] | undefined } | undefined {
 	const { diagnostics } = context;
-	if (value === undefined || !Array.isArray(value)) {
-		diagnostics.error({
-			code: value === undefined ? 'missing-field' : 'invalid-type',
-			message:
-				value === undefined
-					? "the suite has no 'items' list"
-					: `'items' must be a list, found ${describeJsonType(value)}`,
-			hint: 'write "items": [{"item_number": 1, "conditions": [...]}, ...]',
-			pointer: '/items',
-		});
+	if (items instanceof Flaw) {
+		const hint = 'write "items": [{"item_number": 1, "conditions": [...]}, ...]';
+		reportFlaw(
+			items,
+			'/items',
+			{
+				missing: "the suite has no 'items' list",
+				empty: {
+					code: 'empty-items',
+					message: 'the suite has no items',
+					hint: 'add at least one item with its conditions',
+				},
+				invalid: (found) => `'items' must be a list, found ${found}`,
+				hint,
+			},
+			diagnostics,
+		);
 		return undefined;
 	}
-	if (value.length === 0) {
-		diagnostics.error({
-			code: 'empty-items',
-			message: 'the suite has no items',
-			hint: 'add at least one item with its conditions',
-			pointer: '/items',
-		});
-		return undefined;
-	}
-	const items: Item[] = [];
+	const read: Item[] = [];
 	const itemIndexByNumber = new Map<number, number>();
 	let reference: ConditionSet | undefined;
-	value.forEach((entry: unknown, index) => {
-		const item = readItem(entry, index, context);
+	items.forEach((entry, index) => {
+		const item = readItem(v.parse(ITEM_FILE, entry), index, context);
 		if (item === undefined) return;
 		if (item.itemNumber !== undefined) {
 			const first = itemIndexByNumber.get(item.itemNumber);
@@ -458,10 +517,10 @@ function readItems(
 			else compareConditionSets(reference, names, item.label, index, diagnostics);
 		}
 		if (item.itemNumber !== undefined && item.complete) {
-			items.push({ itemNumber: item.itemNumber, conditions: item.conditions });
+			read.push({ itemNumber: item.itemNumber, conditions: item.conditions });
 		}
 	});
-	return { items, conditionNames: reference?.names };
+	return { items: read, conditionNames: reference?.names };
 }
 
 interface ConditionSet {
@@ -478,6 +537,10 @@ function compareConditionSets(
 	index: number,
 	diagnostics: DiagnosticCollector,
 ): void {
+	// names are unique within an item, so the same count and no new name means the same set
+	if (names.length === reference.names.length && names.every((name) => reference.set.has(name))) {
+		return;
+	}
 	const set = new Set(names);
 	const missing = reference.names.filter((name) => !set.has(name));
 	const extra = names.filter((name) => !reference.set.has(name));
@@ -500,77 +563,66 @@ function quoteList(names: readonly string[]): string {
 	return `condition${names.length === 1 ? '' : 's'} ${shown.join(', ')}${more}`;
 }
 
-function readItem(entry: unknown, index: number, context: ReadContext): ItemRead | undefined {
+function readItem(
+	entry: ItemFile | Flaw,
+	index: number,
+	context: ReadContext,
+): ItemRead | undefined {
 	const { diagnostics } = context;
 	const pointer = `/items/${index}`;
-	if (!isJsonObject(entry)) {
-		diagnostics.error({
-			code: 'invalid-type',
-			message: `the item at ${pointer} must be an object, found ${describeJsonType(entry)}`,
-			hint: 'write {"item_number": 1, "conditions": [...]}',
+	if (entry instanceof Flaw) {
+		reportFlaw(
+			entry,
 			pointer,
-		});
+			{
+				invalid: (found) => `the item at ${pointer} must be an object, found ${found}`,
+				hint: 'write {"item_number": 1, "conditions": [...]}',
+			},
+			diagnostics,
+		);
 		return undefined;
 	}
-	const itemNumber = ownValue(entry, 'item_number');
-	const validNumber = typeof itemNumber === 'number' && Number.isSafeInteger(itemNumber);
-	const label = validNumber ? `item ${itemNumber}` : `the item at ${pointer}`;
-	reportUnknownFields(entry, ITEM_FIELDS, pointer, label, diagnostics);
-	if (!validNumber) {
-		diagnostics.error({
-			code: itemNumber === undefined ? 'missing-field' : 'invalid-type',
-			message:
-				itemNumber === undefined
-					? `${label} has no item_number`
-					: `item_number of ${label} must be an integer, found ${describeJsonType(itemNumber)}`,
-			hint: `write "item_number": ${index + 1}`,
-			pointer: `${pointer}/item_number`,
-		});
+	const { item_number: itemNumber, conditions } = entry;
+	const validNumber = itemNumber instanceof Flaw ? undefined : itemNumber;
+	const label = validNumber !== undefined ? `item ${validNumber}` : `the item at ${pointer}`;
+	reportUnknownFields(entry.otherFields, FIELD_NAMES.item, pointer, label, diagnostics);
+	if (itemNumber instanceof Flaw) {
+		reportFlaw(
+			itemNumber,
+			`${pointer}/item_number`,
+			{
+				missing: `${label} has no item_number`,
+				invalid: (found) => `item_number of ${label} must be an integer, found ${found}`,
+				hint: `write "item_number": ${index + 1}`,
+			},
+			diagnostics,
+		);
 	}
-	const conditionsValue = ownValue(entry, 'conditions');
-	if (!Array.isArray(conditionsValue) || conditionsValue.length === 0) {
-		reportConditionsList(conditionsValue, label, pointer, diagnostics);
-		return {
-			itemNumber: validNumber ? itemNumber : undefined,
-			label,
-			names: undefined,
-			conditions: [],
-			complete: false,
-		};
+	if (conditions instanceof Flaw) {
+		const hint = 'write "conditions": [{"condition_name": "...", "regions": [...]}, ...]';
+		reportFlaw(
+			conditions,
+			`${pointer}/conditions`,
+			{
+				missing: `${label} has no 'conditions' list`,
+				empty: { code: 'empty-conditions', message: `${label} has no conditions`, hint },
+				invalid: (found) => `conditions of ${label} must be a list, found ${found}`,
+				hint,
+			},
+			diagnostics,
+		);
+		return { itemNumber: validNumber, label, names: undefined, conditions: [], complete: false };
 	}
 	return {
-		itemNumber: validNumber ? itemNumber : undefined,
+		itemNumber: validNumber,
 		label,
-		...readItemConditions(conditionsValue, index, label, context),
+		...readItemConditions(conditions, index, label, context),
 	};
-}
-
-/** Reports an item's `conditions` that is missing, not a list, or empty. */
-function reportConditionsList(
-	conditionsValue: unknown,
-	label: string,
-	pointer: string,
-	diagnostics: DiagnosticCollector,
-): void {
-	diagnostics.error({
-		code: Array.isArray(conditionsValue)
-			? 'empty-conditions'
-			: conditionsValue === undefined
-				? 'missing-field'
-				: 'invalid-type',
-		message: Array.isArray(conditionsValue)
-			? `${label} has no conditions`
-			: conditionsValue === undefined
-				? `${label} has no 'conditions' list`
-				: `conditions of ${label} must be a list, found ${describeJsonType(conditionsValue)}`,
-		hint: 'write "conditions": [{"condition_name": "...", "regions": [...]}, ...]',
-		pointer: `${pointer}/conditions`,
-	});
 }
 
 /** Reads the conditions of item `index`, reporting a condition name used twice. */
 function readItemConditions(
-	conditionsValue: readonly unknown[],
+	conditionEntries: readonly (ConditionFile | Flaw)[],
 	index: number,
 	label: string,
 	context: ReadContext,
@@ -579,7 +631,7 @@ function readItemConditions(
 	const firstByName = new Map<string, number>();
 	let namesOk = true;
 	let complete = true;
-	conditionsValue.forEach((conditionEntry: unknown, conditionIndex) => {
+	conditionEntries.forEach((conditionEntry, conditionIndex) => {
 		const { name, condition } = readCondition(
 			conditionEntry,
 			index,
@@ -622,7 +674,7 @@ interface ItemRead {
 }
 
 function readCondition(
-	entry: unknown,
+	entry: ConditionFile | Flaw,
 	itemIndex: number,
 	conditionIndex: number,
 	itemLabel: string,
@@ -630,46 +682,49 @@ function readCondition(
 ): { name: string | undefined; condition: Condition | undefined } {
 	const { diagnostics } = context;
 	const pointer = `/items/${itemIndex}/conditions/${conditionIndex}`;
-	const rawName = isJsonObject(entry) ? ownValue(entry, 'condition_name') : undefined;
+	const name = entry instanceof Flaw ? undefined : entry.condition_name;
+	const validName = name instanceof Flaw ? undefined : name;
 	const where =
-		typeof rawName === 'string' && rawName !== ''
-			? `condition '${rawName}' of ${itemLabel}`
+		validName !== undefined
+			? `condition '${validName}' of ${itemLabel}`
 			: `condition ${conditionIndex + 1} of ${itemLabel}`;
-	if (!isJsonObject(entry)) {
-		diagnostics.error({
-			code: 'invalid-type',
-			message: `${where} must be an object, found ${describeJsonType(entry)}`,
-			hint: 'write {"condition_name": "...", "regions": [...]}',
+	if (entry instanceof Flaw) {
+		reportFlaw(
+			entry,
 			pointer,
-		});
+			{
+				invalid: (found) => `${where} must be an object, found ${found}`,
+				hint: 'write {"condition_name": "...", "regions": [...]}',
+			},
+			diagnostics,
+		);
 		return { name: undefined, condition: undefined };
 	}
-	reportUnknownFields(entry, CONDITION_FIELDS, pointer, where, diagnostics);
-	const name = ownValue(entry, 'condition_name');
-	const nameOk = checkConditionName(name, where, pointer, context);
-	const validName = typeof name === 'string' && name !== '' ? name : undefined;
-	const regionsValue = ownValue(entry, 'regions');
-	if (!Array.isArray(regionsValue)) {
-		diagnostics.error({
-			code: regionsValue === undefined ? 'missing-field' : 'invalid-type',
-			message:
-				regionsValue === undefined
-					? `${where} has no 'regions' list`
-					: `regions of ${where} must be a list, found ${describeJsonType(regionsValue)}`,
-			hint: 'write "regions": [{"region_number": 1, "content": "..."}, ...]',
-			pointer: `${pointer}/regions`,
-		});
+	reportUnknownFields(entry.otherFields, FIELD_NAMES.condition, pointer, where, diagnostics);
+	const nameOk = checkConditionName(entry.condition_name, where, pointer, context);
+	const { regions } = entry;
+	if (regions instanceof Flaw) {
+		reportFlaw(
+			regions,
+			`${pointer}/regions`,
+			{
+				missing: `${where} has no 'regions' list`,
+				invalid: (found) => `regions of ${where} must be a list, found ${found}`,
+				hint: 'write "regions": [{"region_number": 1, "content": "..."}, ...]',
+			},
+			diagnostics,
+		);
 		return { name: validName, condition: undefined };
 	}
-	const { regions, ok: regionsOk } = readConditionRegions(
-		regionsValue,
+	const { regions: read, ok: regionsOk } = readConditionRegions(
+		regions,
 		itemIndex,
 		conditionIndex,
 		where,
 		context,
 	);
 	const ok = nameOk && regionsOk;
-	if (ok && regions.every((region) => region.content === '')) {
+	if (ok && read.every((region) => region.content === '')) {
 		diagnostics.warning({
 			code: 'empty-sentence',
 			message: `every region of ${where} is empty, so its sentence is empty`,
@@ -678,7 +733,7 @@ function readCondition(
 		});
 	}
 	if (!ok || validName === undefined) return { name: validName, condition: undefined };
-	return { name: validName, condition: { conditionName: validName, regions } };
+	return { name: validName, condition: { conditionName: validName, regions: read } };
 }
 
 /**
@@ -686,22 +741,23 @@ function readCondition(
  * refer to a warning (once per name).
  */
 function checkConditionName(
-	name: unknown,
+	name: ConditionFile['condition_name'],
 	where: string,
 	pointer: string,
 	context: ReadContext,
 ): boolean {
 	const { diagnostics } = context;
-	if (typeof name !== 'string' || name === '') {
-		diagnostics.error({
-			code: name === undefined ? 'missing-field' : 'invalid-type',
-			message:
-				name === undefined
-					? `${where} has no condition_name`
-					: `condition_name of ${where} must be a non-empty string, found ${describeJsonType(name)}`,
-			hint: 'write "condition_name": "grammatical" (letters, digits, _ and - so formulas can refer to it)',
-			pointer: `${pointer}/condition_name`,
-		});
+	if (name instanceof Flaw) {
+		reportFlaw(
+			name,
+			`${pointer}/condition_name`,
+			{
+				missing: `${where} has no condition_name`,
+				invalid: (found) => `condition_name of ${where} must be a non-empty string, found ${found}`,
+				hint: 'write "condition_name": "grammatical" (letters, digits, _ and - so formulas can refer to it)',
+			},
+			diagnostics,
+		);
 		return false;
 	}
 	if (!REFERENCEABLE_CONDITION_NAME.test(name) && !context.reportedNames.has(name)) {
@@ -721,7 +777,7 @@ function checkConditionName(
  * read (which sets it). `ok` is false when a region or the count has an error.
  */
 function readConditionRegions(
-	regionsValue: readonly unknown[],
+	regionEntries: readonly (RegionFile | Flaw)[],
 	itemIndex: number,
 	conditionIndex: number,
 	where: string,
@@ -729,16 +785,17 @@ function readConditionRegions(
 ): { regions: Region[]; ok: boolean } {
 	let ok = true;
 	const regions: Region[] = [];
-	regionsValue.forEach((regionEntry: unknown, regionIndex) => {
-		const region = readRegion(regionEntry, itemIndex, conditionIndex, regionIndex, where, context);
+	regionEntries.forEach((regionEntry, regionIndex) => {
+		const place = { itemIndex, conditionIndex, regionIndex, conditionLabel: where };
+		const region = readRegion(regionEntry, place, context);
 		if (region === undefined) ok = false;
 		else regions.push(region);
 	});
-	if (context.regionCount === undefined) context.regionCount = regionsValue.length;
-	else if (regionsValue.length !== context.regionCount) {
+	if (context.regionCount === undefined) context.regionCount = regionEntries.length;
+	else if (regionEntries.length !== context.regionCount) {
 		context.diagnostics.error({
 			code: 'region-count-mismatch',
-			message: `${where} has ${regionsValue.length} regions, but ${context.regionCountFromMeta ? 'region_meta names' : 'the first condition has'} ${context.regionCount}`,
+			message: `${where} has ${regionEntries.length} regions, but ${context.regionCountFromMeta ? 'region_meta names' : 'the first condition has'} ${context.regionCount}`,
 			hint: 'every condition must have one region per region_meta entry, in order (use "" for an empty region)',
 			pointer: `/items/${itemIndex}/conditions/${conditionIndex}/regions`,
 		});
@@ -747,142 +804,169 @@ function readConditionRegions(
 	return { regions, ok };
 }
 
+/** Where a region is, for pointers and messages (built only when something is reported). */
+interface RegionPlace {
+	readonly itemIndex: number;
+	readonly conditionIndex: number;
+	readonly regionIndex: number;
+	/** The condition's label, e.g. `condition 'good' of item 4`. */
+	readonly conditionLabel: string;
+}
+
+function regionPointer(place: RegionPlace): string {
+	// numeric segments need no escaping; a template is much cheaper than jsonPointer per region
+	return `/items/${place.itemIndex}/conditions/${place.conditionIndex}/regions/${place.regionIndex}`;
+}
+
+function regionLabel(place: RegionPlace): string {
+	return `region ${place.regionIndex + 1} of ${place.conditionLabel}`;
+}
+
 function readRegion(
-	entry: unknown,
-	itemIndex: number,
-	conditionIndex: number,
-	regionIndex: number,
-	conditionLabel: string,
+	entry: RegionFile | Flaw,
+	place: RegionPlace,
 	context: ReadContext,
 ): Region | undefined {
 	const { diagnostics } = context;
-	// numeric segments need no escaping; a template is much cheaper than jsonPointer per region
-	const pointer = `/items/${itemIndex}/conditions/${conditionIndex}/regions/${regionIndex}`;
-	const where = `region ${regionIndex + 1} of ${conditionLabel}`;
-	if (!isJsonObject(entry)) {
-		diagnostics.error({
-			code: 'invalid-type',
-			message: `${where} must be an object, found ${describeJsonType(entry)}`,
-			hint: `write {"region_number": ${regionIndex + 1}, "content": "..."}`,
-			pointer,
-		});
+	if (entry instanceof Flaw) {
+		const where = regionLabel(place);
+		reportFlaw(
+			entry,
+			regionPointer(place),
+			{
+				invalid: (found) => `${where} must be an object, found ${found}`,
+				hint: `write {"region_number": ${place.regionIndex + 1}, "content": "..."}`,
+			},
+			diagnostics,
+		);
 		return undefined;
 	}
-	for (const key of Object.keys(entry)) {
-		if (REGION_FIELDS.has(key)) continue;
+	if (entry.otherFields !== undefined) reportRegionFields(entry.otherFields, place, diagnostics);
+	const numberOk = checkRegionNumber(entry.region_number, place, diagnostics);
+	const { content } = entry;
+	if (content instanceof Flaw) {
+		const where = regionLabel(place);
+		reportFlaw(
+			content,
+			`${regionPointer(place)}/content`,
+			{
+				missing: `${where} has no content`,
+				invalid: (found) => `content of ${where} must be a string, found ${found}`,
+				hint: 'write "content": "the words of the region" ("" for an empty region)',
+			},
+			diagnostics,
+		);
+		return undefined;
+	}
+	const text = hasStrayWhitespace(content) ? readPaddedContent(content, place, context) : content;
+	const ok = numberOk && text !== undefined;
+	if (text === '' && ok) {
+		diagnostics.warning({
+			code: 'empty-region',
+			message: `${regionLabel(place)} is empty: it adds nothing to the sentence and its sum is 0`,
+			hint: 'fine if intended; range, max and min of an empty region are undefined',
+			pointer: `${regionPointer(place)}/content`,
+		});
+	}
+	return ok ? { regionNumber: place.regionIndex + 1, content: text } : undefined;
+}
+
+/** Warns about each field of a region but region_number and content, in file order. */
+function reportRegionFields(
+	otherFields: OtherFields,
+	place: RegionPlace,
+	diagnostics: DiagnosticCollector,
+): void {
+	const where = regionLabel(place);
+	for (const [key] of otherFields) {
 		diagnostics.warning({
 			code: 'unknown-field',
 			message: REGION_OUTPUT_FIELDS.has(key)
 				? `field ${JSON.stringify(key)} of ${where} is an output of syntaxgym-core and is ignored`
 				: `unknown field ${JSON.stringify(key)} in ${where} is ignored`,
 			hint: 'a region has only "region_number" and "content"',
-			pointer: `${pointer}${jsonPointer(key)}`,
+			pointer: `${regionPointer(place)}${jsonPointer(key)}`,
 		});
 	}
-	const numberOk = checkRegionNumber(
-		ownValue(entry, 'region_number'),
-		regionIndex,
-		where,
-		pointer,
-		diagnostics,
-	);
-	const content = ownValue(entry, 'content');
-	if (typeof content !== 'string') {
-		diagnostics.error({
-			code: content === undefined ? 'missing-field' : 'invalid-type',
-			message:
-				content === undefined
-					? `${where} has no content`
-					: `content of ${where} must be a string, found ${describeJsonType(content)}`,
-			hint: 'write "content": "the words of the region" ("" for an empty region)',
-			pointer: `${pointer}/content`,
-		});
-		return undefined;
-	}
-	const { text, ok: contentOk } = readRegionContent(content, where, pointer, context);
-	const ok = numberOk && contentOk;
-	if (text === '' && ok) {
-		diagnostics.warning({
-			code: 'empty-region',
-			message: `${where} is empty: it adds nothing to the sentence and its sum is 0`,
-			hint: 'fine if intended; range, max and min of an empty region are undefined',
-			pointer: `${pointer}/content`,
-		});
-	}
-	return ok ? { regionNumber: regionIndex + 1, content: text } : undefined;
 }
 
 /** A region's region_number must be its 1-based position; reports it and returns false if not. */
 function checkRegionNumber(
-	regionNumber: unknown,
-	regionIndex: number,
-	where: string,
-	pointer: string,
+	regionNumber: RegionFile['region_number'],
+	place: RegionPlace,
 	diagnostics: DiagnosticCollector,
 ): boolean {
+	const { regionIndex } = place;
 	if (regionNumber === regionIndex + 1) return true;
-	const isInteger = typeof regionNumber === 'number' && Number.isInteger(regionNumber);
-	diagnostics.error({
-		code: isInteger
-			? 'region-number-mismatch'
-			: regionNumber === undefined
-				? 'missing-field'
-				: 'invalid-type',
-		message: isInteger
-			? `${where} is numbered ${regionNumber}; regions must be numbered 1, 2, ... in order`
-			: regionNumber === undefined
-				? `${where} has no region_number`
-				: `region_number of ${where} must be an integer, found ${describeJsonType(regionNumber)}`,
-		hint: `write "region_number": ${regionIndex + 1} (its position in the list)`,
-		pointer: `${pointer}/region_number`,
-	});
+	const where = regionLabel(place);
+	const pointer = `${regionPointer(place)}/region_number`;
+	const hint = `write "region_number": ${regionIndex + 1} (its position in the list)`;
+	if (regionNumber instanceof Flaw) {
+		reportFlaw(
+			regionNumber,
+			pointer,
+			{
+				missing: `${where} has no region_number`,
+				invalid: (found) => `region_number of ${where} must be an integer, found ${found}`,
+				hint,
+			},
+			diagnostics,
+		);
+	} else {
+		diagnostics.error({
+			code: 'region-number-mismatch',
+			message: `${where} is numbered ${regionNumber}; regions must be numbered 1, 2, ... in order`,
+			hint,
+			pointer,
+		});
+	}
 	return false;
 }
 
 /**
- * A region's content with stray whitespace: an error in strict mode (`ok` false), else
- * normalized with a warning.
+ * Content with stray whitespace: an error in strict mode (then undefined), else normalized with a
+ * warning.
  */
-function readRegionContent(
+function readPaddedContent(
 	content: string,
-	where: string,
-	pointer: string,
+	place: RegionPlace,
 	context: ReadContext,
-): { text: string; ok: boolean } {
-	if (!hasStrayWhitespace(content)) return { text: content, ok: true };
+): string | undefined {
+	const where = regionLabel(place);
 	const fields = {
 		code: 'region-content-whitespace',
 		hint: 'remove leading and trailing spaces and double spaces from region content',
-		pointer: `${pointer}/content`,
+		pointer: `${regionPointer(place)}/content`,
 	};
 	if (context.mode === 'strict') {
 		context.diagnostics.error({
 			...fields,
 			message: `content ${JSON.stringify(content)} of ${where} has leading, trailing or double whitespace, which syntaxgym-core rejects`,
 		});
-		return { text: content, ok: false };
+		return undefined;
 	}
 	const text = normalizeWhitespace(content);
 	context.diagnostics.warning({
 		...fields,
 		message: `content ${JSON.stringify(content)} of ${where} has stray whitespace; read as ${JSON.stringify(text)}`,
 	});
-	return { text, ok: true };
+	return text;
 }
 
+/** Warns once per field the schema does not know (`otherFields`, in file order). */
 function reportUnknownFields(
-	entry: Readonly<Record<string, unknown>>,
-	known: ReadonlySet<string>,
+	otherFields: OtherFields | undefined,
+	known: readonly string[],
 	pointer: string,
 	where: string,
 	diagnostics: DiagnosticCollector,
 ): void {
-	for (const key of Object.keys(entry)) {
-		if (known.has(key)) continue;
+	if (otherFields === undefined) return;
+	for (const [key] of otherFields) {
 		diagnostics.warning({
 			code: 'unknown-field',
 			message: `unknown field ${JSON.stringify(key)} in ${where} is ignored`,
-			hint: `known fields are ${[...known].map((name) => `"${name}"`).join(', ')}`,
+			hint: `known fields are ${known.map((name) => `"${name}"`).join(', ')}`,
 			pointer: `${pointer}${jsonPointer(key)}`,
 		});
 	}

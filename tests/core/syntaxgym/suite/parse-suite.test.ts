@@ -889,3 +889,93 @@ describe('parseSuite: caps and size', () => {
 		expect(result.diagnostics[0]?.column).toBe(text.lastIndexOf('7') + 1);
 	});
 });
+
+describe('parseSuite: the schema path', () => {
+	/** 1-based line and column where `needle` starts in `text` (it must occur once). */
+	function locate(text: string, needle: string): { line: number; column: number } {
+		const offset = text.indexOf(needle);
+		expect(offset).toBeGreaterThanOrEqual(0);
+		expect(text.indexOf(needle, offset + 1)).toBe(-1);
+		const before = text.slice(0, offset);
+		return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
+	}
+
+	it('reports a region whose content is a number at its line, column and pointer', () => {
+		const text = JSON.stringify(
+			suiteWith((s) => (s.items[1].conditions[0].regions[2].content = 42)),
+			null,
+			2,
+		);
+		const result = parseSuite(text);
+		expect(result.ok).toBe(false);
+		expect(result.diagnostics).toEqual([
+			{
+				severity: 'error',
+				code: 'invalid-type',
+				message:
+					"content of region 3 of condition 'good' of item 2 must be a string, found the number 42",
+				hint: 'write "content": "the words of the region" ("" for an empty region)',
+				pointer: '/items/1/conditions/0/regions/2/content',
+				...locate(text, '42'),
+			},
+		]);
+	});
+
+	it('reports a __proto__ key in an item as an unknown field, never as item fields', () => {
+		const text = `{
+  "meta": {"name": "x", "metric": "sum"},
+  "region_meta": {"1": "only"},
+  "predictions": [],
+  "items": [
+    {"__proto__": {"item_number": 7, "conditions": []},
+     "conditions": [{"condition_name": "a", "regions": [{"region_number": 1, "content": "x"}]}]}
+  ]
+}`;
+		const result = parseSuite(text);
+		expect(summarize(result)).toEqual([
+			'warning no-predictions /predictions',
+			'error missing-field /items/0/item_number',
+			'warning unknown-field /items/0/__proto__',
+		]);
+		expect(result.diagnostics[2]).toMatchObject(locate(text, '{"item_number": 7'));
+		expect(({} as Record<string, unknown>).item_number).toBeUndefined();
+	});
+
+	it('reports a __proto__ key in region_meta, which a valibot record would skip', () => {
+		const text =
+			'{"meta": {"name": "x"}, "region_meta": {"__proto__": "a", "1": "b"}, "items": []}';
+		// a missing member is located at its parent: /predictions at the start of the file
+		expect(summarize(parseSuite(text))).toEqual([
+			'warning missing-field /predictions',
+			'warning missing-field /meta/metric',
+			'error region-meta-key /region_meta/__proto__',
+			'error empty-items /items',
+		]);
+	});
+
+	it('lists the problems of one region in the order it reads them (parseSuiteValue)', () => {
+		const value = suiteWith((s) => {
+			s.items[0].conditions[1].regions[1] = { oovs: [], region_number: '2', note: 1 };
+		});
+		const place = '/items/0/conditions/1/regions/1';
+		expect(summarize(parseSuiteValue(value))).toEqual([
+			`warning unknown-field ${place}/oovs`,
+			`warning unknown-field ${place}/note`,
+			`error invalid-type ${place}/region_number`,
+			`error missing-field ${place}/content`,
+		]);
+		expect(parseSuiteValue(value).diagnostics[0]?.message).toBe(
+			'field "oovs" of region 2 of condition \'bad\' of item 1 is an output of syntaxgym-core and is ignored',
+		);
+	});
+
+	it('does not read inherited members of an already-parsed value', () => {
+		const value = Object.create(baseSuite()) as unknown;
+		expect(summarize(parseSuiteValue(value))).toEqual([
+			'error missing-field /meta',
+			'error missing-field /region_meta',
+			'error missing-field /items',
+			'warning missing-field /predictions',
+		]);
+	});
+});
