@@ -197,3 +197,25 @@ test('every interrupted run (suite, Memory, Stimuli) resumes from the Library to
 		await expect(libraryRow(page, run.id)).toContainText(/done, (\d+)\/\1 /);
 	}
 });
+
+test('going from one kind’s page to another by the menu reads that page’s runs and moves the focus there', async ({
+	page,
+}) => {
+	await page.goto('/#/evals');
+	await expect(page.getByRole('heading', { name: 'Evals', level: 2 })).toBeVisible();
+	for (const [label, kind] of [
+		['Memory', 'ltm'],
+		['Stimuli', 'stimuli'],
+		['Evals', 'evals'],
+	] as const) {
+		await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label }).click();
+		await expect(page.getByRole('heading', { name: label, level: 2 })).toBeVisible();
+		await expect(page.locator('main')).toBeFocused();
+		// The page's own list of stored runs: every run of its kind, read on arrival.
+		for (const run of ofKind(kind)) {
+			await expect(
+				page.getByRole('rowheader', { name: run.title, exact: true }).first(),
+			).toBeVisible();
+		}
+	}
+});
