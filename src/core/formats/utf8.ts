@@ -1,13 +1,27 @@
 /**
- * UTF-8 encoding and decoding of strings, the one implementation in the pure core (it has no
- * TextEncoder): used by hashing, the ONNX protobuf writer and the token-offset alignment.
+ * UTF-8 encoding and decoding of strings, the one implementation in the pure core: used by
+ * hashing, the ONNX protobuf writer and the token-offset alignment. The core's types know no
+ * TextEncoder (it is not ECMAScript), but every runtime it runs in (browsers, workers, Node) has
+ * one: encoding uses it when present, ~10x faster on a large text, the same bytes.
  */
+
+/** The runtime's TextEncoder, when it has one (typed here: the core's lib has no DOM). */
+const NativeTextEncoder = (
+	globalThis as { TextEncoder?: new () => { encode(text: string): Uint8Array } }
+).TextEncoder;
+const nativeEncoder = NativeTextEncoder === undefined ? undefined : new NativeTextEncoder();
 
 /**
  * UTF-8 bytes of `text`; a lone surrogate becomes U+FFFD (EF BF BD), as TextEncoder does. Writes
  * into one buffer (at most 3 bytes per UTF-16 unit), so tens of MiB encode in well under a second.
  */
 export function encodeUtf8(text: string): Uint8Array {
+	if (nativeEncoder !== undefined) return nativeEncoder.encode(text);
+	return encodeUtf8ByHand(text);
+}
+
+/** {@link encodeUtf8} without the runtime's encoder (exported for the test that compares both). */
+export function encodeUtf8ByHand(text: string): Uint8Array {
 	const bytes = new Uint8Array(text.length * 3);
 	let at = 0;
 	for (let i = 0; i < text.length; i++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, encodeUtf8 } from '../../../src/core/formats/utf8';
+import { decodeUtf8, encodeUtf8, encodeUtf8ByHand } from '../../../src/core/formats/utf8';
 
 describe('encodeUtf8 / decodeUtf8', () => {
 	it.each([
@@ -10,6 +10,7 @@ describe('encodeUtf8 / decodeUtf8', () => {
 		['', []],
 	])('%j ↔ %j', (text, bytes) => {
 		expect([...encodeUtf8(text)]).toEqual(bytes);
+		expect([...encodeUtf8ByHand(text)]).toEqual(bytes);
 		expect(decodeUtf8(Uint8Array.from(bytes))).toBe(text);
 	});
 
@@ -17,6 +18,7 @@ describe('encodeUtf8 / decodeUtf8', () => {
 		'a lone surrogate in %j becomes U+FFFD',
 		(text) => {
 			expect([...encodeUtf8(text)]).toEqual([...new TextEncoder().encode(text)]);
+			expect([...encodeUtf8ByHand(text)]).toEqual([...new TextEncoder().encode(text)]);
 			expect(decodeUtf8(encodeUtf8(text))).toBe(text.replace(/[\ud800-\udfff]/g, '\uFFFD'));
 		},
 	);
@@ -24,6 +26,7 @@ describe('encodeUtf8 / decodeUtf8', () => {
 	it('agrees with TextEncoder / TextDecoder on every code point class', () => {
 		const text = 'ASCII \u007f \u0080 \u07ff \u0800 \uffff \u{10000} \u{10ffff} Ġthe 日本語 🙂';
 		expect([...encodeUtf8(text)]).toEqual([...new TextEncoder().encode(text)]);
+		expect([...encodeUtf8ByHand(text)]).toEqual([...new TextEncoder().encode(text)]);
 		expect(decodeUtf8(new TextEncoder().encode(text))).toBe(text);
 	});
 
@@ -33,5 +36,17 @@ describe('encodeUtf8 / decodeUtf8', () => {
 		[[0xe2, 0x82], '\uFFFD\uFFFD'],
 	])('decodes the malformed bytes %j as %j', (bytes, text) => {
 		expect(decodeUtf8(Uint8Array.from(bytes))).toBe(text);
+	});
+
+	it('the hand encoder agrees with the runtime one on random text of every plane', () => {
+		let seed = 7;
+		const next = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+		const units: number[] = [];
+		for (let i = 0; i < 20_000; i++) {
+			const pick = next() % 4;
+			units.push(pick === 0 ? next() % 0x80 : pick === 1 ? next() % 0x800 : next() % 0x10000);
+		}
+		const text = String.fromCharCode(...units) + String.fromCodePoint(0x1f642, 0x10ffff);
+		expect(encodeUtf8ByHand(text)).toEqual(new TextEncoder().encode(text));
 	});
 });
