@@ -126,6 +126,10 @@ export default defineConfig({
 			},
 			{
 				extends: true,
+				test: { name: 'bench', include: ['tests/bench/**/*.test.ts'], environment: 'node' },
+			},
+			{
+				extends: true,
 				test: {
 					name: 'cli',
 					include: ['tests/cli/**/*.test.ts', 'tests/parity/**/*.test.ts'],

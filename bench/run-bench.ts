@@ -9,11 +9,16 @@
  * model; and the wall time of `ltm run` with a no-op replay agent at 128k and 500k-token memory
  * spans (bench/ltm-bench.ts); and writing and reading a 3,000-item suite run bundle, sealed and
  * checked (bench/bundle-bench.ts); and a 10,000-word stimulus file on the Stimuli page and in
- * the CLI's `stimuli` (bench/stimuli-bench.ts).
+ * the CLI's `stimuli` (bench/stimuli-bench.ts); and, opt-in (part `gpt2-124m`, not in the default
+ * set: at 2 cores it takes about 20-30 min alone), a GPT-2-124M-shaped model built from a fixed seed
+ * into ${XDG_CACHE_HOME:-~/.cache}/benchtop-bench/ (bench/gpt2-shaped-model.ts): load time, the 34
+ * suites' wall time and tokens/s, peak memory, at fp32 and q8, in Node and Chromium WASM, keys
+ * `gpt2_124m_*` (bench/gpt2-124m-bench.ts).
  * The last stdout line is one JSON object.
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
  * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34-node,suites34-wasm,app,
- * app-battery,generate,ltm,bundle,bundle-import,stimuli; `suites34` is both suites34 parts; default all;
+ * app-battery,generate,ltm,bundle,bundle-import,stimuli,gpt2-124m; `suites34` is both suites34 parts;
+ * default all but gpt2-124m;
  * `bundle-import` imports a generated BENCHTOP_BENCH_IMPORT_ITEMS-item bundle, default 100,000), BENCHTOP_BENCH_REPEATS (timed runs per
  * figure, default 3).
  */
@@ -36,6 +41,12 @@ import {
 	type GenerationBench,
 } from './generate-bench';
 import { benchBundle, type BundleBench } from './bundle-bench';
+import {
+	benchGpt2124mBrowser,
+	benchGpt2124mNode,
+	ensureGpt2124m,
+	gpt2124mRatios,
+} from './gpt2-124m-bench';
 import { benchLtmReplay, type LtmBench } from './ltm-bench';
 import { benchStimuli, type StimuliBench } from './stimuli-bench';
 
@@ -453,7 +464,10 @@ async function main(): Promise<void> {
 
 	const node = PARTS.has('node') ? await benchNode(texts, threads) : [];
 	const wantSuites =
-		PARTS.has('suites34-node') || PARTS.has('suites34-wasm') || PARTS.has('app-battery');
+		PARTS.has('suites34-node') ||
+		PARTS.has('suites34-wasm') ||
+		PARTS.has('app-battery') ||
+		PARTS.has('gpt2-124m');
 	const suites = wantSuites ? await suites34() : undefined;
 	if (wantSuites && suites === undefined)
 		log(`suites34: ${SUITES34_DIR.pathname} is absent; skipped`);
@@ -472,6 +486,12 @@ async function main(): Promise<void> {
 	else if (ltm) log(`ltm ${JSON.stringify(ltm)}`);
 	const bundle: BundleBench | undefined = PARTS.has('bundle') ? benchBundle() : undefined;
 	if (bundle) log(`bundle ${JSON.stringify(bundle)}`);
+	const gpt2Dir =
+		suites !== undefined && PARTS.has('gpt2-124m') ? (await ensureGpt2124m(log)).dir : undefined;
+	const gpt2Node =
+		gpt2Dir && suites
+			? await benchGpt2124mNode(gpt2Dir, suites, threads, SUITES34_CONVENTION, log)
+			: {};
 
 	log(`building the app into ${OUT_DIR}`);
 	await build({
@@ -553,6 +573,25 @@ async function main(): Promise<void> {
 			? await benchStimuli(browser, `http://127.0.0.1:${PORT}`, REPEATS, log)
 			: undefined;
 
+		const gpt2Wasm =
+			gpt2Dir && suites
+				? await benchGpt2124mBrowser(
+						gpt2Dir,
+						OUT_DIR,
+						`http://127.0.0.1:${PORT}`,
+						suites,
+						SUITES34_CONVENTION,
+						log,
+					)
+				: {};
+		const gpt2 = gpt2Dir
+			? {
+					...gpt2Node,
+					...gpt2Wasm,
+					...(await gpt2124mRatios({ ...gpt2Node, ...gpt2Wasm }, gpt2Dir)),
+				}
+			: {};
+
 		const nodeHeadline = headline(node);
 		const wasmHeadline = headline(wasm);
 		const summary = {
@@ -612,6 +651,9 @@ async function main(): Promise<void> {
 			stimuli_tab_vs_node: stimuli?.stimuli_tab_vs_node ?? null,
 			stimuli_longest_main_task_ms: stimuli?.stimuli_longest_main_task_ms ?? null,
 			stimuli_2000_sentences_first_rows_ms: stimuli?.stimuli_2000_sentences_first_rows_ms ?? null,
+			// A GPT-2-124M-shaped model (part gpt2-124m, opt-in): Node (onnxruntime-node) and
+			// Chromium WASM, fp32 and q8, one run each (bench/gpt2-124m-bench.ts).
+			...gpt2,
 			cross_origin_isolated: environment.crossOriginIsolated,
 			// Other processes on the machine skew every figure: the 1-minute load average before and after.
 			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],
