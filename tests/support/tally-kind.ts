@@ -1,11 +1,12 @@
 // A kind of run that exists only in tests ("tally": a counter that adds one number per step),
-// written the way a new family is: its record, bundle, link and resume rule, built from the shared
-// pieces (envelope, codec, resume rule), and nothing else. Registering it on the app's registry
-// must give it storage, the Library, bundles, links and resume with no shared file changed.
+// written the way a new family is: its record, bundle, link, resume rule and glossary words, built
+// from the shared pieces (envelope, codec, resume rule), and nothing else. Registering it on the
+// app's registry must give it storage, the Library, bundles, links, resume and its words in the
+// glossary with no shared file changed.
 import * as v from 'valibot';
 import type { TextModelSpec } from '../../src/core/model/model-spec';
 import { unfinishedPlan, type ResumeRule } from '../../src/core/run/resume-plan';
-import type { RunKindDefinition } from '../../src/core/run/run-kind';
+import type { GlossaryTerm, RunKindDefinition } from '../../src/core/run/run-kind';
 import type { RunRecordBase } from '../../src/core/run/run-types';
 import {
 	RunStatusSchema,
@@ -86,7 +87,22 @@ const PayloadSchema = v.object({
 	total: v.number(),
 });
 
-export const TALLY_KIND: RunKindDefinition<TallyRunRecord, TallyBundle, TallyPayload> = {
+/** The family's words, shown on the Glossary page after the app's own (in its glossary module). */
+export const TALLY_GLOSSARY = [
+	{
+		id: 'tally-step',
+		term: 'Step (of a tally)',
+		short: 'One number a tally run adds to its counter.',
+		more: 'A tally run adds one number per step; a resumed run goes on from the last step.',
+	},
+] as const satisfies readonly GlossaryTerm[];
+
+export const TALLY_KIND: RunKindDefinition<
+	TallyRunRecord,
+	TallyBundle,
+	TallyPayload,
+	(typeof TALLY_GLOSSARY)[number]['id']
+> = {
 	kind: 'tally',
 	label: 'Tally',
 	page: { name: 'Tally', route: '#/tally' },
@@ -125,4 +141,5 @@ export const TALLY_KIND: RunKindDefinition<TallyRunRecord, TallyBundle, TallyPay
 		run,
 		values: items.map((item) => Number(item['value'])),
 	}),
+	glossary: TALLY_GLOSSARY,
 };

@@ -46,6 +46,7 @@ export type DecodeAnyLinkResult =
 	| { readonly ok: false; readonly error: Error };
 
 const KIND_NAME = /^[a-z][a-z0-9-]{0,39}$/;
+const TERM_ID = /^[a-z][a-z0-9-]{0,59}$/;
 
 /** Every run's fields that pages format, whatever its kind. */
 const BASE_ENTRIES = {
@@ -61,6 +62,8 @@ export class KindRegistry<const Kinds extends readonly AnyRunKind[] = readonly A
 	readonly #kinds: Kinds[number][] = [];
 	readonly #byName = new Map<string, Kinds[number]>();
 	readonly #storedSchemas = new Map<string, v.GenericSchema>();
+	/** Every kind's glossary term ids, each with the kind that explains it. */
+	readonly #termKinds = new Map<string, string>();
 	#shareFacets: readonly ShareFacet<unknown>[] = [];
 
 	/** @throws Error as {@link register} does. */
@@ -71,7 +74,8 @@ export class KindRegistry<const Kinds extends readonly AnyRunKind[] = readonly A
 	/**
 	 * Adds a kind: from then on its records are stored and listed, its bundles and links read,
 	 * its runs resumed, by every part of the app that goes through this registry.
-	 * @throws Error when its name is not a kind name, or its name or a link route is taken.
+	 * @throws Error when its name is not a kind name, or its name, a link route or a glossary term
+	 * id is taken (by another kind, or twice by its own glossary).
 	 */
 	register(kind: AnyRunKind): void {
 		if (!KIND_NAME.test(kind.kind)) throw new Error(`"${kind.kind}" is not a kind name.`);
@@ -85,8 +89,19 @@ export class KindRegistry<const Kinds extends readonly AnyRunKind[] = readonly A
 				throw new Error(`Link route ${route} of kind "${kind.kind}" is taken.`);
 			}
 		}
+		const termIds = (kind.glossary ?? []).map(({ id }) => id);
+		for (const [index, id] of termIds.entries()) {
+			if (!TERM_ID.test(id)) throw new Error(`"${id}" (kind "${kind.kind}") is not a term id.`);
+			const owner = termIds.indexOf(id) < index ? kind.kind : this.#termKinds.get(id);
+			if (owner !== undefined) {
+				throw new Error(
+					`Glossary term "${id}" of kind "${kind.kind}" is taken by kind "${owner}".`,
+				);
+			}
+		}
 		this.#kinds.push(kind);
 		this.#byName.set(kind.kind, kind);
+		for (const id of termIds) this.#termKinds.set(id, kind.kind);
 		this.#shareFacets = [...this.#shareFacets, ...facets];
 		this.#storedSchemas.set(
 			kind.kind,
@@ -185,7 +200,7 @@ export class KindRegistry<const Kinds extends readonly AnyRunKind[] = readonly A
 				message: `a bundle of a kind of run this Benchtop does not know (${JSON.stringify(envelope.kind)}; it knows ${this.names.join(', ')}): update Benchtop`,
 			};
 		}
-		const read = kind.bundle.read(text);
+		const read = kind.bundle.readJson ? kind.bundle.readJson(parsed.json) : kind.bundle.read(text);
 		return (read.ok ? { ...read, kind: kind.kind } : read) as ReadAnyBundleResult<Kinds[number]>;
 	}
 

@@ -15,3 +15,6 @@ export const RUN_KIND_REGISTRY = new KindRegistry([
 	LTM_RUN_KIND,
 	STIMULI_RUN_KIND,
 ] as const);
+
+/** The names of the app's registered kinds ('suite' | 'evals' | …), derived from the registry. */
+export type RegisteredKindName = (typeof RUN_KIND_REGISTRY)['kinds'][number]['kind'];

@@ -19,7 +19,7 @@ export type {
 } from '../evals/evals-run-record';
 export { LTM_STATE_KEY } from '../ltm/ltm-run-record';
 export type { LtmLogItemRecord, LtmRunRecord, LtmStateItemRecord } from '../ltm/ltm-run-record';
-export type { RunKind, RunRecordBase } from '../run/run-types';
+export type { RunRecordBase } from '../run/run-types';
 export type { SuiteRunRecord } from '../syntaxgym/suite-run-kind';
 
 /** A run of any kind, told apart by `kind`. */

@@ -5,10 +5,10 @@
  * the rows' state and actions.
  */
 import type { EvalsRunRecord } from '../evals/evals-run-record';
-import { RUN_KIND_REGISTRY } from '../kinds/registered-kinds';
+import { RUN_KIND_REGISTRY, type RegisteredKindName } from '../kinds/registered-kinds';
 import type { RunRecord } from '../kinds/run-record';
 import type { TextModelSpec } from '../model/model-spec';
-import type { RunKind, RunRecordBase, RunStatus } from '../run/run-types';
+import type { RunRecordBase, RunStatus } from '../run/run-types';
 import type { BatteryMembership } from '../syntaxgym/run/suite-run';
 
 /** A stored run as the Library reads it: an Evals run without its heavy input (eval, replay texts). */
@@ -16,9 +16,9 @@ export type LibraryRun =
 	Exclude<RunRecord, { kind: 'evals' }> | Omit<EvalsRunRecord, 'spec' | 'replayTexts'>;
 
 /** The kind of run in words, as each registered kind names itself ("Suite", "Evals", "Memory"). */
-export const LIBRARY_KIND_LABELS: Readonly<Record<RunKind, string>> = Object.fromEntries(
+export const LIBRARY_KIND_LABELS: Readonly<Record<RegisteredKindName, string>> = Object.fromEntries(
 	RUN_KIND_REGISTRY.kinds.map((kind) => [kind.kind, kind.label]),
-) as Record<RunKind, string>;
+) as Record<RegisteredKindName, string>;
 
 /**
  * A run's status in words: `interrupted` stands for a record left `running` that no session of

@@ -8,13 +8,19 @@ import {
 	serializeLtmRunBundle,
 	type LtmRunBundle,
 } from './ltm-run-bundle';
+import { LTM_GLOSSARY } from './ltm-glossary';
 import { LTM_RESUME, type LtmRunRecord } from './ltm-run-record';
 import { LTM_SHARE, decodeLtmShare, encodeLtmShare, type LtmSharePayload } from './share-payload';
 
 const Count = v.pipe(v.number(), v.minValue(0));
 const Model = v.looseObject({ source: v.string() });
 
-export const LTM_RUN_KIND: RunKindDefinition<LtmRunRecord, LtmRunBundle, LtmSharePayload> = {
+export const LTM_RUN_KIND: RunKindDefinition<
+	LtmRunRecord,
+	LtmRunBundle,
+	LtmSharePayload,
+	(typeof LTM_GLOSSARY)[number]['id']
+> = {
 	kind: 'ltm',
 	label: 'Memory',
 	page: { name: 'Memory', route: '#/memory' },
@@ -40,4 +46,5 @@ export const LTM_RUN_KIND: RunKindDefinition<LtmRunRecord, LtmRunBundle, LtmShar
 			`${run.runName} · ${describeModelSpec(run.models.agent)} · ${run.progress.testsDone} of ${run.progress.testsTotal} tests · ${run.status}`,
 	},
 	share: { ...LTM_SHARE, encode: encodeLtmShare, decode: decodeLtmShare },
+	glossary: LTM_GLOSSARY,
 };

@@ -5,7 +5,7 @@
  * samples, tests), where a resume goes on from, and how far a record got. Storage lists the
  * resumable runs by this rule and the pages offer them by it. Pure.
  */
-import type { RunKind, RunStatus } from './run-types';
+import type { RunStatus } from './run-types';
 
 /** The statuses of a run that did not finish (and may be resumed). */
 export const UNFINISHED_STATUSES = [
@@ -26,7 +26,7 @@ export interface ResumePlan {
 }
 
 /** One kind's part of the rule (see the module comment). */
-export interface ResumeRule<Run, K extends string = RunKind> {
+export interface ResumeRule<Run, K extends string = string> {
 	readonly kind: K;
 	/** What a run counts, singular: "item", "sample", "test". */
 	readonly unit: string;

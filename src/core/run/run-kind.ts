@@ -1,9 +1,9 @@
 /**
  * What one family of runs (a kind: suite, Evals, Memory, …) tells the rest of the app, as one
  * object its own folder exports: how its stored records look, when they resume, how its bundles
- * and links are read and written, what a list says of a run, and where it opens. The kind
- * registry (core/kinds/kind-registry.ts) derives every list of kinds from these; nothing outside a family's
- * folders names the family. Pure.
+ * and links are read and written, what a list says of a run, where it opens, and the words its
+ * pages explain (its glossary terms). The kind registry (core/kinds/kind-registry.ts) derives
+ * every list of kinds from these; nothing outside a family's folders names the family. Pure.
  */
 import type * as v from 'valibot';
 import type { TextModelSpec } from '../model/model-spec';
@@ -11,6 +11,22 @@ import type { ResumeRule } from './resume-plan';
 import type { RunRecordBase } from './run-types';
 import type { ReadBundleResult, RunBundleFormat } from './task-run-json';
 import type { ShareRoute } from '../share/share-codec';
+
+/**
+ * A word of the glossary, explained in two or three plain sentences a teacher can read aloud:
+ * shown on the Glossary page and in the `?` tips. Text only.
+ */
+export interface GlossaryTerm<Id extends string = string> {
+	/** Lowercase letters, digits and `-`; unique across the shared words and every kind's. */
+	readonly id: Id;
+	readonly term: string;
+	/** One sentence: what the `?` tip says. */
+	readonly short: string;
+	/** More, for the Glossary page. */
+	readonly more: string;
+	/** The `?` button's name when “What is <term>?” does not read well. */
+	readonly ask?: string;
+}
 
 /** A kind's links: the codec's route, and the payload read and written after it. */
 export interface ShareFacet<Payload> extends ShareRoute {
@@ -32,6 +48,11 @@ export function shareHashOf<Payload>(facet: ShareFacet<Payload>, payload: Payloa
 export interface BundleFacet<Bundle> extends RunBundleFormat {
 	/** Reads a bundle of this kind (format 2 or the kind's 0.1.0 format) from untrusted text. */
 	readonly read: (text: string) => ReadBundleResult<Bundle>;
+	/**
+	 * The same reading of the text's JSON already parsed (the registry parses a bundle once to
+	 * learn its kind): absent, the registry hands `read` the text again.
+	 */
+	readonly readJson?: (json: unknown) => ReadBundleResult<Bundle>;
 	/** The bundle as JSON text in the `benchtop-run/2` envelope, sealed with its fingerprint. */
 	readonly write: (bundle: Bundle) => string;
 	/** One line for lists and messages: name, model, how far, status. */
@@ -64,6 +85,7 @@ export interface RunKindDefinition<
 	Run extends RunRecordBase<string> = RunRecordBase<string>,
 	Bundle = unknown,
 	Payload = unknown,
+	TermId extends string = string,
 > {
 	/** The records' and bundles' `kind`: lowercase letters, digits and `-`. */
 	readonly kind: Run['kind'];
@@ -93,8 +115,11 @@ export interface RunKindDefinition<
 	readonly toStored?: (bundle: Bundle) => StoredRun<Run>;
 	/** A stored run as a bundle (export); absent while the kind exports through its own page. */
 	readonly fromStored?: (run: Run, items: readonly StoredRunItem[]) => Bundle;
-	/** The glossary's words of this family: term and plain-language definition. */
-	readonly glossary?: readonly { readonly term: string; readonly definition: string }[];
+	/**
+	 * The words of this family (its own glossary module), shown on the Glossary page after the
+	 * words every family shares, and named by the `?` tips of its pages.
+	 */
+	readonly glossary?: readonly GlossaryTerm<TermId>[];
 }
 
 /** A kind definition of any record, bundle and payload (what the registry holds). */

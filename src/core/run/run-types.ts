@@ -21,13 +21,10 @@ export const RUN_STATUSES: readonly RunStatus[] = ['running', 'cancelled', 'done
 export type RunModelSpec = ModelSpec | EndpointModelSpec;
 
 /**
- * The kinds of the app's own typed records (suite, Evals, LTM). Code that handles runs of any
- * kind takes the names from the kind registry (core/kinds/registered-kinds.ts), not from here.
+ * The fields every run has, whatever its kind. `K` is the kind's name; the names of the app's
+ * kinds come from the kind registry (`RegisteredKindName`, core/kinds/registered-kinds.ts).
  */
-export type RunKind = 'suite' | 'evals' | 'ltm';
-
-/** The fields every run has, whatever its kind. */
-export interface RunRecordBase<K extends string = RunKind> {
+export interface RunRecordBase<K extends string = string> {
 	/** Local id (autoincremented, shared by every kind): `#/results/<id>` for a suite run. */
 	readonly id: number;
 	readonly kind: K;

@@ -20,6 +20,7 @@ import {
 } from '../run/task-run-json';
 import { ShareLinkError } from '../errors';
 import { encodeShareFragment, readSharePayload, type ShareRoute } from '../share/share-codec';
+import { STIMULI_GLOSSARY } from './stimuli-glossary';
 import { PUNCTUATION_RULES, type PunctuationRule } from './stimulus-passages';
 import { STIMULUS_FILE_MAX_BYTES } from './read-stimulus-table';
 import type { StimulusWindowSize } from './stimulus-windows';
@@ -228,66 +229,71 @@ function tooLargeText(chars: number): ShareLinkError {
 	);
 }
 
-export const STIMULI_RUN_KIND: RunKindDefinition<StimuliRunRecord, StimuliBundle, StimuliPayload> =
-	{
-		kind: 'stimuli',
-		label: 'Stimuli',
-		page: { name: 'Stimuli', route: '#/stimuli' },
-		storedEntries: RunEntries,
-		resume: STIMULI_RESUME,
-		models: (run) => run.models,
-		progress: (run) => ({ done: run.wordsDone, total: run.wordsTotal }),
-		openRoute: (runId) => `#/stimuli/run/${runId}`,
-		bundle: {
-			...STIMULI_BUNDLE,
-			read: (text) => readRunBundleOfKind<StimuliBundle>(text, STIMULI_BUNDLE, BundleSchema),
-			write: (bundle) => writeRunBundleText(STIMULI_BUNDLE, bundle),
-			summarize: ({ run }) =>
-				`${run.fileName} · ${run.models.map(describeModelSpec).join(', ')} · ${run.wordsDone} of ${run.wordsTotal} words · ${run.status}`,
+export const STIMULI_RUN_KIND: RunKindDefinition<
+	StimuliRunRecord,
+	StimuliBundle,
+	StimuliPayload,
+	(typeof STIMULI_GLOSSARY)[number]['id']
+> = {
+	kind: 'stimuli',
+	label: 'Stimuli',
+	page: { name: 'Stimuli', route: '#/stimuli' },
+	storedEntries: RunEntries,
+	resume: STIMULI_RESUME,
+	models: (run) => run.models,
+	progress: (run) => ({ done: run.wordsDone, total: run.wordsTotal }),
+	openRoute: (runId) => `#/stimuli/run/${runId}`,
+	bundle: {
+		...STIMULI_BUNDLE,
+		read: (text) => readRunBundleOfKind<StimuliBundle>(text, STIMULI_BUNDLE, BundleSchema),
+		write: (bundle) => writeRunBundleText(STIMULI_BUNDLE, bundle),
+		summarize: ({ run }) =>
+			`${run.fileName} · ${run.models.map(describeModelSpec).join(', ')} · ${run.wordsDone} of ${run.wordsTotal} words · ${run.status}`,
+	},
+	share: {
+		...STIMULI_SHARE,
+		encode: (payload) => {
+			if (payload.text.length > STIMULI_SHARE_MAX_TEXT_CHARS) {
+				throw tooLargeText(payload.text.length);
+			}
+			const encoded = encodeShareFragment(STIMULI_SHARE, payload);
+			if (!encoded.ok) throw encoded.error;
+			return encoded.fragment.slice(STIMULI_SHARE.route.length);
 		},
-		share: {
-			...STIMULI_SHARE,
-			encode: (payload) => {
-				if (payload.text.length > STIMULI_SHARE_MAX_TEXT_CHARS) {
-					throw tooLargeText(payload.text.length);
-				}
-				const encoded = encodeShareFragment(STIMULI_SHARE, payload);
-				if (!encoded.ok) throw encoded.error;
-				return encoded.fragment.slice(STIMULI_SHARE.route.length);
-			},
-			decode: (data) => {
-				const { kind: _kind, ...payload } = readSharePayload(
-					STIMULI_SHARE,
-					data,
-					PayloadSchema,
-				) as StimuliPayload & { kind: 'stimuli' };
-				return payload;
-			},
+		decode: (data) => {
+			const { kind: _kind, ...payload } = readSharePayload(
+				STIMULI_SHARE,
+				data,
+				PayloadSchema,
+			) as StimuliPayload & { kind: 'stimuli' };
+			return payload;
 		},
-		toStored: ({ run, input, words }) => {
-			// Keyed as the page stores them: the model, then the word's place among that model's.
-			const placed = new Map<number, number>();
-			const items = words.map((word) => {
-				const place = placed.get(word.model) ?? 0;
-				placed.set(word.model, place + 1);
-				return { kind: 'stimuli-word', key: word.model * STIMULI_WORD_KEY_STRIDE + place, ...word };
-			});
-			return {
-				run: { ...run, kind: 'stimuli' },
-				items: [
-					...(input === undefined ? [] : [{ kind: 'stimuli-input', key: 'input', text: input }]),
-					...items,
-				],
-			};
-		},
-		fromStored: ({ id: _id, kind: _kind, ...run }, items) => {
-			const input = items.find((item) => item.kind === 'stimuli-input')?.text;
-			return {
-				run,
-				...(typeof input === 'string' ? { input } : {}),
-				words: items
-					.filter((item) => item.kind === 'stimuli-word')
-					.map(({ kind: _itemKind, key: _key, ...word }) => word as unknown as StimuliWordRow),
-			};
-		},
-	};
+	},
+	toStored: ({ run, input, words }) => {
+		// Keyed as the page stores them: the model, then the word's place among that model's.
+		const placed = new Map<number, number>();
+		const items = words.map((word) => {
+			const place = placed.get(word.model) ?? 0;
+			placed.set(word.model, place + 1);
+			return { kind: 'stimuli-word', key: word.model * STIMULI_WORD_KEY_STRIDE + place, ...word };
+		});
+		return {
+			run: { ...run, kind: 'stimuli' },
+			items: [
+				...(input === undefined ? [] : [{ kind: 'stimuli-input', key: 'input', text: input }]),
+				...items,
+			],
+		};
+	},
+	fromStored: ({ id: _id, kind: _kind, ...run }, items) => {
+		const input = items.find((item) => item.kind === 'stimuli-input')?.text;
+		return {
+			run,
+			...(typeof input === 'string' ? { input } : {}),
+			words: items
+				.filter((item) => item.kind === 'stimuli-word')
+				.map(({ kind: _itemKind, key: _key, ...word }) => word as unknown as StimuliWordRow),
+		};
+	},
+	glossary: STIMULI_GLOSSARY,
+};

@@ -15,7 +15,14 @@ import {
 } from './share/battery-share';
 import { decodeShareLink, encodeShareLink, type SharePayload } from './share/share-link';
 import { BATTERY_SHARE, SUITE_SHARE } from './share/share-routes';
-import { SUITE_BUNDLE, parseRunBundle, serializeRunBundle, type RunBundle } from './run/run-bundle';
+import { SUITE_GLOSSARY } from './suite-glossary';
+import {
+	SUITE_BUNDLE,
+	parseRunBundle,
+	readRunBundleJson,
+	serializeRunBundle,
+	type RunBundle,
+} from './run/run-bundle';
 
 /** A suite run as stored: the suite (by SHA-256), the model, the convention and the counters. */
 export type SuiteRunRecord = RunRecordBase<'suite'> & Omit<SuiteRun, keyof RunRecordBase<'suite'>>;
@@ -37,7 +44,12 @@ export const BATTERY_SHARE_FACET: ShareFacet<BatterySharePayload> = {
 	},
 };
 
-export const SUITE_RUN_KIND: RunKindDefinition<SuiteRunRecord, RunBundle, SharePayload> & {
+export const SUITE_RUN_KIND: RunKindDefinition<
+	SuiteRunRecord,
+	RunBundle,
+	SharePayload,
+	(typeof SUITE_GLOSSARY)[number]['id']
+> & {
 	readonly moreShares: readonly ShareFacet<unknown>[];
 } = {
 	kind: 'suite',
@@ -61,6 +73,7 @@ export const SUITE_RUN_KIND: RunKindDefinition<SuiteRunRecord, RunBundle, ShareP
 	bundle: {
 		...SUITE_BUNDLE,
 		read: parseRunBundle,
+		readJson: readRunBundleJson,
 		write: serializeRunBundle,
 		summarize: ({ run, items }) =>
 			`${run.suiteName} · ${describeModelSpec(run.model)} · ${items.length} of ${run.itemCount} items · ${run.status}`,
@@ -79,4 +92,5 @@ export const SUITE_RUN_KIND: RunKindDefinition<SuiteRunRecord, RunBundle, ShareP
 		},
 	},
 	moreShares: [BATTERY_SHARE_FACET as ShareFacet<unknown>],
+	glossary: SUITE_GLOSSARY,
 };

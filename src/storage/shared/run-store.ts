@@ -77,13 +77,25 @@ export async function listRunItemsOfAnyKind(runId: number): Promise<StoredRunIte
 export async function importRunBundleOfAnyKind(text: string): Promise<StoredRunRecord> {
 	const read = KINDS.readBundle(text);
 	if (!read.ok) throw new Error(`${read.pointer || '/'}: ${read.message}`);
-	const kind = KINDS.get(read.kind);
+	return storeRunBundleOfAnyKind(read.kind, read.bundle);
+}
+
+/**
+ * Stores a bundle of the registered kind `name`, already read by its kind's reader, as a new run
+ * of this browser (a new id), with its pieces, all or nothing in one transaction.
+ * @throws Error when its kind imports on its own page (or is not registered); StorageQuotaError
+ */
+export async function storeRunBundleOfAnyKind(
+	name: string,
+	bundle: unknown,
+): Promise<StoredRunRecord> {
+	const kind = KINDS.get(name);
 	if (kind?.toStored === undefined) {
 		throw new Error(
-			`${kind?.label ?? read.kind} runs are imported on the ${kind?.page.name ?? ''} page.`,
+			`${kind?.label ?? name} runs are imported on the ${kind?.page.name ?? ''} page.`,
 		);
 	}
-	const stored = kind.toStored(read.bundle);
+	const stored = kind.toStored(bundle);
 	const id = await guardQuota(() =>
 		db.transaction('rw', db.runs, db.runItems, async () => {
 			const runId = await db.runs.add({ ...stored.run, kind: kind.kind } as unknown as RunRow);

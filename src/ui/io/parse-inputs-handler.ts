@@ -23,6 +23,7 @@ import { sha256Hex } from '../../core/hash/sha256';
 import { describeError } from '../../core/messages/describe-error';
 import { ReplayFileError, parseReplayFile } from '../../core/model/replay-file';
 import type { LoadResult } from '../../core/ltm';
+import { RUN_KIND_REGISTRY } from '../../core/kinds/registered-kinds';
 import { SUITE_RUN_KIND } from '../../core/syntaxgym/suite-run-kind';
 import { suiteItemChunks } from '../../storage/syntaxgym/suite-item-chunks';
 import { createRpcHandler } from '../../worker/rpc/rpc-handler';
@@ -40,7 +41,7 @@ import type {
 	ReadRegistryResult,
 	ResolveEvalResult,
 	SerializedParseError,
-	SuiteBundleRead,
+	RunBundleFileRead,
 } from './parse-inputs-protocol';
 
 /** What a call can do besides parsing: report progress, and learn it was cancelled. */
@@ -61,7 +62,7 @@ const CHUNKED_PATHS: { readonly [K in ParseCallKind]: readonly (readonly string[
 		['resolved', 'sampleLocations'],
 	],
 	ltmDefinitions: [['benchmark', 'tests']],
-	suiteBundle: [],
+	runBundle: [],
 };
 
 /** Items per piece: a few milliseconds of structured clone each on the receiving side. */
@@ -215,23 +216,28 @@ async function loadDefinitionsCall(
 	});
 }
 
-/** Reads a suite run bundle as History imports it, its items as chunk rows. */
-async function readSuiteBundleCall(
+/**
+ * Reads a run bundle of any registered kind (its envelope says which) as its kind's reader does;
+ * a suite bundle's items become the chunk rows its import stores.
+ */
+async function readRunBundleCall(
 	input: InputFile,
 	context: ParseContext,
-): Promise<SuiteBundleRead> {
+): Promise<RunBundleFileRead> {
 	const text = await readText(input.file, context, { done: 0, total: input.file.size });
 	context.onProgress({ phase: 'parsing', done: 0, total: 1 });
-	const parsed = SUITE_RUN_KIND.bundle.read(text);
-	if (!parsed.ok) return parsed;
+	const read = RUN_KIND_REGISTRY.readBundle(text);
+	if (!read.ok) return read;
 	stopIfCancelled(context);
-	const { run, suiteText, items } = parsed.bundle;
+	const sealed = read.resultsSha256 === undefined ? {} : { resultsSha256: read.resultsSha256 };
+	if (read.kind !== SUITE_RUN_KIND.kind)
+		return { ok: true, kind: read.kind, bundle: read.bundle, ...sealed };
+	const { run, suiteText, items } = read.bundle;
 	return {
 		ok: true,
-		run,
-		suiteText,
-		...(parsed.resultsSha256 === undefined ? {} : { resultsSha256: parsed.resultsSha256 }),
-		chunks: suiteItemChunks(items),
+		kind: read.kind,
+		bundle: { run, suiteText, chunks: suiteItemChunks(items) },
+		...sealed,
 	};
 }
 
@@ -249,8 +255,8 @@ export async function runParseCall<K extends ParseCallKind>(
 			return (await readRegistryCall(params as ReadRegistryParams, context)) as Result;
 		case 'ltmDefinitions':
 			return (await loadDefinitionsCall(params as LoadDefinitionsParams, context)) as Result;
-		case 'suiteBundle':
-			return (await readSuiteBundleCall(params as InputFile, context)) as Result;
+		case 'runBundle':
+			return (await readRunBundleCall(params as InputFile, context)) as Result;
 		default:
 			return resolveEvalCall(params as ParseCalls['resolveEval']['params']) as Result;
 	}

@@ -7,8 +7,6 @@
 import type { EvalChoice, EvalsProblem, ResolvedEval } from '../../core/evals';
 import type { LoadResult } from '../../core/ltm';
 import type { ReplayFile } from '../../core/model/replay-file';
-import type { PortableRun } from '../../core/syntaxgym/run/run-bundle';
-import type { SuiteItemChunk } from '../../storage/syntaxgym/suite-item-chunks';
 import type { RpcReply, RpcRequest } from '../../worker/rpc/rpc-protocol';
 
 /** A picked or dropped file with the path it has in its folder (`file.name` when none). */
@@ -71,17 +69,18 @@ export interface LoadDefinitionsParams {
 }
 
 /**
- * A suite run bundle read and checked (its suite's SHA-256 and its results' seal), its items as
- * the chunk rows an import stores (typed arrays: quick to clone across), or where it is wrong.
+ * A run bundle of any registered kind read and checked by its kind's reader (a suite bundle's
+ * suite SHA-256, every kind's results seal), or where it is wrong. A suite bundle's items come as
+ * the chunk rows an import stores (typed arrays: quick to clone across): `bundle` is then
+ * `{ run, suiteText, chunks }`.
  */
-export type SuiteBundleRead =
+export type RunBundleFileRead =
 	| {
 			readonly ok: true;
-			readonly run: PortableRun;
-			readonly suiteText: string;
+			readonly kind: string;
+			readonly bundle: unknown;
 			/** The bundle's `resultsSha256`, checked against its results; absent in older bundles. */
 			readonly resultsSha256?: string;
-			readonly chunks: readonly SuiteItemChunk[];
 	  }
 	| { readonly ok: false; readonly pointer: string; readonly message: string };
 
@@ -91,7 +90,7 @@ export interface ParseCalls {
 	readRegistry: { params: ReadRegistryParams; result: ReadRegistryResult };
 	resolveEval: { params: ResolveEvalParams; result: ResolveEvalResult };
 	ltmDefinitions: { params: LoadDefinitionsParams; result: LoadResult };
-	suiteBundle: { params: InputFile; result: SuiteBundleRead };
+	runBundle: { params: InputFile; result: RunBundleFileRead };
 }
 export type ParseCallKind = keyof ParseCalls;
 

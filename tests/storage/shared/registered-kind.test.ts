@@ -7,7 +7,8 @@ import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
 import { libraryEntryOf, type LibraryRun } from '../../../src/core/library/library-entry';
 import { formatAppRoute, parseAppRoute } from '../../../src/core/routing/app-route';
 import { listLibraryRuns } from '../../../src/storage/shared/runs-repository';
-import { storeBundleOfAnyKind, storedBundleText } from '../../../src/ui/io/library-bundles';
+import { storedBundleText } from '../../../src/ui/io/library-bundles';
+import { RunHistory } from '../../../src/ui/state/shared/run-history.svelte';
 import { db } from '../../../src/storage/shared/db';
 import {
 	createRunOfAnyKind,
@@ -151,7 +152,12 @@ describe('a kind registered only in a test', () => {
 
 	it('is a row of the Library: its label, models, counts and route; imported and exported there', async () => {
 		const text = TALLY_KIND.bundle.write(BUNDLE);
-		const target = await storeBundleOfAnyKind(text);
+		const history = new RunHistory();
+		const target = await history.importBundle(text, 'tally.benchtop-run.json');
+		if (target === null) throw new Error(history.message ?? 'not imported');
+		expect(history.message).toBe(
+			`Imported tally.benchtop-run.json as run ${target.runId}. Its results match the SHA-256 it was written with.`,
+		);
 		expect(target).toEqual({
 			runId: target.runId,
 			route: `#/tally/run/${target.runId}`,

@@ -377,10 +377,15 @@ const BundleSchema = v.pipe(
 export function parseRunBundle(text: string): ParseRunBundleResult {
 	const parsed = parseJsonText(text);
 	if (!parsed.ok) return parsed;
-	if (!isJsonObject(parsed.json)) return { ok: false, pointer: '', message: NOT_OBJECT };
-	const envelope = checkRunBundleKind(parsed.json, SUITE_BUNDLE);
+	return readRunBundleJson(parsed.json);
+}
+
+/** {@link parseRunBundle} of the bundle's JSON, already parsed. */
+export function readRunBundleJson(json: unknown): ParseRunBundleResult {
+	if (!isJsonObject(json)) return { ok: false, pointer: '', message: NOT_OBJECT };
+	const envelope = checkRunBundleKind(json, SUITE_BUNDLE);
 	if (!envelope.ok) return envelope;
-	const result = v.safeParse(BundleSchema, parsed.json, { abortEarly: true });
+	const result = v.safeParse(BundleSchema, json, { abortEarly: true });
 	if (!result.success) {
 		const [issue] = result.issues;
 		return { ok: false, pointer: pointerOfIssue(issue), message: issue.message };

@@ -24,7 +24,7 @@ import {
 import type { InferenceClientApi } from '../../../worker/protocol';
 import { LocalWorkerModel } from '../../io/local-worker-model';
 import type { EndpointSettings } from '../shared/endpoint-settings.svelte';
-import { modelFromSpec } from '../shared/evals-models.svelte';
+import { modelFromSpec } from '../shared/text-models.svelte';
 import type { TaskProgress } from '../shared/task-session.svelte';
 
 /** What the run needs from the page's session, and how it tells it of progress. */

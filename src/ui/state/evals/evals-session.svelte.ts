@@ -99,7 +99,7 @@ import {
 } from '../../io/parse-inputs-client';
 import type { ReadRegistryResult } from '../../io/parse-inputs-protocol';
 import { EndpointSettings } from '../shared/endpoint-settings.svelte';
-import { EvalsModelChoice, specOfChoice } from '../shared/evals-models.svelte';
+import { TextModelChoice, specOfChoice } from '../shared/text-models.svelte';
 import { TaskSession, type TaskProgress, type TaskStatus } from '../shared/task-session.svelte';
 
 export type { EvalsCard, EvalsProblem, EvalsShownRun };
@@ -116,8 +116,8 @@ export interface EvalsSessionOptions {
 
 export class EvalsSession extends TaskSession<EvalsRunSummary> {
 	readonly endpoint: EndpointSettings;
-	readonly policy = new EvalsModelChoice();
-	readonly grader = new EvalsModelChoice();
+	readonly policy = new TextModelChoice();
+	readonly grader = new TextModelChoice();
 	/** Parameters the user sets over upstream's, per role (only the ones set). */
 	policyOverrides = $state<GenerationParams>({});
 	graderOverrides = $state<GenerationParams>({});

@@ -5,11 +5,11 @@
  */
 import type { TextModelSpec } from '../../../core/model/model-spec';
 import type { EndpointSettings } from '../shared/endpoint-settings.svelte';
-import type { EvalsModelChoice } from '../shared/evals-models.svelte';
+import type { TextModelChoice } from '../shared/text-models.svelte';
 
 /** Sets `choice` to a shared run's model (`spec`; none: the choice stays as it is). */
 export function chooseSharedModel(
-	choice: EvalsModelChoice,
+	choice: TextModelChoice,
 	spec: TextModelSpec | undefined,
 	replayTexts: Readonly<Record<string, string>>,
 	endpoint: EndpointSettings,

@@ -10,7 +10,7 @@ import { withResponseCache, type ResponseCacheStore } from '../../../providers/r
 import type { InferenceClientApi } from '../../../worker/protocol';
 import { LocalWorkerModel } from '../../io/local-worker-model';
 import type { EndpointSettings } from '../shared/endpoint-settings.svelte';
-import { modelFromSpec } from '../shared/evals-models.svelte';
+import { modelFromSpec } from '../shared/text-models.svelte';
 
 /** What the run's models are built with, and where the agent's calls and tokens go. */
 export interface LtmModelsContext {

@@ -81,7 +81,7 @@ import {
 	type DefinitionsReading,
 } from '../../io/memory-sources';
 import { EndpointSettings } from '../shared/endpoint-settings.svelte';
-import { EvalsModelChoice, specOfChoice } from '../shared/evals-models.svelte';
+import { TextModelChoice, specOfChoice } from '../shared/text-models.svelte';
 import { TaskSession } from '../shared/task-session.svelte';
 
 export type DefinitionsSource = 'bundled' | 'files' | 'none';
@@ -107,8 +107,8 @@ interface RunEnd {
 
 export class MemorySession extends TaskSession<LtmRunRecord> {
 	readonly endpoint: EndpointSettings;
-	readonly agent = new EvalsModelChoice();
-	readonly judge = new EvalsModelChoice();
+	readonly agent = new TextModelChoice();
+	readonly judge = new TextModelChoice();
 	useJudge = $state(false);
 	/** Memory span in tokens (null: the definitions' own). */
 	memorySpan = $state<number | null>(null);

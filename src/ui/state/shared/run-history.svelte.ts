@@ -1,8 +1,8 @@
 /**
  * The Library (the run history): stored runs of every kind (newest first), deletion, export of
- * runs as sealed bundles (several in a zip), import of a bundle of any kind or a zip of them (a
- * big suite bundle read in the parse worker), storage usage and the persistent-storage request.
- * Storage only through repositories.
+ * runs as sealed bundles (several in a zip), import of a bundle of any kind or a zip of them (each
+ * stored by its kind's bundle store, kind-bundle-stores.ts; a big file read in the parse worker),
+ * storage usage and the persistent-storage request. Storage only through repositories.
  */
 import { describeError } from '../../../core/messages/describe-error';
 import { RUN_KIND_REGISTRY } from '../../../core/kinds/registered-kinds';
@@ -13,26 +13,20 @@ import {
 	libraryOpenTarget,
 	type LibraryOpenTarget,
 } from '../../../core/library/library-entry';
-import type { ItemResult, SuiteRun } from '../../../core/syntaxgym/run/suite-run';
+import type { SuiteRun } from '../../../core/syntaxgym/run/suite-run';
 import {
 	deleteSuiteRun,
-	importSuiteRun,
 	listSuiteRunHistory,
-	type SuiteRunToImport,
 } from '../../../storage/syntaxgym/suite-runs-repository';
 import {
 	deleteUnreadableRun,
 	listLibraryRuns,
 	type UnreadableRun,
 } from '../../../storage/shared/runs-repository';
-import type { SuiteItemChunk } from '../../../storage/syntaxgym/suite-item-chunks';
 import type { DownloadFile } from '../../io/download-file';
-import {
-	libraryExportFile,
-	storeBundleOfAnyKind,
-	storeEvalsBundle,
-	storeLtmBundle,
-} from '../../io/library-bundles';
+import { readBundleFileOffThread, type BundleFileRead } from '../../io/kind-bundle-store';
+import { bundleStoreOf } from '../../io/kind-bundle-stores';
+import { libraryExportFile } from '../../io/library-bundles';
 import {
 	PARSE_IN_WORKER_BYTES,
 	ParseInputError,
@@ -48,11 +42,19 @@ import {
 } from '../../../storage/shared/storage-usage';
 import { ImportCancelledError } from '../../../storage/shared/storage-errors';
 
+/** What is wrong with a bundle that did not read, and where. */
+function readProblem(sourceName: string, read: { pointer: string; message: string }): string {
+	const where = read.pointer === '' ? '' : ` at ${read.pointer}`;
+	return `${sourceName} cannot be imported${where}: ${read.message}.`;
+}
+
 /** An import going on: the file, and items stored of all (null while the file is read). */
 export interface ImportProgress {
 	readonly name: string;
 	readonly stored: number;
 	readonly total: number | null;
+	/** What is counted, in its kind's word (`items`, `samples`); absent while the file is read. */
+	readonly noun?: string;
 }
 
 export class RunHistory {
@@ -161,10 +163,9 @@ export class RunHistory {
 	}
 
 	/**
-	 * Imports a run bundle file of any kind. A file over PARSE_IN_WORKER_BYTES (a big suite run) is
-	 * read, parsed and seal-checked in the parse worker (this thread stays free; its reading shows
-	 * as progress and can be cancelled); a smaller one here. Returns where the new run opens, or
-	 * null with `message` saying what is wrong and where.
+	 * Imports a run bundle file of any kind. A file over PARSE_IN_WORKER_BYTES (a big run) is read,
+	 * parsed and seal-checked in the parse worker (this thread stays free; its reading shows as
+	 * progress and can be cancelled); a smaller one here. Returns where the new run opens, or null with `message` saying what is wrong and where.
 	 */
 	async importBundleFile(
 		file: File,
@@ -181,25 +182,12 @@ export class RunHistory {
 		this.#importAbort = abort;
 		this.#importing = { name: sourceName, stored: 0, total: null };
 		try {
-			const read = await client().call(
-				'suiteBundle',
-				{ path: file.name, file },
-				{ signal: abort.signal },
-			);
+			const read = await readBundleFileOffThread(file, { signal: abort.signal, client: client() });
 			if (!read.ok) {
-				const where = read.pointer === '' ? '' : ` at ${read.pointer}`;
-				this.#message = `${sourceName} cannot be imported${where}: ${read.message}.`;
+				this.#message = readProblem(sourceName, read);
 				return null;
 			}
-			const { run, suiteText, chunks, resultsSha256 } = read;
-			const target = await this.#store(
-				sourceName,
-				run,
-				suiteText,
-				{ chunks },
-				resultsSha256,
-				abort,
-			);
+			const target = await this.#store(sourceName, read, abort);
 			if (target) await this.refresh();
 			return target;
 		} catch (error) {
@@ -271,73 +259,45 @@ export class RunHistory {
 	/** Reads and stores one bundle; the message says what happened. */
 	async #importOne(text: string, sourceName: string): Promise<LibraryOpenTarget | null> {
 		this.#cancelled = false;
-		const parsed = RUN_KIND_REGISTRY.readBundle(text);
-		if (!parsed.ok) {
-			const where = parsed.pointer === '' ? '' : ` at ${parsed.pointer}`;
-			this.#message = `${sourceName} cannot be imported${where}: ${parsed.message}.`;
+		const read = RUN_KIND_REGISTRY.readBundle(text);
+		if (!read.ok) {
+			this.#message = readProblem(sourceName, read);
 			return null;
 		}
-		const sealed = parsed.resultsSha256
-			? ' Its results match the SHA-256 it was written with.'
-			: '';
-		if (parsed.kind !== 'suite') {
-			try {
-				const target: LibraryOpenTarget =
-					parsed.kind === 'evals'
-						? libraryOpenTarget('evals', await storeEvalsBundle(parsed.bundle))
-						: parsed.kind === 'ltm'
-							? libraryOpenTarget('ltm', await storeLtmBundle(parsed.bundle))
-							: await storeBundleOfAnyKind(text);
-				this.#message = `Imported ${sourceName} as run ${target.runId}.${sealed}`;
-				return target;
-			} catch (error) {
-				this.#message = `${sourceName} could not be stored: ${describeError(error)}`;
-				return null;
-			}
-		}
-		const { run, suiteText, items } = parsed.bundle;
 		const abort = new AbortController();
 		this.#importAbort = abort;
 		try {
-			return await this.#store(sourceName, run, suiteText, { items }, parsed.resultsSha256, abort);
+			return await this.#store(sourceName, read, abort);
 		} finally {
 			this.#importing = null;
 			this.#importAbort = null;
 		}
 	}
 
-	/** Stores a suite bundle read well (its items, or chunk rows the worker built). */
+	/**
+	 * Stores a bundle read well by its kind's bundle store, with progress where the store counts
+	 * it, and cancel (nothing of it stays stored).
+	 */
 	async #store(
 		sourceName: string,
-		run: SuiteRunToImport['run'],
-		suiteText: string,
-		items:
-			{ readonly items: readonly ItemResult[] } | { readonly chunks: readonly SuiteItemChunk[] },
-		resultsSha256: string | undefined,
+		read: Extract<BundleFileRead, { ok: true }>,
 		abort: AbortController,
 	): Promise<LibraryOpenTarget | null> {
-		const total =
-			'items' in items
-				? items.items.length
-				: items.chunks.reduce((sum, chunk) => sum + chunk.itemNumbers.length, 0);
-		this.#importing = { name: sourceName, stored: 0, total };
+		this.#importing = { name: sourceName, stored: 0, total: null };
+		const noun = RUN_KIND_REGISTRY.get(read.kind)?.resume.noun ?? 'pieces';
 		try {
-			const record = await importSuiteRun(
-				{
-					run,
-					suite: { text: suiteText, name: run.suiteName, origin: 'import', sourceName },
-					...items,
+			const runId = await bundleStoreOf(read.kind).importBundle(read.bundle, {
+				sourceName,
+				signal: abort.signal,
+				onProgress: (stored, total) => {
+					this.#importing = { name: sourceName, stored, total, noun };
 				},
-				{
-					signal: abort.signal,
-					onProgress: (stored, total) => {
-						this.#importing = { name: sourceName, stored, total };
-					},
-				},
-			);
-			const sealed = resultsSha256 ? ' Its results match the SHA-256 it was written with.' : '';
-			this.#message = `Imported ${sourceName} as run ${record.id}.${sealed}`;
-			return libraryOpenTarget('suite', record.id);
+			});
+			const sealed = read.resultsSha256
+				? ' Its results match the SHA-256 it was written with.'
+				: '';
+			this.#message = `Imported ${sourceName} as run ${runId}.${sealed}`;
+			return libraryOpenTarget(read.kind, runId);
 		} catch (error) {
 			this.#cancelled = error instanceof ImportCancelledError;
 			this.#message = this.#cancelled

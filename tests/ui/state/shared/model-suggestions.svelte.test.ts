@@ -4,10 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeviceFacts } from '../../../../src/core/model/model-suggestions';
 import { EndpointSettings } from '../../../../src/ui/state/shared/endpoint-settings.svelte';
-import {
-	EvalsModelChoice,
-	specOfChoice,
-} from '../../../../src/ui/state/shared/evals-models.svelte';
+import { TextModelChoice, specOfChoice } from '../../../../src/ui/state/shared/text-models.svelte';
 import { ModelCatalog } from '../../../../src/ui/state/shared/model-catalog.svelte';
 import { LAST_ANSWER_MODEL_KEY } from '../../../../src/ui/state/shared/model-suggestions.svelte';
 import { FakeEngine } from '../../../../src/worker/fake-engine';
@@ -61,12 +58,12 @@ describe('ModelCatalog suggestions', () => {
 	});
 });
 
-describe('EvalsModelChoice suggestions and the remembered answer model', () => {
+describe('TextModelChoice suggestions and the remembered answer model', () => {
 	const endpoint = new EndpointSettings({ storage: null });
 
 	it('a picked answer model becomes a hub spec at its dtype and is remembered', async () => {
 		const storage = memoryStorage();
-		const choice = new EvalsModelChoice({ readDevice: () => Promise.resolve(BIG_DEVICE), storage });
+		const choice = new TextModelChoice({ readDevice: () => Promise.resolve(BIG_DEVICE), storage });
 		await choice.suggestions.refreshDevice();
 		const row = choice.suggestions.rows().find((r) => r.suggestion.id.includes('SmolLM2-135M'))!;
 		choice.suggestions.pick(row);
@@ -85,7 +82,7 @@ describe('EvalsModelChoice suggestions and the remembered answer model', () => {
 	});
 
 	it('starts on the bundled gpt2-en-small (not the random-weight tiny one, still offered)', async () => {
-		const choice = new EvalsModelChoice({
+		const choice = new TextModelChoice({
 			readDevice: () => Promise.resolve(BIG_DEVICE),
 			storage: null,
 		});
@@ -108,12 +105,12 @@ describe('EvalsModelChoice suggestions and the remembered answer model', () => {
 	it('defaults to the remembered model only when the cache holds it', () => {
 		const storage = memoryStorage();
 		storage.setItem(LAST_ANSWER_MODEL_KEY, JSON.stringify({ id: 'o/m-Instruct', dtype: 'q8' }));
-		const notCached = new EvalsModelChoice({ storage });
+		const notCached = new TextModelChoice({ storage });
 		notCached.applyRememberedDefault([{ id: 'other/model', source: 'hub', bytes: 1, files: 1 }]);
 		expect(notCached.localId).toBe('gpt2-en-small');
 		expect(specOfChoice(notCached, endpoint).spec.source).toBe('bundled');
 
-		const cached = new EvalsModelChoice({ storage });
+		const cached = new TextModelChoice({ storage });
 		cached.applyRememberedDefault([{ id: 'o/m-Instruct', source: 'hub', bytes: 1, files: 1 }]);
 		expect(cached.localId).toBe('o/m-Instruct');
 		expect(cached.hubDtype).toBe('q8');
@@ -122,7 +119,7 @@ describe('EvalsModelChoice suggestions and the remembered answer model', () => {
 	it('leaves a choice the user already changed', () => {
 		const storage = memoryStorage();
 		storage.setItem(LAST_ANSWER_MODEL_KEY, JSON.stringify({ id: 'o/m-Instruct', dtype: 'q8' }));
-		const choice = new EvalsModelChoice({ storage });
+		const choice = new TextModelChoice({ storage });
 		choice.localId = 'gpt2-random-tiny';
 		choice.applyRememberedDefault([{ id: 'o/m-Instruct', source: 'hub', bytes: 1, files: 1 }]);
 		expect(choice.localId).toBe('gpt2-random-tiny');

@@ -1,14 +1,14 @@
-// An Evals model choice with a share link's endpoint: a proposal that blocks the run until the
-// user runs it once or saves it, and never changes the saved endpoint.
+// A text-model choice (Evals, Memory) with a share link's endpoint: a proposal that blocks the
+// run until the user runs it once or saves it, and never changes the saved endpoint.
 import { describe, expect, it } from 'vitest';
 import type { EndpointModelSpec } from '../../../../src/core/model/model-spec';
 import { EndpointModel } from '../../../../src/providers/endpoint-model';
 import { EndpointSettings } from '../../../../src/ui/state/shared/endpoint-settings.svelte';
 import {
-	EvalsModelChoice,
+	TextModelChoice,
 	modelFromSpec,
 	specOfChoice,
-} from '../../../../src/ui/state/shared/evals-models.svelte';
+} from '../../../../src/ui/state/shared/text-models.svelte';
 import { FakeEngine } from '../../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../../src/worker/inference-client';
 
@@ -25,10 +25,10 @@ function mySettings(): EndpointSettings {
 	return settings;
 }
 
-describe('EvalsModelChoice with a link endpoint', () => {
+describe('TextModelChoice with a link endpoint', () => {
 	it('is a proposal: the run waits, the settings stay, "run once" uses the link endpoint', () => {
 		const settings = mySettings();
-		const choice = new EvalsModelChoice();
+		const choice = new TextModelChoice();
 		choice.proposeEndpoint(LINKED, settings);
 		expect(choice.kind).toBe('endpoint');
 		expect(choice.problem(settings)).toMatch(/their-model at https:\/\/their\.example\/v1/);
@@ -57,7 +57,7 @@ describe('EvalsModelChoice with a link endpoint', () => {
 
 	it('without a proposal uses the endpoint as set', () => {
 		const settings = mySettings();
-		const choice = new EvalsModelChoice();
+		const choice = new TextModelChoice();
 		choice.kind = 'endpoint';
 		expect(choice.problem(settings)).toBeNull();
 		expect(specOfChoice(choice, settings).spec).toEqual(settings.spec);

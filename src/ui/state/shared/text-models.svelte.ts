@@ -1,7 +1,8 @@
 /**
- * The Evals page's model choices (model under test and grader: a bundled local model in the
- * worker, the endpoint, or a replay file). Builds TextModels from providers; runs nothing. The
- * generation parameters set over upstream's are in core (`src/core/evals/generation-overrides.ts`).
+ * The text-model choices of the Evals and Memory pages (model under test and grader, agent and
+ * judge: a bundled or hub model in the worker, the endpoint, or a replay file). Builds TextModels
+ * from providers; runs nothing. The generation parameters Evals sets over upstream's are in core
+ * (`src/core/evals/generation-overrides.ts`).
  */
 import type { TextModel } from '../../../core/model/generation';
 import {
@@ -37,7 +38,7 @@ import {
 export const DEFAULT_LOCAL_ID = 'gpt2-en-small';
 const BUNDLED_IDS: readonly string[] = BUNDLED_MODEL_IDS;
 
-export type EvalsModelKind = 'local' | 'endpoint' | 'replay';
+export type TextModelKind = 'local' | 'endpoint' | 'replay';
 
 /** A replay file the user picked (name and text). */
 export interface ReplayFileChoice {
@@ -77,9 +78,9 @@ function knownReplay(
 	return answers && sha256 !== undefined ? { answers, sha256 } : undefined;
 }
 
-/** One model choice (policy or grader). */
-export class EvalsModelChoice {
-	kind = $state<EvalsModelKind>('local');
+/** One model choice (policy or grader of an Evals run, agent or judge of a Memory run). */
+export class TextModelChoice {
+	kind = $state<TextModelKind>('local');
 	/** A bundled model's name, or a hub id (a suggested or remembered instruction-tuned model). */
 	localId = $state<string>(DEFAULT_LOCAL_ID);
 	/** The weights a hub `localId` loads with (bundled models always run fp32). */
@@ -248,7 +249,7 @@ export function modelFromSpec(
 
 /** The spec of a choice (after its problem is null). */
 export function specOfChoice(
-	choice: EvalsModelChoice,
+	choice: TextModelChoice,
 	endpoint: EndpointSettings,
 ): { spec: TextModelSpec; replayText?: string } {
 	if (choice.kind === 'replay' && choice.replay?.sha256 !== undefined) {
