@@ -2,13 +2,16 @@
  * UTF-8 encoding and decoding of strings, the one implementation in the pure core: used by
  * hashing, the ONNX protobuf writer and the token-offset alignment. The core's types know no
  * TextEncoder (it is not ECMAScript), but every runtime it runs in (browsers, workers, Node) has
- * one: encoding uses it when present, ~10x faster on a large text, the same bytes.
+ * one: encoding uses its `encodeInto` when present, the same bytes. Measured on a 13.6 M-character
+ * bundle text: Chromium encodeInto 100-250 ms, by hand 115-310 ms, `encode` 280-580 ms; Node
+ * encodeInto 50-110 ms, by hand 90-150 ms.
  */
 
 /** The runtime's TextEncoder, when it has one (typed here: the core's lib has no DOM). */
-const NativeTextEncoder = (
-	globalThis as { TextEncoder?: new () => { encode(text: string): Uint8Array } }
-).TextEncoder;
+interface NativeEncoder {
+	encodeInto(text: string, into: Uint8Array): { readonly read: number; readonly written: number };
+}
+const NativeTextEncoder = (globalThis as { TextEncoder?: new () => NativeEncoder }).TextEncoder;
 const nativeEncoder = NativeTextEncoder === undefined ? undefined : new NativeTextEncoder();
 
 /**
@@ -16,8 +19,11 @@ const nativeEncoder = NativeTextEncoder === undefined ? undefined : new NativeTe
  * into one buffer (at most 3 bytes per UTF-16 unit), so tens of MiB encode in well under a second.
  */
 export function encodeUtf8(text: string): Uint8Array {
-	if (nativeEncoder !== undefined) return nativeEncoder.encode(text);
-	return encodeUtf8ByHand(text);
+	if (nativeEncoder === undefined) return encodeUtf8ByHand(text);
+	// At most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
+	const bytes = new Uint8Array(text.length * 3);
+	const { written } = nativeEncoder.encodeInto(text, bytes);
+	return bytes.slice(0, written);
 }
 
 /** {@link encodeUtf8} without the runtime's encoder (exported for the test that compares both). */
