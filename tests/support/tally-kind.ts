@@ -143,3 +143,18 @@ export const TALLY_KIND: RunKindDefinition<
 	}),
 	glossary: TALLY_GLOSSARY,
 };
+
+/** A finished tally of three coin flips, as a bundle (the tests' one example). */
+export const COIN_FLIPS: TallyBundle = {
+	run: {
+		title: 'Coin flips',
+		status: 'done',
+		createdAt: Date.UTC(2026, 10, 28, 12),
+		updatedAt: Date.UTC(2026, 10, 28, 13),
+		counterName: 'Coin flips',
+		model: { source: 'bundled', id: 'gpt2-random-tiny', dtype: 'fp32', backend: 'wasm' },
+		steps: 3,
+		stepsDone: 3,
+	},
+	values: [1, 0, 1],
+};

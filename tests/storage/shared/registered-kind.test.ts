@@ -21,22 +21,8 @@ import {
 	putRunItemsOfAnyKind,
 	updateRunOfAnyKind,
 } from '../../../src/storage/shared/run-store';
-import { TALLY_KIND, type TallyBundle } from '../../support/tally-kind';
+import { COIN_FLIPS as BUNDLE, TALLY_KIND } from '../../support/tally-kind';
 import { clearDatabase } from '../clear-database';
-
-const BUNDLE: TallyBundle = {
-	run: {
-		title: 'Coin flips',
-		status: 'done',
-		createdAt: Date.UTC(2026, 10, 28, 12),
-		updatedAt: Date.UTC(2026, 10, 28, 13),
-		counterName: 'Coin flips',
-		model: { source: 'bundled', id: 'gpt2-random-tiny', dtype: 'fp32', backend: 'wasm' },
-		steps: 3,
-		stepsDone: 3,
-	},
-	values: [1, 0, 1],
-};
 
 beforeAll(() => {
 	RUN_KIND_REGISTRY.register(TALLY_KIND);

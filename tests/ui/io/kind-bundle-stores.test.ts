@@ -22,23 +22,9 @@ import {
 	createInThreadParseClient,
 } from '../../../src/ui/io/parse-inputs-client';
 import { RunHistory } from '../../../src/ui/state/shared/run-history.svelte';
-import { TALLY_KIND, type TallyBundle } from '../../support/tally-kind';
+import { COIN_FLIPS as TALLY, TALLY_KIND } from '../../support/tally-kind';
 import { clearDatabase } from '../../storage/clear-database';
 import { evalsRunDraft, ltmRunDraft, sampleResult } from '../../storage/fixtures';
-
-const TALLY: TallyBundle = {
-	run: {
-		title: 'Coin flips',
-		status: 'done',
-		createdAt: Date.UTC(2026, 10, 28, 12),
-		updatedAt: Date.UTC(2026, 10, 28, 13),
-		counterName: 'Coin flips',
-		model: { source: 'bundled', id: 'gpt2-random-tiny', dtype: 'fp32', backend: 'wasm' },
-		steps: 3,
-		stepsDone: 3,
-	},
-	values: [1, 0, 1],
-};
 
 beforeAll(() => {
 	RUN_KIND_REGISTRY.register(TALLY_KIND);
