@@ -36,6 +36,10 @@ export const EVALS_RUN_KIND: RunKindDefinition<
 	},
 	resume: EVALS_RESUME,
 	models: (run) => [...run.models.policy, ...(run.models.grader ? [run.models.grader] : [])],
+	modelRoles: (run) => [
+		...run.models.policy.map((spec) => ({ role: 'policy', spec })),
+		...(run.models.grader ? [{ role: 'grader', spec: run.models.grader }] : []),
+	],
 	progress: (run) => ({ done: run.progress.done, total: run.progress.total }),
 	openRoute: (runId) => `#/evals/run/${runId}`,
 	bundle: {

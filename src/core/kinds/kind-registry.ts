@@ -9,7 +9,14 @@ import * as v from 'valibot';
 import { ShareLinkError } from '../errors';
 import type { TextModelSpec } from '../model/model-spec';
 import type { ResumePlan } from '../run/resume-plan';
-import type { AnyRunKind, RunKindDefinition, RunProgressCount, ShareFacet } from '../run/run-kind';
+import type {
+	AnyRunKind,
+	LibraryFacts,
+	ModelInRole,
+	RunKindDefinition,
+	RunProgressCount,
+	ShareFacet,
+} from '../run/run-kind';
 import { RUN_STATUSES, type RunRecordBase } from '../run/run-types';
 import {
 	TimeMsSchema,
@@ -165,6 +172,17 @@ export class KindRegistry<const Kinds extends readonly AnyRunKind[] = readonly A
 	/** Every model `run` used, in its roles' order. */
 	models(run: RunRecordBase<string>): readonly TextModelSpec[] {
 		return this.of(run).models(run);
+	}
+
+	/** Every model `run` used with its role, in its kind's order (`model` where it has no roles). */
+	modelRoles(run: RunRecordBase<string>): readonly ModelInRole[] {
+		const kind = this.of(run);
+		return kind.modelRoles?.(run) ?? kind.models(run).map((spec) => ({ role: 'model', spec }));
+	}
+
+	/** What the Library shows of `run` besides what every run has. */
+	libraryFacts(run: RunRecordBase<string>): LibraryFacts {
+		return this.of(run).libraryFacts?.(run) ?? {};
 	}
 
 	/** How far `run` got, in its kind's unit. */

@@ -4,16 +4,18 @@
  * status, counts, date, where it opens; and the Library's filter and search. Pure; the page holds
  * the rows' state and actions.
  */
-import type { EvalsRunRecord } from '../evals/evals-run-record';
 import { RUN_KIND_REGISTRY, type RegisteredKindName } from '../kinds/registered-kinds';
-import type { RunRecord } from '../kinds/run-record';
 import type { TextModelSpec } from '../model/model-spec';
-import type { RunRecordBase, RunStatus } from '../run/run-types';
-import type { BatteryMembership } from '../syntaxgym/run/suite-run';
+import type { LibraryLink } from '../run/run-kind';
 
-/** A stored run as the Library reads it: an Evals run without its heavy input (eval, replay texts). */
-export type LibraryRun =
-	Exclude<RunRecord, { kind: 'evals' }> | Omit<EvalsRunRecord, 'spec' | 'replayTexts'>;
+export type { LibraryLink } from '../run/run-kind';
+import type { RunRecordBase, RunStatus } from '../run/run-types';
+
+/**
+ * A stored run as the Library reads it: any kind's record (an Evals run without its heavy input);
+ * what a row shows of it beyond the fields every run has comes from its kind, via the registry.
+ */
+export type LibraryRun = RunRecordBase<string>;
 
 /** The kind of run in words, as each registered kind names itself ("Suite", "Evals", "Memory"). */
 export const LIBRARY_KIND_LABELS: Readonly<Record<RegisteredKindName, string>> = Object.fromEntries(
@@ -75,14 +77,15 @@ export interface LibraryEntry {
 	readonly kindLabel: string;
 	/** What ran: the suite's, the eval's or the Memory run's name. */
 	readonly title: string;
-	/** A battery member's place ("suite 2 of 5 of a battery"); absent otherwise. */
-	readonly batteryText?: string;
-	readonly battery?: BatteryMembership;
-	/** A suite run's suite (SHA-256 hex): what "compare" and the matrix group by. */
-	readonly suiteSha256?: string;
+	/** A line under the title, from its kind ("suite 2 of 5 of a battery"). */
+	readonly detail?: string;
+	/** A fingerprint shown under the title, from its kind (a suite run's suite SHA-256). */
+	readonly fingerprint?: string;
 	readonly models: readonly LibraryModel[];
-	/** The surprisal convention of a suite run (with word boundaries when asked for). */
-	readonly convention?: string;
+	/** A line under the models, from its kind (a suite run's convention). */
+	readonly modelDetail?: string;
+	/** Its kind's pages about the run (a suite run: Compare; a battery member: Matrix). */
+	readonly links: readonly LibraryLink[];
 	/** The stored status (see {@link libraryStatusOf} for the words). */
 	readonly status: RunStatus;
 	readonly done: number;
@@ -139,25 +142,7 @@ export function libraryModelOf(role: string, spec: TextModelSpec): LibraryModel 
 }
 
 function modelsOf(run: LibraryRun): LibraryModel[] {
-	switch (run.kind) {
-		case 'suite':
-			return [libraryModelOf('model', run.model)];
-		case 'evals':
-			return [
-				...run.models.policy.map((spec) => libraryModelOf('policy', spec)),
-				...(run.models.grader ? [libraryModelOf('grader', run.models.grader)] : []),
-			];
-		case 'ltm':
-			return [
-				libraryModelOf('agent', run.models.agent),
-				...(run.models.judge ? [libraryModelOf('judge', run.models.judge)] : []),
-			];
-		default:
-			// A kind with no roles of its own: its models, as its kind lists them.
-			return RUN_KIND_REGISTRY.models(run as RunRecordBase<string>).map((spec) =>
-				libraryModelOf('model', spec),
-			);
-	}
+	return RUN_KIND_REGISTRY.modelRoles(run).map(({ role, spec }) => libraryModelOf(role, spec));
 }
 
 /** Where the stored run `runId` of `kind` opens. @throws Error for an unknown kind. */
@@ -170,26 +155,17 @@ export function libraryEntryOf(run: LibraryRun): LibraryEntry {
 	// How far it got and whether it resumes: its kind's own rule, through the registry.
 	const { done, total, noun } = RUN_KIND_REGISTRY.progress(run);
 	const resumable = RUN_KIND_REGISTRY.resumePlan(run) !== null;
-	const suiteFacts =
-		run.kind === 'suite'
-			? {
-					suiteSha256: run.suiteSha256,
-					convention: `${run.convention}${run.wordBoundaries ? ' · word boundaries' : ''}`,
-					...(run.battery
-						? {
-								battery: run.battery,
-								batteryText: `suite ${run.battery.index + 1} of ${run.battery.size} of a battery`,
-							}
-						: {}),
-				}
-			: {};
+	const { detail, fingerprint, modelDetail, links = [] } = RUN_KIND_REGISTRY.libraryFacts(run);
 	return {
 		id: run.id,
 		kind: run.kind,
 		kindLabel: RUN_KIND_REGISTRY.of(run).label,
 		title: run.title,
-		...suiteFacts,
+		...(detail === undefined ? {} : { detail }),
+		...(fingerprint === undefined ? {} : { fingerprint }),
 		models: modelsOf(run),
+		...(modelDetail === undefined ? {} : { modelDetail }),
+		links,
 		status: run.status,
 		done,
 		total,
@@ -200,14 +176,6 @@ export function libraryEntryOf(run: LibraryRun): LibraryEntry {
 		open: libraryOpenTarget(run.kind, run.id),
 		pageRoute: RUN_KIND_REGISTRY.of(run).page.route,
 	};
-}
-
-/**
- * The Library's row of a run of a kind known only through the registry (no case of its own here:
- * its label, models, progress, resume rule and route all come from its kind object).
- */
-export function libraryEntryOfRegisteredKind(run: RunRecordBase<string>): LibraryEntry {
-	return libraryEntryOf(run as unknown as LibraryRun);
 }
 
 /** What the Library shows: a kind, a model name, a status word, and search text; null: any. */
@@ -226,13 +194,13 @@ export const NO_LIBRARY_FILTER: LibraryFilter = {
 	search: '',
 };
 
-/** The text a search looks in: "run <id>", kind, title, battery, model names and facts. */
+/** The text a search looks in: "run <id>", kind, title, its kind's detail line, model names and facts. */
 function searchTextOf(entry: LibraryEntry): string {
 	return [
 		`run ${entry.id}`,
 		entry.kindLabel,
 		entry.title,
-		entry.batteryText ?? '',
+		entry.detail ?? '',
 		...entry.models.flatMap((model) => [model.name, ...model.facts]),
 	]
 		.join('\n')

@@ -36,6 +36,10 @@ export const LTM_RUN_KIND: RunKindDefinition<
 	},
 	resume: LTM_RESUME,
 	models: (run) => [run.models.agent, ...(run.models.judge ? [run.models.judge] : [])],
+	modelRoles: (run) => [
+		{ role: 'agent', spec: run.models.agent },
+		...(run.models.judge ? [{ role: 'judge', spec: run.models.judge }] : []),
+	],
 	progress: (run) => ({ done: run.progress.testsDone, total: run.progress.testsTotal }),
 	openRoute: (runId) => `#/memory/run/${runId}`,
 	bundle: {

@@ -28,6 +28,33 @@ export interface GlossaryTerm<Id extends string = string> {
 	readonly ask?: string;
 }
 
+/** A model of a run with its role in it (`model`; Evals: `policy`, `grader`; Memory: `agent`, `judge`). */
+export interface ModelInRole {
+	readonly role: string;
+	readonly spec: TextModelSpec;
+}
+
+/** A page of the run's family about the run, offered on its Library row (a hash route). */
+export interface LibraryLink {
+	/** The button's word ("Compare"). */
+	readonly label: string;
+	/** Its accessible name, saying which run ("Compare models on the suite of run 3"). */
+	readonly ariaLabel: string;
+	readonly route: string;
+}
+
+/** What a kind adds to its runs' Library rows besides title, models, status and counts. */
+export interface LibraryFacts {
+	/** A line under the title ("suite 2 of 5 of a battery"). */
+	readonly detail?: string;
+	/** A fingerprint shown under the title (its first 12 hex digits; all of it on hover). */
+	readonly fingerprint?: string;
+	/** A line under the models (a suite run's convention). */
+	readonly modelDetail?: string;
+	/** Pages about the run, offered as buttons on its row. */
+	readonly links?: readonly LibraryLink[];
+}
+
 /** A kind's links: the codec's route, and the payload read and written after it. */
 export interface ShareFacet<Payload> extends ShareRoute {
 	/** The link data after `route`; throws a ShareLinkError (`too-large`) over the budget. */
@@ -102,6 +129,10 @@ export interface RunKindDefinition<
 	readonly resume: ResumeRule<Run, Run['kind']>;
 	/** Every model a run used, in its roles' order (e.g. policy models then grader). */
 	readonly models: (run: Run) => readonly TextModelSpec[];
+	/** `run`'s models with their roles, as the Library lists them (absent: each of `models` as `model`). */
+	readonly modelRoles?: (run: Run) => readonly ModelInRole[];
+	/** What the Library shows of a run of this kind besides what every run has (absent: nothing). */
+	readonly libraryFacts?: (run: Run) => LibraryFacts;
 	/** How far a stored run got, counted in `resume.noun`. */
 	readonly progress: (run: Run) => RunProgressCount;
 	/** Where the stored run `runId` opens (a hash route, with `#`). */

@@ -68,6 +68,29 @@ export const SUITE_RUN_KIND: RunKindDefinition<
 	},
 	resume: SUITE_RESUME,
 	models: (run) => [run.model],
+	libraryFacts: (run) => ({
+		...(run.battery
+			? { detail: `suite ${run.battery.index + 1} of ${run.battery.size} of a battery` }
+			: {}),
+		fingerprint: run.suiteSha256,
+		modelDetail: `${run.convention}${run.wordBoundaries ? ' · word boundaries' : ''}`,
+		links: [
+			{
+				label: 'Compare',
+				ariaLabel: `Compare models on the suite of run ${run.id}`,
+				route: `#/compare/${run.suiteSha256}`,
+			},
+			...(run.battery
+				? [
+						{
+							label: 'Matrix',
+							ariaLabel: `Matrix of the battery of run ${run.id}`,
+							route: `#/matrix/${run.battery.id}`,
+						},
+					]
+				: []),
+		],
+	}),
 	progress: (run) => ({ done: run.itemsDone, total: run.itemCount }),
 	openRoute: (runId) => `#/results/${runId}`,
 	bundle: {

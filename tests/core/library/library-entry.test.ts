@@ -13,6 +13,7 @@ import {
 	type LibraryRun,
 } from '../../../src/core/library/library-entry';
 import type { TextModelSpec } from '../../../src/core/model/model-spec';
+import { formatAppRoute, parseAppRoute } from '../../../src/core/routing/app-route';
 
 const BUNDLED: TextModelSpec = {
 	source: 'bundled',
@@ -36,7 +37,7 @@ const REPLAY: TextModelSpec = { source: 'replay', file: 'a.replay.jsonl', sha256
 
 const TIMES = { createdAt: 1_700_000_000_000, updatedAt: 1_700_000_100_000 };
 
-const SUITE_RUN: LibraryRun = {
+const SUITE_RUN: LibraryRun & Record<string, unknown> = {
 	id: 3,
 	kind: 'suite',
 	title: 'Subject-verb agreement',
@@ -51,11 +52,11 @@ const SUITE_RUN: LibraryRun = {
 	appVersion: '0.2.0',
 	scoringMs: 10,
 	tokenCount: 40,
-	battery: { id: 'battery-1', index: 1, size: 5 },
+	battery: { id: '0b5e2a64-3f1c-4d2e-9a7b-1c2d3e4f5a6b', index: 1, size: 5 },
 	...TIMES,
 };
 
-const EVALS_RUN: LibraryRun = {
+const EVALS_RUN: LibraryRun & Record<string, unknown> = {
 	id: 7,
 	kind: 'evals',
 	title: 'arithmetic.dev.v0',
@@ -82,6 +83,17 @@ const LTM_RUN = {
 } as unknown as LibraryRun;
 
 describe('libraryEntryOf', () => {
+	it("a suite run's links open the app's compare and matrix pages", () => {
+		const { links } = libraryEntryOf(SUITE_RUN);
+		expect(links.map(({ route }) => parseAppRoute(route))).toEqual([
+			{ view: 'compare', suiteSha256: 'a'.repeat(64) },
+			{ view: 'matrix', batteryId: '0b5e2a64-3f1c-4d2e-9a7b-1c2d3e4f5a6b' },
+		]);
+		expect(links.map(({ route }) => formatAppRoute(parseAppRoute(route)))).toEqual(
+			links.map(({ route }) => route),
+		);
+	});
+
 	it('a suite run of a battery: model facts, convention, items, resumable, results page', () => {
 		const before = structuredClone(SUITE_RUN);
 		const entry = libraryEntryOf(SUITE_RUN);
@@ -90,10 +102,21 @@ describe('libraryEntryOf', () => {
 			kind: 'suite',
 			kindLabel: 'Suite',
 			title: 'Subject-verb agreement',
-			suiteSha256: 'a'.repeat(64),
-			convention: 'bos · word boundaries',
-			battery: { id: 'battery-1', index: 1, size: 5 },
-			batteryText: 'suite 2 of 5 of a battery',
+			detail: 'suite 2 of 5 of a battery',
+			fingerprint: 'a'.repeat(64),
+			modelDetail: 'bos · word boundaries',
+			links: [
+				{
+					label: 'Compare',
+					ariaLabel: 'Compare models on the suite of run 3',
+					route: `#/compare/${'a'.repeat(64)}`,
+				},
+				{
+					label: 'Matrix',
+					ariaLabel: 'Matrix of the battery of run 3',
+					route: '#/matrix/0b5e2a64-3f1c-4d2e-9a7b-1c2d3e4f5a6b',
+				},
+			],
 			models: [
 				{
 					role: 'model',
@@ -130,7 +153,8 @@ describe('libraryEntryOf', () => {
 		]);
 		expect(entry.countsText).toBe('5 of 5 samples');
 		expect(entry.resumable).toBe(false);
-		expect(entry.convention).toBeUndefined();
+		expect(entry.modelDetail).toBeUndefined();
+		expect(entry.links).toEqual([]);
 		expect(entry.open).toEqual({ runId: 7, route: '#/evals/run/7' });
 		expect(entry.pageRoute).toBe('#/evals');
 	});
