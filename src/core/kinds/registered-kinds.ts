@@ -7,6 +7,7 @@ import { EVALS_RUN_KIND } from '../evals/evals-run-kind';
 import { LTM_RUN_KIND } from '../ltm/ltm-run-kind';
 import { STIMULI_RUN_KIND } from '../stimuli/stimuli-run-kind';
 import { SUITE_RUN_KIND } from '../syntaxgym/suite-run-kind';
+import type { RunKindDefinition } from '../run/run-kind';
 import { KindRegistry } from './kind-registry';
 
 export const RUN_KIND_REGISTRY = new KindRegistry([
@@ -18,3 +19,10 @@ export const RUN_KIND_REGISTRY = new KindRegistry([
 
 /** The names of the app's registered kinds ('suite' | 'evals' | …), derived from the registry. */
 export type RegisteredKindName = (typeof RUN_KIND_REGISTRY)['kinds'][number]['kind'];
+
+/** A record of any of the app's registered kinds, told apart by `kind` (derived from the registry). */
+export type RegisteredRunRecord = (typeof RUN_KIND_REGISTRY)['kinds'][number] extends infer Kind
+	? Kind extends RunKindDefinition<infer Run, infer _Bundle, infer _Payload, infer _Terms>
+		? Run
+		: never
+	: never;

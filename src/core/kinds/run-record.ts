@@ -1,15 +1,11 @@
 /**
- * One run record for every kind of run (a suite run, an Evals run, a long-term-memory run) and one
- * record for each stored piece of a run (a suite item, an Evals sample, the LTM state or one LTM
+ * The app's own kinds' run records (re-exported; a record of any registered kind is
+ * `RegisteredRunRecord`, derived from the registry in registered-kinds.ts) and one record for each
+ * stored piece of a run (a suite item, an Evals sample, the LTM state or one LTM
  * log entry): what storage keeps. Plain, structured-cloneable data (typed arrays included).
  */
-import type {
-	EvalsInputItemRecord,
-	EvalsRunRecord,
-	EvalsSampleItemRecord,
-} from '../evals/evals-run-record';
-import type { LtmLogItemRecord, LtmRunRecord, LtmStateItemRecord } from '../ltm/ltm-run-record';
-import type { SuiteRunRecord } from '../syntaxgym/suite-run-kind';
+import type { EvalsInputItemRecord, EvalsSampleItemRecord } from '../evals/evals-run-record';
+import type { LtmLogItemRecord, LtmStateItemRecord } from '../ltm/ltm-run-record';
 
 export { EVALS_INPUT_KEY } from '../evals/evals-run-record';
 export type {
@@ -21,9 +17,6 @@ export { LTM_STATE_KEY } from '../ltm/ltm-run-record';
 export type { LtmLogItemRecord, LtmRunRecord, LtmStateItemRecord } from '../ltm/ltm-run-record';
 export type { RunRecordBase } from '../run/run-types';
 export type { SuiteRunRecord } from '../syntaxgym/suite-run-kind';
-
-/** A run of any kind, told apart by `kind`. */
-export type RunRecord = SuiteRunRecord | EvalsRunRecord | LtmRunRecord;
 
 /** One scored sentence, column-wise: typed arrays keep big runs small and fast to clone. */
 export interface ColumnarSentence {

@@ -3,10 +3,9 @@
  * kind, checked by its kind), all runs as their rows, and the stored records no page can show,
  * to be deleted. Returns the core's records; no Dexie type leaks out.
  */
-import type { RunRecord as RunOfAnyKind } from '../../core/kinds/run-record';
 import { db, type RunRow } from './db';
 import { listCheckedRowsOfKind, storedRunProblem, withId, type UnreadableRun } from './run-rows';
-import { listRunsOfEveryKind } from './run-store';
+import { listRunsOfEveryKind, type StoredRunRecord } from './run-store';
 
 /**
  * The stored runs of `kind` that pages cannot show (as listSuiteRunHistory lists a suite run's),
@@ -20,8 +19,8 @@ export { deleteUnreadableRun } from './run-rows';
 export type { UnreadableRun } from './run-rows';
 
 /**
- * Runs of every kind (suite, Evals, LTM), newest first, as their rows: an Evals run's input
- * (resolved eval, replay texts) is left out; its repository's getEvalsRun joins it.
+ * Runs of every registered kind, newest first, as their rows: an Evals run's input (resolved
+ * eval, replay texts) is left out; its repository's getEvalsRun joins it.
  */
 export async function listAllRuns(): Promise<RunSummary[]> {
 	const rows = await db.runs.orderBy('createdAt').reverse().toArray();
@@ -39,10 +38,11 @@ export async function listLibraryRuns(): Promise<{
 }> {
 	// Every registered kind, checked by its kind (the generic run store's list).
 	const { runs, unreadable } = await listRunsOfEveryKind();
-	return { runs: runs as unknown as RunSummary[], unreadable };
+	return { runs, unreadable };
 }
 
-/** A run of any kind without an Evals run's input. */
-export type RunSummary =
-	| Exclude<RunOfAnyKind, { kind: 'evals' }>
-	| Omit<Extract<RunOfAnyKind, { kind: 'evals' }>, 'spec' | 'replayTexts'>;
+/**
+ * A run of any registered kind as the Library lists it (what every run has, and its kind's own
+ * fields; an Evals run without its input).
+ */
+export type RunSummary = StoredRunRecord;

@@ -1,8 +1,11 @@
 // Every model a run used, whatever its kind: the suite's model, the Evals policy models and
 // grader, the LTM agent and judge.
 import { describe, expect, it } from 'vitest';
-import type { EvalsRunRecord, LtmRunRecord, RunRecord } from '../../../src/core/kinds/run-record';
-import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
+import type { EvalsRunRecord, LtmRunRecord } from '../../../src/core/kinds/run-record';
+import {
+	RUN_KIND_REGISTRY,
+	type RegisteredRunRecord as RunRecord,
+} from '../../../src/core/kinds/registered-kinds';
 
 const runModels = (record: RunRecord) => RUN_KIND_REGISTRY.models(record);
 import type { TextModelSpec } from '../../../src/core/model/model-spec';
