@@ -508,23 +508,29 @@ export class EvalsSession extends TaskSession<EvalsRunSummary> {
 		};
 		const ended: { report?: FinalReport } = {};
 		this.workOn(record.id);
-		const end = await this.guardedRun(async (signal) => {
-			this.setProgress({ done: 0, total, tokens: 0, elapsedMs: record.progress.elapsedMs });
-			await writeEvalsRunUpdate(record.id, { status: 'running', errorMessage: undefined });
-			const result = await runEvalsSamples({ record, stored, cache, signal }, started, hooks);
-			if (result.cancelled) {
-				this.say(this.cancelledMessage(result.samples.length, total));
-				return 'cancelled';
-			}
-			ended.report = result.finalReport;
-			return 'done';
-		});
-		await writeEvalsRunUpdate(record.id, {
-			status: end.status,
-			progress: { ...this.progress, elapsedMs: this.#now() - started },
-			...(ended.report ? { report: ended.report } : {}),
-			errorMessage: end.errorMessage,
-		}).catch(() => undefined);
+		const end = await this.guardedRun(
+			async (signal) => {
+				this.setProgress({ done: 0, total, tokens: 0, elapsedMs: record.progress.elapsedMs });
+				await writeEvalsRunUpdate(record.id, { status: 'running', errorMessage: undefined });
+				const result = await runEvalsSamples({ record, stored, cache, signal }, started, hooks);
+				if (result.cancelled) {
+					this.say(this.cancelledMessage(result.samples.length, total));
+					return 'cancelled';
+				}
+				ended.report = result.finalReport;
+				return 'done';
+			},
+			undefined,
+			// The end is stored before the page reads as idle, so a list read then sees it.
+			async (end) => {
+				await writeEvalsRunUpdate(record.id, {
+					status: end.status,
+					progress: { ...this.progress, elapsedMs: this.#now() - started },
+					...(ended.report ? { report: ended.report } : {}),
+					errorMessage: end.errorMessage,
+				}).catch(() => undefined);
+			},
+		);
 		await this.refreshRuns();
 		await this.show(record.id);
 		this.#sayReproduced(end.status);

@@ -379,7 +379,7 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 		const started = this.#now() - record.progress.elapsedMs;
 		const ended: RunEnd = { latest: record.progress, state: resumeFrom };
 		this.workOn(record.id);
-		const end = await this.guardedRun(
+		await this.guardedRun(
 			async (signal) => {
 				try {
 					await updateLtmRun(record.id, { status: 'running', errorMessage: undefined });
@@ -392,15 +392,19 @@ export class MemorySession extends TaskSession<LtmRunRecord> {
 				}
 			},
 			(error) => error instanceof LtmCancelledError,
+			// The end is stored before the page reads as idle, so a list read then sees it.
+			async (end) => {
+				const summary =
+					end.status === 'done' && ended.state ? buildLtmSummary(ended.state) : undefined;
+				const updated = await updateLtmRun(record.id, {
+					status: end.status,
+					progress: ended.latest,
+					...(summary ? { summary } : {}),
+					errorMessage: end.errorMessage,
+				}).catch(() => undefined);
+				if (updated) this.#shownRun = updated;
+			},
 		);
-		const summary = end.status === 'done' && ended.state ? buildLtmSummary(ended.state) : undefined;
-		const updated = await updateLtmRun(record.id, {
-			status: end.status,
-			progress: ended.latest,
-			...(summary ? { summary } : {}),
-			errorMessage: end.errorMessage,
-		}).catch(() => undefined);
-		if (updated) this.#shownRun = updated;
 		await this.refreshRuns();
 	}
 

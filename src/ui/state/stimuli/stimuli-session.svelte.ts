@@ -539,47 +539,53 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 		let tokens = 0;
 		const started = this.#now();
 		this.workOn(record.id);
-		const end = await this.guardedRun(async (signal) => {
-			this.setProgress({ done, total, tokens, elapsedMs: 0 });
-			await updateRunOfAnyKind(record.id, { status: 'running', errorMessage: undefined });
-			for (const [model, spec] of record.models.entries()) {
-				if (spec.source === 'openai' || spec.source === 'replay') {
-					throw new Error(
-						`${describeModelSpec(spec)}: only models that run in this tab score stimuli here.`,
-					);
-				}
-				const from = firstUnscoredWindow(plan, storedWords[model] ?? 0);
-				if (from >= plan.windows.length) continue;
-				const info = await this.#options.load(spec, signal);
-				const convention = defaultConvention({ source: spec.source, id: spec.id }).convention;
-				for (const [w, end] of stimuliRequests(plan, from)) {
-					if (signal.aborted) {
-						this.say(this.cancelledMessage(done, total));
-						return 'cancelled';
+		await this.guardedRun(
+			async (signal) => {
+				this.setProgress({ done, total, tokens, elapsedMs: 0 });
+				await updateRunOfAnyKind(record.id, { status: 'running', errorMessage: undefined });
+				for (const [model, spec] of record.models.entries()) {
+					if (spec.source === 'openai' || spec.source === 'replay') {
+						throw new Error(
+							`${describeModelSpec(spec)}: only models that run in this tab score stimuli here.`,
+						);
 					}
-					const windows = plan.windows.slice(w, end);
-					const result = await this.#scoreWindows(info, convention, windows, {
-						signal,
-						topNext: record.choices.topNext ?? null,
-					});
-					const words = collectStimulusWords(plan.passages, windows, result.windowTokens);
-					const items = stimuliWordItemsOf(plan, w, words, model);
-					await putRunItemsOfAnyKind(record.id, items);
-					done += items.length;
-					tokens += result.tokenCount;
-					await updateRunOfAnyKind(record.id, { wordsDone: done });
-					this.setProgress({ done, total, tokens, elapsedMs: this.#now() - started });
-					live.push(...items);
-					this.#showLive({ ...record, wordsDone: done }, plan, input, live);
+					const from = firstUnscoredWindow(plan, storedWords[model] ?? 0);
+					if (from >= plan.windows.length) continue;
+					const info = await this.#options.load(spec, signal);
+					const convention = defaultConvention({ source: spec.source, id: spec.id }).convention;
+					for (const [w, end] of stimuliRequests(plan, from)) {
+						if (signal.aborted) {
+							this.say(this.cancelledMessage(done, total));
+							return 'cancelled';
+						}
+						const windows = plan.windows.slice(w, end);
+						const result = await this.#scoreWindows(info, convention, windows, {
+							signal,
+							topNext: record.choices.topNext ?? null,
+						});
+						const words = collectStimulusWords(plan.passages, windows, result.windowTokens);
+						const items = stimuliWordItemsOf(plan, w, words, model);
+						await putRunItemsOfAnyKind(record.id, items);
+						done += items.length;
+						tokens += result.tokenCount;
+						await updateRunOfAnyKind(record.id, { wordsDone: done });
+						this.setProgress({ done, total, tokens, elapsedMs: this.#now() - started });
+						live.push(...items);
+						this.#showLive({ ...record, wordsDone: done }, plan, input, live);
+					}
 				}
-			}
-			return 'done';
-		});
-		await updateRunOfAnyKind(record.id, {
-			status: end.status,
-			wordsDone: done,
-			errorMessage: end.errorMessage,
-		}).catch(() => undefined);
+				return 'done';
+			},
+			undefined,
+			// The end is stored before the page reads as idle, so a list read then sees it.
+			async (end) => {
+				await updateRunOfAnyKind(record.id, {
+					status: end.status,
+					wordsDone: done,
+					errorMessage: end.errorMessage,
+				}).catch(() => undefined);
+			},
+		);
 		await this.refreshRuns();
 		// The words scored here are shown as they are (reading 10,000 stored words back would
 		// pause the page); the record is read again for its end.

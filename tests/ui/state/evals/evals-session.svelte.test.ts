@@ -17,6 +17,7 @@ import { FakeEngine } from '../../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../../src/worker/inference-client';
 import type { InferenceClientApi } from '../../../../src/worker/protocol';
 import { clearDatabase } from '../../../storage/clear-database';
+import { watchRunEndWrites } from '../../../support/run-end-writes';
 
 beforeEach(clearDatabase);
 
@@ -145,7 +146,11 @@ describe('EvalsSession runs', () => {
 		evals.policy.kind = 'local';
 		evals.setOverride('policy', 'max_tokens', 4);
 		expect(evals.runProblem).toBeNull();
+		const ends = watchRunEndWrites(() => evals.running);
 		await evals.run();
+		ends.stop();
+		// The end is stored while the page still reads as running (see run-end-writes.ts).
+		expect(ends.writes).toEqual([{ status: 'done', runningAtWrite: true }]);
 		expect(generateCalls()).toBe(3);
 		expect(evals.progress).toMatchObject({ done: 3, total: 3 });
 		const shown = evals.shown;

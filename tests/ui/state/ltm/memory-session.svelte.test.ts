@@ -15,6 +15,7 @@ import { MemorySession } from '../../../../src/ui/state/ltm/memory-session.svelt
 import { FakeEngine } from '../../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../../src/worker/inference-client';
 import { clearDatabase } from '../../../storage/clear-database';
+import { watchRunEndWrites } from '../../../support/run-end-writes';
 
 beforeEach(clearDatabase);
 
@@ -107,10 +108,15 @@ describe('MemorySession runs', () => {
 		const memory = session();
 		await memory.selectCard(EXAMPLE);
 		replayAgent(memory);
+		const ends = watchRunEndWrites(() => memory.running);
 		await memory.run();
+		ends.stop();
 		expect(memory.message).toBeNull();
 		const [stored] = await listLtmRuns();
 		expect(stored?.status).toBe('done');
+		// The end is stored while the page still reads as running (the Library refreshes when it
+		// turns idle, and would read the run as interrupted before).
+		expect(ends.writes).toEqual([{ status: 'done', runningAtWrite: true }]);
 		expect(stored?.models.agent.source).toBe('replay');
 		const report = memory.report;
 		const score = (dataset: string): number | undefined =>
