@@ -55,6 +55,18 @@ export interface LibraryFacts {
 	readonly links?: readonly LibraryLink[];
 }
 
+/** A page about several runs of one kind, picked in the Library (the suite family's matrix). */
+export interface LibraryPick {
+	/** The button's words, before the count ("Matrix of picked runs"). */
+	readonly label: string;
+	/** What the picked runs make, in a pick box's name ("the matrix"). */
+	readonly purpose: string;
+	/** What the page shows, for the hint above the list ("one column per model, one row per suite"). */
+	readonly hint: string;
+	/** The page's hash route for the picked runs, in the order picked. */
+	readonly route: (runIds: readonly number[]) => string;
+}
+
 /** A kind's links: the codec's route, and the payload read and written after it. */
 export interface ShareFacet<Payload> extends ShareRoute {
 	/** The link data after `route`; throws a ShareLinkError (`too-large`) over the budget. */
@@ -133,6 +145,8 @@ export interface RunKindDefinition<
 	readonly modelRoles?: (run: Run) => readonly ModelInRole[];
 	/** What the Library shows of a run of this kind besides what every run has (absent: nothing). */
 	readonly libraryFacts?: (run: Run) => LibraryFacts;
+	/** A page about several of its runs picked in the Library (absent: runs are picked to export). */
+	readonly libraryPick?: LibraryPick;
 	/** How far a stored run got, counted in `resume.noun`. */
 	readonly progress: (run: Run) => RunProgressCount;
 	/** Where the stored run `runId` opens (a hash route, with `#`). */

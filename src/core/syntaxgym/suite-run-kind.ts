@@ -91,6 +91,12 @@ export const SUITE_RUN_KIND: RunKindDefinition<
 				: []),
 		],
 	}),
+	libraryPick: {
+		label: 'Matrix of picked runs',
+		purpose: 'the matrix',
+		hint: 'suite runs make a matrix (one column per model, one row per suite)',
+		route: (runIds) => (runIds.length === 0 ? '#/matrix' : `#/matrix?runs=${runIds.join(',')}`),
+	},
 	progress: (run) => ({ done: run.itemsDone, total: run.itemCount }),
 	openRoute: (runId) => `#/results/${runId}`,
 	bundle: {

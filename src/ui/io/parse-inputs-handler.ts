@@ -1,7 +1,7 @@
 /**
  * The parse worker's request handler as a plain function (parse-inputs.worker.ts wires it to
  * `self`; tests call it in Node): reads files with progress, runs the core's pure parsers (and
- * builds an imported suite run's chunk rows) and posts plain results, errors as
+ * what a run bundle's kind builds from it before import) and posts plain results, errors as
  * `{ name, message, location }`. Cancel acts between steps.
  */
 import {
@@ -24,9 +24,8 @@ import { describeError } from '../../core/messages/describe-error';
 import { ReplayFileError, parseReplayFile } from '../../core/model/replay-file';
 import type { LoadResult } from '../../core/ltm';
 import { RUN_KIND_REGISTRY } from '../../core/kinds/registered-kinds';
-import { SUITE_RUN_KIND } from '../../core/syntaxgym/suite-run-kind';
-import { suiteItemChunks } from '../../storage/syntaxgym/suite-item-chunks';
 import { createRpcHandler } from '../../worker/rpc/rpc-handler';
+import { bundleForTransfer } from './kind-bundle-transfers';
 import { loadGivenDefinitions, type MemoryDefinitions } from './memory-definitions';
 import type {
 	ErrorLocation,
@@ -217,8 +216,8 @@ async function loadDefinitionsCall(
 }
 
 /**
- * Reads a run bundle of any registered kind (its envelope says which) as its kind's reader does;
- * a suite bundle's items become the chunk rows its import stores.
+ * Reads a run bundle of any registered kind (its envelope says which) as its kind's reader does,
+ * then makes of it what its kind's import stores (kind-bundle-transfers.ts).
  */
 async function readRunBundleCall(
 	input: InputFile,
@@ -230,13 +229,10 @@ async function readRunBundleCall(
 	if (!read.ok) return read;
 	stopIfCancelled(context);
 	const sealed = read.resultsSha256 === undefined ? {} : { resultsSha256: read.resultsSha256 };
-	if (read.kind !== SUITE_RUN_KIND.kind)
-		return { ok: true, kind: read.kind, bundle: read.bundle, ...sealed };
-	const { run, suiteText, items } = read.bundle;
 	return {
 		ok: true,
 		kind: read.kind,
-		bundle: { run, suiteText, chunks: suiteItemChunks(items) },
+		bundle: bundleForTransfer(read.kind, read.bundle),
 		...sealed,
 	};
 }

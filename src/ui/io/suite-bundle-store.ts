@@ -7,16 +7,11 @@
  */
 import type { RunBundle } from '../../core/syntaxgym/run/run-bundle';
 import { SUITE_RUN_KIND } from '../../core/syntaxgym/suite-run-kind';
-import type { SuiteItemChunk } from '../../storage/syntaxgym/suite-item-chunks';
 import { listItemResults } from '../../storage/syntaxgym/suite-results-repository';
 import { importSuiteRun } from '../../storage/syntaxgym/suite-runs-repository';
 import type { KindBundleStore } from './kind-bundle-store';
+import type { ChunkedSuiteBundle } from './kind-bundle-transfers';
 import { loadRunWithSuite } from './stored-run';
-
-/** A suite bundle whose items the parse worker has already cut into chunk rows. */
-export interface ChunkedSuiteBundle extends Omit<RunBundle, 'items'> {
-	readonly chunks: readonly SuiteItemChunk[];
-}
 
 export const SUITE_BUNDLE_STORE: KindBundleStore<RunBundle | ChunkedSuiteBundle> = {
 	async exportText(runId) {

@@ -13,6 +13,7 @@ import {
 	type LibraryRun,
 } from '../../../src/core/library/library-entry';
 import type { TextModelSpec } from '../../../src/core/model/model-spec';
+import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
 import { formatAppRoute, parseAppRoute } from '../../../src/core/routing/app-route';
 
 const BUNDLED: TextModelSpec = {
@@ -92,6 +93,19 @@ describe('libraryEntryOf', () => {
 		expect(links.map(({ route }) => formatAppRoute(parseAppRoute(route)))).toEqual(
 			links.map(({ route }) => route),
 		);
+	});
+
+	it("the suite kind's pick of several runs opens the matrix of those runs", () => {
+		const pick = RUN_KIND_REGISTRY.get('suite')?.libraryPick;
+		for (const runIds of [[4, 9, 3], [7], []]) {
+			const route = pick?.route(runIds) ?? '';
+			expect(parseAppRoute(route)).toEqual(
+				runIds.length === 0 ? { view: 'matrix' } : { view: 'matrix', runIds },
+			);
+			expect(formatAppRoute(parseAppRoute(route))).toBe(route);
+		}
+		// Kinds without a page about several runs are picked only to export.
+		expect(RUN_KIND_REGISTRY.get('evals')?.libraryPick).toBeUndefined();
 	});
 
 	it('a suite run of a battery: model facts, convention, items, resumable, results page', () => {

@@ -14,10 +14,7 @@ import {
 	type LibraryOpenTarget,
 } from '../../../core/library/library-entry';
 import type { SuiteRun } from '../../../core/syntaxgym/run/suite-run';
-import {
-	deleteSuiteRun,
-	listSuiteRunHistory,
-} from '../../../storage/syntaxgym/suite-runs-repository';
+import { listSuiteRunHistory } from '../../../storage/syntaxgym/suite-runs-repository';
 import {
 	deleteUnreadableRun,
 	listLibraryRuns,
@@ -133,18 +130,18 @@ export class RunHistory {
 		return this.#persistence;
 	}
 
-	async delete(runId: number): Promise<void> {
+	/**
+	 * Deletes run `runId` through its kind's session (`deleteRun`, which keeps that page's list
+	 * right), re-reads the runs and says whether it is gone.
+	 */
+	async delete(runId: number, deleteRun: (runId: number) => Promise<void>): Promise<void> {
 		try {
-			await deleteSuiteRun(runId);
-			this.#message = `Run ${runId} deleted.`;
+			await deleteRun(runId);
 		} catch (error) {
 			this.#message = `Run ${runId} could not be deleted: ${describeError(error)}`;
+			await this.refresh();
+			return;
 		}
-		await this.refresh();
-	}
-
-	/** Re-reads the runs after a page deleted run `runId`, and says whether it is gone. */
-	async noteDeleted(runId: number): Promise<void> {
 		await this.refresh();
 		this.#message = this.#entries.some((entry) => entry.id === runId)
 			? `Run ${runId} was not deleted: a run is going on on its page; wait for it or cancel it.`

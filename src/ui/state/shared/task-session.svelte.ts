@@ -41,7 +41,13 @@ export interface KindSession {
 	isWorkingOn(runId: number): boolean;
 	readonly running: boolean;
 	resume(runId: number): Promise<void>;
+	/** Deletes stored run `runId` (and what is stored under it); rejects when it could not. */
 	deleteRun(runId: number): Promise<void>;
+	/**
+	 * Whether `resume` opens the run's page itself (the suite session opens its results page when
+	 * a run starts); otherwise the Library opens the kind's page first, where its progress shows.
+	 */
+	readonly resumeOpensPage?: boolean;
 }
 
 /** The session of a kind's own page (Evals, Memory, Stimuli): what its route asks of it too. */

@@ -11,6 +11,7 @@ import {
 } from '../../../../src/storage/syntaxgym/suite-results-repository';
 import {
 	createSuiteRun,
+	deleteSuiteRun,
 	getSuiteRun,
 } from '../../../../src/storage/syntaxgym/suite-runs-repository';
 import {
@@ -47,10 +48,23 @@ describe('RunHistory', () => {
 		await history.refresh();
 		expect(history.loaded).toBe(true);
 		expect(history.runs.map((run) => run.id)).toEqual([newer.id, older.id]);
-		await history.delete(older.id);
+		await history.delete(older.id, deleteSuiteRun);
 		expect(history.runs.map((run) => run.id)).toEqual([newer.id]);
 		expect(history.message).toBe(`Run ${older.id} deleted.`);
 		expect(await listItemResults(older.id)).toEqual([]);
+	});
+
+	it("says when a kind's session could not delete a run, or left it (a run going on)", async () => {
+		const run = await createSuiteRun(runDraft({ createdAt: 1000 }));
+		const history = new RunHistory();
+		await history.refresh();
+		await history.delete(run.id, () => Promise.reject(new Error('the database is closed')));
+		expect(history.message).toBe(`Run ${run.id} could not be deleted: the database is closed`);
+		await history.delete(run.id, () => Promise.resolve());
+		expect(history.message).toBe(
+			`Run ${run.id} was not deleted: a run is going on on its page; wait for it or cancel it.`,
+		);
+		expect(history.runs.map((entry) => entry.id)).toEqual([run.id]);
 	});
 
 	it('reports a malformed bundle with its JSON pointer and keeps working', async () => {
