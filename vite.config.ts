@@ -130,6 +130,10 @@ export default defineConfig({
 			},
 			{
 				extends: true,
+				test: { name: 'layout', include: ['tests/layout/**/*.test.ts'], environment: 'node' },
+			},
+			{
+				extends: true,
 				test: {
 					name: 'cli',
 					include: ['tests/cli/**/*.test.ts', 'tests/parity/**/*.test.ts'],
