@@ -347,6 +347,24 @@ test('a reload mid-run, then Resume: every word once', async ({ page }) => {
 	expect(csv).toHaveLength(1 + 7200);
 	const keys = new Set(csv.slice(1).map((row) => `${row[0]}:${row[2]}`));
 	expect(keys.size).toBe(7200);
+
+	// The page's own list deletes a run only after a confirm (as the Library does).
+	const pastRuns = page.getByRole('table', { name: 'Table of past stimuli runs' });
+	const deleteButton = pastRuns.getByRole('button', { name: /^Delete run \d+$/ });
+	await expect(deleteButton).toHaveCount(1);
+	const asked: string[] = [];
+	page.once('dialog', (dialog) => {
+		asked.push(dialog.message());
+		void dialog.dismiss();
+	});
+	await deleteButton.click();
+	await expect.poll(() => asked.length).toBe(1);
+	expect(asked[0]).toMatch(/^Delete run \d+ \(many\.csv\)\? This cannot be undone\.$/);
+	await expect(deleteButton).toHaveCount(1);
+	page.once('dialog', (dialog) => void dialog.accept());
+	await deleteButton.click();
+	await expect(page.getByText('No stimuli runs in this browser yet.')).toBeVisible();
+	await expect(pastRuns).toHaveCount(0);
 });
 
 test('a file whose quote never closes is refused with its line and column', async ({ page }) => {
