@@ -22,6 +22,7 @@
  *   after the token before it), in bits, where the tokens carry it; NaN for a word no token
  *   comes before (the first word with no start-of-text token).
  */
+import type { ScoredToken } from '../scoring/scored-token';
 import type { StimulusWordSpan } from './stimulus-passages';
 
 /** One of a distribution's most likely next tokens: its text (with its leading space, if any)
@@ -31,17 +32,8 @@ export interface StimulusNextToken {
 	readonly probability: number;
 }
 
-/** A scored token as the engines give it (`ScoredToken`). */
-export interface StimulusToken {
-	readonly token: string;
-	readonly surprisalBits: number;
-	readonly start?: number;
-	readonly end?: number;
-	readonly special?: boolean;
-	/** −log₂ P(the next token starts a word | text through this token). */
-	readonly boundarySurprisalBits?: number;
-	/** Entropy in bits of the distribution after this token (the next token's). */
-	readonly nextEntropyBits?: number;
+/** A scored token as the engines give it, with the top next tokens when they were asked for. */
+export interface StimulusToken extends ScoredToken {
 	/** The most likely tokens of the distribution this token was drawn from, most likely first
 	 * (when the engine was asked for them). */
 	readonly topNext?: readonly StimulusNextToken[];
