@@ -8,6 +8,7 @@ import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import mjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import type { InferenceBackend } from '../core/model/model-spec';
 import { identityModelBytes } from '../core/onnx/identity-model';
+import { wasmThreadCount } from '../core/model/scoring-time-estimate';
 import type { OrtRuntime, OrtSessionClass, OrtTensorConstructor } from './ort-runtime';
 
 /** Minimal WebGPU shapes (no @webgpu/types dependency). */
@@ -20,8 +21,10 @@ interface GpuDeviceLike {
 
 /** Threads for WASM: every core the browser reports (at most 8), 1 without cross-origin isolation. */
 function chooseThreads(): number {
-	if (!globalThis.crossOriginIsolated) return 1;
-	return Math.max(1, Math.min(8, globalThis.navigator?.hardwareConcurrency ?? 1));
+	return wasmThreadCount(
+		globalThis.navigator?.hardwareConcurrency,
+		globalThis.crossOriginIsolated === true,
+	);
 }
 
 /**

@@ -1,8 +1,9 @@
-// The model pickers' "Suggested" hub models: listed with their download size on the Run page
-// (GPT-2 family) and the Evals page (instruction-tuned); on a device that reports very little
-// memory a suggestion is marked "will not fit" and asks before it is chosen. No hub request is
-// ever made: every request to huggingface.co fails the test. Evals starts on gpt2-en-small and offers
-// the most capable suggestion that fits in one click (not offline).
+// The model pickers' "Suggested" hub models: listed with their download size and memory need on
+// the Run page (GPT-2 family, with a time estimate for the opened suite) and the Evals page
+// (instruction-tuned); on a device that reports little memory a suggestion is marked "will not
+// fit" and refused with its reason, and a typed-in model that will not fit cannot be run. Every
+// request to huggingface.co is aborted; no model file is ever asked for. Evals starts on
+// gpt2-en-small and offers the most capable suggestion that fits in one click (not offline).
 import { expect, test, type Page } from '@playwright/test';
 
 async function forbidHub(page: Page): Promise<string[]> {
@@ -71,7 +72,9 @@ test('Evals starts on gpt2-en-small and offers the most capable model that fits 
 	expect(hubRequests).toEqual([]);
 });
 
-test('a model that will not fit asks first, and cancel chooses nothing', async ({ page }) => {
+test('a model that will not fit is refused with its reason, and nothing downloads', async ({
+	page,
+}) => {
 	await page.addInitScript(() => {
 		Object.defineProperty(navigator, 'deviceMemory', { get: () => 0.25 });
 	});
@@ -81,11 +84,59 @@ test('a model that will not fit asks first, and cancel chooses nothing', async (
 	const list = policy.getByTestId('model-suggestions');
 	await expect(list).toContainText('will not fit');
 	await list.getByRole('button', { name: 'HuggingFaceTB/SmolLM2-135M-Instruct' }).click();
-	const ask = list.getByRole('alertdialog');
-	await expect(ask).toContainText('will probably not fit');
-	await expect(ask).toContainText('0.25 GiB');
-	await ask.getByRole('button', { name: 'Cancel' }).click();
-	await expect(ask).toHaveCount(0);
+	const refused = list.getByRole('alert');
+	await expect(refused).toContainText('Not chosen: HuggingFaceTB/SmolLM2-135M-Instruct');
+	await expect(refused).toContainText('the device reports 0.25 GiB');
+	await refused.getByRole('button', { name: 'Dismiss' }).click();
+	await expect(refused).toHaveCount(0);
 	await expect(policy.getByLabel('Model', { exact: true })).toHaveValue('gpt2-en-small');
 	expect(hubRequests).toEqual([]);
+});
+
+test('the Run page shows size, memory and time before a download, and refuses a model that will not fit', async ({
+	page,
+}) => {
+	await page.addInitScript(() => {
+		Object.defineProperty(navigator, 'deviceMemory', { get: () => 1 });
+		Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 });
+	});
+	const hubRequests = await forbidHub(page);
+	await page.goto('/');
+	await page.getByRole('button', { name: /Center embedding/ }).click();
+	const expectation = page.getByTestId('model-expectation');
+	// The bundled default: its size, its memory need against the device's, its time.
+	await expect(expectation).toContainText('gpt2-en-small, fp32: bundled (42.6 MB)');
+	await expect(expectation).toContainText(
+		'Needs about 0.1 GiB of memory; the device reports 1 GiB: fits.',
+	);
+	await expect(page.getByTestId('model-time-estimate')).toHaveText(
+		/^Scoring this suite \(about [\d,]+ tokens\): under 10 s on this device \(estimate\)\.$/,
+	);
+
+	await page.getByRole('radio', { name: 'Hugging Face hub' }).check();
+	const list = page.getByTestId('model-suggestions');
+	await expect(list).toContainText('needs about 1.7 GiB: will not fit');
+	await expect(list).toContainText(
+		/needs about 0\.4 GiB: fits this suite in (under 10 s|about \d+ (s|min)) on this device \(estimate\)/,
+	);
+	// Picking the fp32 GPT-2 is refused; typing it in is refused at Run.
+	// Listed smallest first: the fp32 GPT-2 is the last of its two rows.
+	await list.getByRole('button', { name: 'Xenova/gpt2' }).last().click();
+	await expect(list.getByRole('alert')).toContainText('Not chosen: Xenova/gpt2 (fp32, 654 MB)');
+	await page.getByLabel('Hub model id').fill('Xenova/gpt2');
+	await expect(page.getByTestId('model-fit-refusal')).toHaveText(
+		/^Xenova\/gpt2 \(fp32\) will not fit this device: needs about 1\.7 GiB of memory; the device reports 1 GiB\. Loading it could crash the tab/,
+	);
+	await expect(page.getByRole('button', { name: 'Run suite' })).toBeDisabled();
+	await expect(page.locator('#run-blocker')).toContainText('Xenova/gpt2 (fp32) will not fit');
+
+	// Its 8-bit copy fits: size, memory and time are shown, and Run is no longer refused for size.
+	await page.getByRole('combobox', { name: /^Weights/ }).selectOption('q8');
+	await expect(page.getByTestId('model-fit-refusal')).toHaveCount(0);
+	await expect(expectation).toContainText('Xenova/gpt2, q8: 166 MB to download.');
+	await expect(page.getByTestId('model-time-estimate')).toHaveText(
+		/^Scoring this suite \(about [\d,]+ tokens\): (under 10 s|about \d+ (s|min)) on this device \(estimate\)\.$/,
+	);
+	await expect(page.locator('#run-blocker')).not.toContainText('will not fit');
+	expect(hubRequests.filter((url) => url.includes('.onnx'))).toEqual([]);
 });

@@ -1,24 +1,28 @@
 /**
  * A few known small hub models per job (surprisal: GPT-2 family; answer: small instruction-tuned
- * models), with their download size, and an estimate of whether one fits the device. Pure: the
- * device facts come in as data (the UI reads them from the browser).
+ * models) and the bundled models, with their size, and an estimate of whether one fits the
+ * device. Pure: the device facts come in as data (the UI reads them from the browser).
  */
-import type { ModelDtype } from './model-spec';
+import { BUNDLED_MODEL_IDS, type ModelDtype, type ModelSource } from './model-spec';
 
 /** What the model is for: scoring text (Run page) or answering (Evals and Memory). */
 export type ModelJob = 'surprisal' | 'answer';
 
-export interface ModelSuggestion {
-	/** Hugging Face hub id, loaded through the hub-model path (revision `main`). */
-	readonly id: string;
-	readonly job: ModelJob;
-	readonly dtype: ModelDtype;
+/** What is known of a model's size before it loads. */
+export interface ModelFacts {
 	/** Bytes of the ONNX weights file this dtype downloads (tokenizer and config add a few MB). */
 	readonly downloadBytes: number;
 	/** The largest weight tensor (token embedding, vocab × hidden) in bytes at this dtype. */
 	readonly largestTensorBytes: number;
 	/** Parameters of the model (its size in the field's sense: more is more capable, same family). */
 	readonly parameters: number;
+}
+
+export interface ModelSuggestion extends ModelFacts {
+	/** Hugging Face hub id, loaded through the hub-model path (revision `main`). */
+	readonly id: string;
+	readonly job: ModelJob;
+	readonly dtype: ModelDtype;
 	readonly note: string;
 }
 
@@ -96,6 +100,59 @@ export const MODEL_SUGGESTIONS: readonly ModelSuggestion[] = [
 	},
 ];
 
+/**
+ * The bundled models' files (`public/models/<id>/onnx/model.onnx` and `model_quantized.onnx`)
+ * and parameters (`shared/models/README.md`); they have no fp16 file.
+ */
+const BUNDLED_MODEL_FACTS: Readonly<
+	Record<(typeof BUNDLED_MODEL_IDS)[number], Partial<Record<ModelDtype, ModelFacts>>>
+> = {
+	'gpt2-en-small': {
+		fp32: {
+			downloadBytes: 42_639_995,
+			largestTensorBytes: embeddingBytes(8192, 256, 'fp32'),
+			parameters: 8_546_816,
+		},
+		q8: {
+			downloadBytes: 10_984_785,
+			largestTensorBytes: embeddingBytes(8192, 256, 'q8'),
+			parameters: 8_546_816,
+		},
+	},
+	'gpt2-random-tiny': {
+		fp32: {
+			downloadBytes: 2_233_987,
+			largestTensorBytes: embeddingBytes(8192, 32, 'fp32'),
+			parameters: 291_712,
+		},
+		q8: {
+			downloadBytes: 636_553,
+			largestTensorBytes: embeddingBytes(8192, 32, 'q8'),
+			parameters: 291_712,
+		},
+	},
+};
+
+/**
+ * What is known of a model's size before it loads: a bundled model's, or a suggested hub model's
+ * at its suggested dtype; null for any other (a typed hub id's size is known only once its
+ * download starts).
+ */
+export function knownModelFacts(
+	source: ModelSource,
+	id: string,
+	dtype: ModelDtype,
+): ModelFacts | null {
+	if (source === 'bundled') {
+		const bundled = (BUNDLED_MODEL_IDS as readonly string[]).includes(id)
+			? BUNDLED_MODEL_FACTS[id as (typeof BUNDLED_MODEL_IDS)[number]][dtype]
+			: undefined;
+		return bundled ?? null;
+	}
+	if (source !== 'hub') return null;
+	return MODEL_SUGGESTIONS.find((m) => m.id === id && m.dtype === dtype) ?? null;
+}
+
 /** The suggestions for a job, smallest download first. */
 export function suggestionsFor(job: ModelJob): readonly ModelSuggestion[] {
 	return MODEL_SUGGESTIONS.filter((m) => m.job === job).sort(
@@ -132,6 +189,10 @@ export function recommendedSuggestion(
 export interface DeviceFacts {
 	/** `navigator.deviceMemory` in GiB (browsers round it down and cap it, Chrome at 8). */
 	readonly deviceMemoryGiB: number | null;
+	/** `navigator.hardwareConcurrency`: logical cores (the worker's WASM threads follow it). */
+	readonly hardwareConcurrency: number | null;
+	/** `crossOriginIsolated`: without it the worker's WASM runs one thread. */
+	readonly crossOriginIsolated: boolean;
 	/** The WebGPU adapter's limits, when WebGPU is there. */
 	readonly webgpu: {
 		readonly maxBufferSize: number;
@@ -150,16 +211,19 @@ export interface DeviceFit {
 }
 
 /**
- * Working memory per byte of weights: the runtime holds the weights once in the worker (the
- * downloaded file is also read into memory once while the session is built), plus activations
- * and the KV cache of a few thousand tokens for models this small. A rough, documented guess.
+ * The tab's peak memory per byte of weights, measured (README, "What to expect from a GPT-2-sized
+ * model"; page and worker, `measureUserAgentSpecificMemory`): a GPT-2-124M-shaped model peaked at
+ * 1,699 MiB for 622 MiB of fp32 weights (2.73×) and at 440 MiB for 157 MiB of q8 weights (2.81×),
+ * scoring the 34 SyntaxGym suites on WASM; both rounded to one decimal. The runtime probably keeps
+ * a second, prepacked copy of the MatMul weights. Other shapes and WebGPU are not measured.
  */
-export const MEMORY_PER_WEIGHT_BYTE = 2;
+export const MEMORY_PER_WEIGHT_BYTE = 2.8;
 /** A tab is unlikely to get more than this share of the device's memory without trouble. */
 export const COMFORTABLE_SHARE = 0.5;
 const GIB = 1024 ** 3;
 
-function formatGiB(bytes: number): string {
+/** Bytes in GiB with one decimal (`1.7 GiB`), as the fit reasons say them. */
+export function formatGiB(bytes: number): string {
 	return `${(bytes / GIB).toFixed(1)} GiB`;
 }
 
@@ -169,12 +233,12 @@ function formatGiB(bytes: number): string {
  * tensor against the adapter's buffer limits (over them: will not fit).
  */
 export function fitsDevice(
-	model: ModelSuggestion,
+	model: ModelFacts,
 	device: DeviceFacts,
 	backend: 'wasm' | 'webgpu' = 'wasm',
 ): DeviceFit {
 	const needBytes = model.downloadBytes * MEMORY_PER_WEIGHT_BYTE;
-	const need = `needs about ${formatGiB(needBytes)}`;
+	const need = `Needs about ${formatGiB(needBytes)} of memory`;
 	if (backend === 'webgpu' && device.webgpu) {
 		const limit = Math.min(device.webgpu.maxBufferSize, device.webgpu.maxStorageBufferBindingSize);
 		if (model.largestTensorBytes > limit) {
@@ -190,16 +254,54 @@ export function fitsDevice(
 		return {
 			verdict: 'fits',
 			needBytes,
-			reason: `It ${need}; this browser does not report its memory.`,
+			reason: `${need}; this browser does not report the device's.`,
 		};
 	}
 	const memoryBytes = memory * GIB;
-	const has = `the device reports ${memory} GiB`;
 	if (needBytes > memoryBytes) {
-		return { verdict: 'will-not-fit', needBytes, reason: `It ${need}; ${has}.` };
+		return {
+			verdict: 'will-not-fit',
+			needBytes,
+			reason: `${need}; the device reports ${memory} GiB.`,
+		};
 	}
 	if (needBytes > memoryBytes * COMFORTABLE_SHARE) {
-		return { verdict: 'tight', needBytes, reason: `It ${need}, over half of what ${has}.` };
+		return {
+			verdict: 'tight',
+			needBytes,
+			reason: `${need}, over half of the ${memory} GiB the device reports.`,
+		};
 	}
-	return { verdict: 'fits', needBytes, reason: `It ${need}; ${has}.` };
+	return { verdict: 'fits', needBytes, reason: `${need}; the device reports ${memory} GiB.` };
+}
+
+/** The verdicts in words, for text beside any colour. */
+export const FIT_VERDICT_LABELS: Readonly<Record<FitVerdict, string>> = {
+	fits: 'fits',
+	tight: 'tight',
+	'will-not-fit': 'will not fit',
+};
+
+/**
+ * Why `modelName` must not be loaded on this device, or null: only a `will-not-fit` verdict
+ * refuses (a `tight` one is shown, not refused). `advice: false` leaves out what to do instead
+ * (for a one-line place such as beside a Run button).
+ */
+export function fitRefusal(modelName: string, fit: DeviceFit | null, advice = true): string | null {
+	if (fit?.verdict !== 'will-not-fit') return null;
+	const reason = fit.reason.charAt(0).toLowerCase() + fit.reason.slice(1);
+	const refusal = `${modelName} will not fit this device: ${reason}`;
+	return advice
+		? `${refusal} Loading it could crash the tab, so it is not loaded: pick a smaller model or dtype, or score it with the CLI or through an endpoint.`
+		: refusal;
+}
+
+/**
+ * The memory line for a model of known size: its need against the device's memory and the
+ * verdict in words (`Needs about 0.4 GiB of memory; the device reports 8 GiB: fits.`); without a
+ * reported memory, the need alone.
+ */
+export function describeFit(fit: DeviceFit, device: DeviceFacts): string {
+	if (device.deviceMemoryGiB === null || device.deviceMemoryGiB <= 0) return fit.reason;
+	return `${fit.reason.replace(/\.$/, '')}: ${FIT_VERDICT_LABELS[fit.verdict]}.`;
 }

@@ -1,7 +1,8 @@
 /**
- * Reads what the browser says about the device for the model picker's fit estimate:
- * `navigator.deviceMemory` and, when `navigator.gpu` exists, the WebGPU adapter's buffer limits.
- * Never throws; a fact the browser does not give is null.
+ * Reads what the browser says about the device for the model picker's fit and time estimates:
+ * `navigator.deviceMemory`, `navigator.hardwareConcurrency`, `crossOriginIsolated` and, when
+ * `navigator.gpu` exists, the WebGPU adapter's buffer limits. Never throws; a fact the browser
+ * does not give is null.
  */
 import type { DeviceFacts } from '../../core/model/model-suggestions';
 
@@ -12,14 +13,18 @@ interface GpuAdapterLike {
 /** The parts of `navigator` read here (tests pass their own). */
 export interface NavigatorLike {
 	readonly deviceMemory?: number;
+	readonly hardwareConcurrency?: number;
 	readonly gpu?: { requestAdapter(): Promise<GpuAdapterLike | null> };
 }
 
 export async function readDeviceFacts(
 	nav: NavigatorLike | undefined = globalThis.navigator as NavigatorLike | undefined,
+	crossOriginIsolated: boolean = globalThis.crossOriginIsolated === true,
 ): Promise<DeviceFacts> {
 	const memory = nav?.deviceMemory;
 	const deviceMemoryGiB = typeof memory === 'number' && memory > 0 ? memory : null;
+	const cores = nav?.hardwareConcurrency;
+	const hardwareConcurrency = typeof cores === 'number' && cores > 0 ? cores : null;
 	let webgpu: DeviceFacts['webgpu'] = null;
 	try {
 		const adapter = nav?.gpu ? await nav.gpu.requestAdapter() : null;
@@ -30,5 +35,5 @@ export async function readDeviceFacts(
 	} catch {
 		webgpu = null;
 	}
-	return { deviceMemoryGiB, webgpu };
+	return { deviceMemoryGiB, hardwareConcurrency, crossOriginIsolated, webgpu };
 }

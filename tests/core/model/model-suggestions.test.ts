@@ -1,10 +1,16 @@
-// The suggested hub models per job and the fit estimate against the device's memory and the
-// WebGPU adapter's buffer limits.
+// The suggested hub models per job, the bundled models' sizes, and the fit estimate against the
+// device's memory and the WebGPU adapter's buffer limits, with its refusal wording.
+import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BUNDLED_MODEL_IDS } from '../../../src/core/model/model-spec';
 import {
 	MEMORY_PER_WEIGHT_BYTE,
 	MODEL_SUGGESTIONS,
+	describeFit,
+	fitRefusal,
 	fitsDevice,
+	knownModelFacts,
 	recommendedSuggestion,
 	suggestionsFor,
 	type DeviceFacts,
@@ -12,6 +18,7 @@ import {
 } from '../../../src/core/model/model-suggestions';
 
 const MB = 1_000_000;
+const MODELS_DIR = fileURLToPath(new URL('../../../public/models/', import.meta.url));
 
 function model(downloadMB: number, largestTensorMB = 10): ModelSuggestion {
 	return {
@@ -29,6 +36,8 @@ function device(deviceMemoryGiB: number | null, bufferLimitMiB?: number): Device
 	const limit = bufferLimitMiB === undefined ? null : bufferLimitMiB * 1024 * 1024;
 	return {
 		deviceMemoryGiB,
+		hardwareConcurrency: 4,
+		crossOriginIsolated: true,
 		webgpu:
 			limit === null ? null : { maxBufferSize: 2 * limit, maxStorageBufferBindingSize: limit },
 	};
@@ -58,12 +67,23 @@ describe('suggestionsFor', () => {
 	});
 });
 
+describe('MEMORY_PER_WEIGHT_BYTE', () => {
+	it('is the tab peak measured for the GPT-2-sized model per byte of weights, within 3%', () => {
+		// README, "What to expect from a GPT-2-sized model": peak MiB against MiB of weights
+		// (fp32 2.73, q8 2.81; the bench's q8 weights are 156.6 MiB).
+		for (const ratio of [1699 / 622, 440 / 156.6]) {
+			expect(Math.abs(MEMORY_PER_WEIGHT_BYTE / ratio - 1)).toBeLessThan(0.03);
+		}
+	});
+});
+
 describe('fitsDevice', () => {
-	// need = download × MEMORY_PER_WEIGHT_BYTE (2): 300 MB → 0.56 GiB, 1000 MB → 1.86 GiB.
+	// need = download × MEMORY_PER_WEIGHT_BYTE (2.8): 300 MB → 0.78 GiB, 1000 MB → 2.61 GiB.
 	it.each([
 		{ downloadMB: 300, memory: 8, verdict: 'fits' },
 		{ downloadMB: 1000, memory: 8, verdict: 'fits' },
-		{ downloadMB: 1000, memory: 2, verdict: 'tight' },
+		{ downloadMB: 1000, memory: 4, verdict: 'tight' },
+		{ downloadMB: 1000, memory: 2, verdict: 'will-not-fit' },
 		{ downloadMB: 300, memory: 1, verdict: 'tight' },
 		{ downloadMB: 1000, memory: 1, verdict: 'will-not-fit' },
 		{ downloadMB: 300, memory: 0.5, verdict: 'will-not-fit' },
@@ -104,8 +124,9 @@ describe('recommendedSuggestion', () => {
 			'onnx-community/Qwen2.5-0.5B-Instruct',
 		);
 		expect(recommendedSuggestion('answer', device(8))?.fit.verdict).toBe('fits');
-		// 1.5 GiB: Qwen (about 0.95 GiB needed) is tight, SmolLM2-360M will not fit, SmolLM2-135M fits.
-		expect(recommendedSuggestion('answer', device(1.5))?.suggestion.id).toBe(
+		// 2 GiB: Qwen (about 1.3 GiB needed) is tight, SmolLM2-360M (2.1 GiB) will not fit,
+		// SmolLM2-135M (0.85 GiB) fits.
+		expect(recommendedSuggestion('answer', device(2))?.suggestion.id).toBe(
 			'HuggingFaceTB/SmolLM2-135M-Instruct',
 		);
 		// 1 GiB: every one is tight or will not fit: nothing is offered first.
@@ -118,5 +139,56 @@ describe('recommendedSuggestion', () => {
 			id: 'Xenova/gpt2',
 			dtype: 'fp32',
 		});
+	});
+});
+
+describe('knownModelFacts', () => {
+	it('gives the bundled models the sizes of their files in public/models', () => {
+		for (const id of BUNDLED_MODEL_IDS) {
+			for (const [dtype, file] of [
+				['fp32', 'model.onnx'],
+				['q8', 'model_quantized.onnx'],
+			] as const) {
+				const onDisk = statSync(`${MODELS_DIR}${id}/onnx/${file}`).size;
+				expect(knownModelFacts('bundled', id, dtype)?.downloadBytes).toBe(onDisk);
+			}
+			// No fp16 file is bundled.
+			expect(knownModelFacts('bundled', id, 'fp16')).toBeNull();
+		}
+		expect(knownModelFacts('bundled', 'gpt2-en-small', 'fp32')?.parameters).toBe(8_546_816);
+	});
+
+	it('knows a suggested hub model only at its suggested dtype, and no typed id', () => {
+		expect(knownModelFacts('hub', 'Xenova/gpt2', 'q8')?.downloadBytes).toBe(166_000_000);
+		expect(knownModelFacts('hub', 'Xenova/gpt2', 'fp16')).toBeNull();
+		expect(knownModelFacts('hub', 'someone/gpt2-large', 'fp32')).toBeNull();
+		expect(knownModelFacts('local', 'Xenova/gpt2', 'q8')).toBeNull();
+	});
+});
+
+describe('fitRefusal and describeFit', () => {
+	it('refuses only a model that will not fit, saying why and what to do instead', () => {
+		const tooBig = fitsDevice(model(1000), device(1));
+		expect(fitRefusal('owner/model (fp16)', tooBig)).toBe(
+			'owner/model (fp16) will not fit this device: needs about 2.6 GiB of memory; the device reports 1 GiB. Loading it could crash the tab, so it is not loaded: pick a smaller model or dtype, or score it with the CLI or through an endpoint.',
+		);
+		expect(fitRefusal('owner/model (fp16)', tooBig, false)).toBe(
+			'owner/model (fp16) will not fit this device: needs about 2.6 GiB of memory; the device reports 1 GiB.',
+		);
+		expect(fitRefusal('m', fitsDevice(model(1000), device(4)))).toBeNull(); // tight
+		expect(fitRefusal('m', fitsDevice(model(300), device(8)))).toBeNull();
+		expect(fitRefusal('m', null)).toBeNull();
+	});
+
+	it('says the verdict in words after the need, or the need alone when memory is unknown', () => {
+		expect(describeFit(fitsDevice(model(300), device(8)), device(8))).toBe(
+			'Needs about 0.8 GiB of memory; the device reports 8 GiB: fits.',
+		);
+		expect(describeFit(fitsDevice(model(1000), device(4)), device(4))).toBe(
+			'Needs about 2.6 GiB of memory, over half of the 4 GiB the device reports: tight.',
+		);
+		expect(describeFit(fitsDevice(model(300), device(null)), device(null))).toBe(
+			"Needs about 0.8 GiB of memory; this browser does not report the device's.",
+		);
 	});
 });

@@ -1,7 +1,8 @@
 /**
  * The model picker's state: bundled model, hub id (+ revision, dtype) or local folder, backend
- * and surprisal convention; loading with byte progress; the browser's cached models. Talks to
- * inference only through InferenceClientApi.
+ * and surprisal convention; what the chosen model needs before it downloads (size, memory against
+ * the device, time) and the refusal of one that will not fit; loading with byte progress; the
+ * browser's cached models. Talks to inference only through InferenceClientApi.
  */
 import {
 	NO_LOAD_BYTES,
@@ -36,7 +37,16 @@ import type {
 	ModelInfo,
 } from '../../../worker/protocol';
 import { describeError } from '../../../core/messages/describe-error';
-import type { DeviceFacts, ModelSuggestion } from '../../../core/model/model-suggestions';
+import {
+	fitRefusal,
+	fitsDevice,
+	knownModelFacts,
+	type DeviceFacts,
+	type DeviceFit,
+	type ModelFacts,
+	type ModelSuggestion,
+} from '../../../core/model/model-suggestions';
+import type { ScoringTimeEstimate } from '../../../core/model/scoring-time-estimate';
 import { SuggestionPicker } from './model-suggestions.svelte';
 import {
 	CONVENTION_FILE_MAX_BYTES,
@@ -184,6 +194,44 @@ export class ModelCatalog {
 		this.hubId = suggestion.id;
 		this.hubRevision = 'main';
 		this.dtype = suggestion.dtype;
+	}
+
+	/**
+	 * What is known of the chosen model's size before it loads (a bundled or suggested model), or
+	 * null (a typed hub id, a local folder, an endpoint).
+	 */
+	get facts(): ModelFacts | null {
+		const spec = this.spec;
+		return spec ? knownModelFacts(spec.source, spec.id, spec.dtype) : null;
+	}
+
+	/** The chosen model's fit on this device, when its size is known. */
+	get fit(): DeviceFit | null {
+		return this.#fitOf(this.spec);
+	}
+
+	#fitOf(spec: ModelSpec | null): DeviceFit | null {
+		if (!spec || (spec.backend !== 'wasm' && spec.backend !== 'webgpu')) return null;
+		const facts = knownModelFacts(spec.source, spec.id, spec.dtype);
+		return facts ? fitsDevice(facts, this.suggestions.device, spec.backend) : null;
+	}
+
+	/** Why the chosen model is not loaded on this device (it will not fit), or null. */
+	get fitProblem(): string | null {
+		const spec = this.spec;
+		return spec ? fitRefusal(`${spec.id} (${spec.dtype})`, this.fit) : null;
+	}
+
+	/** fitProblem in one line, without the advice (beside a Run button). */
+	get fitProblemShort(): string | null {
+		const spec = this.spec;
+		return spec ? fitRefusal(`${spec.id} (${spec.dtype})`, this.fit, false) : null;
+	}
+
+	/** The estimated time to score `tokens` with the chosen model, or null when its size is unknown. */
+	scoringTime(tokens: number): ScoringTimeEstimate | null {
+		const facts = this.facts;
+		return facts ? this.suggestions.scoringTime(facts, this.dtype, tokens, this.backend) : null;
 	}
 
 	/** The model a run uses: the local spec, or the endpoint's (never with its key). */
@@ -423,12 +471,20 @@ export class ModelCatalog {
 
 	/**
 	 * Loads the chosen model (or `spec`), reusing the loaded one when the spec is the same.
-	 * Rejects with the engine's error; `error` then holds a message for the user.
+	 * Rejects with the engine's error; `error` then holds a message for the user. A model whose
+	 * known size will not fit the device is refused before any download (see fitProblem).
 	 */
 	async load(spec: ModelSpec | null = this.spec, signal?: AbortSignal): Promise<ModelInfo> {
 		if (!spec) throw new Error(this.specProblem ?? 'No model chosen.');
 		if (this.#loaded && sameSpec(this.#loaded.spec, spec)) return this.#loaded;
 		if (this.#loading && sameSpec(this.#loading.spec, spec)) return this.#loading.promise;
+		const refusal = fitRefusal(`${spec.id} (${spec.dtype})`, this.#fitOf(spec));
+		if (refusal !== null) {
+			this.#status = 'error';
+			this.#error = refusal;
+			this.#errorSpec = spec;
+			throw new Error(refusal);
+		}
 		if (this.#warmUp && !sameSpec(this.#warmUp.spec, spec)) this.#warmUp.abort.abort();
 		this.#warmUp = null;
 		const previous = this.#loaded;
@@ -486,7 +542,9 @@ export class ModelCatalog {
 			);
 		const spec = this.spec;
 		if (this.#loading) return settled(this.#loading.promise);
-		if (this.source !== 'bundled' || spec === null) return Promise.resolve();
+		if (this.source !== 'bundled' || spec === null || this.fitProblem !== null) {
+			return Promise.resolve();
+		}
 		if (this.#loaded && sameSpec(this.#loaded.spec, spec)) return Promise.resolve();
 		// This very choice failed: do not retry unasked.
 		if (this.error !== null) return Promise.resolve();

@@ -1,17 +1,26 @@
 /**
  * The "Suggested" list of a model picker: known hub models for one job with their fit verdict on
- * this device; picking one that will not fit waits for a confirmation. Also the remembered last
- * answer-job model (Evals and Memory default to it when it is cached). Downloads nothing.
+ * this device and, given the tokens to score, their estimated time; one that will not fit is
+ * refused with the reason. Also the remembered last answer-job model (Evals and Memory default to
+ * it when it is cached). Downloads nothing.
  */
 import {
 	fitsDevice,
+	knownModelFacts,
 	recommendedSuggestion,
 	suggestionsFor,
 	type DeviceFacts,
 	type DeviceFit,
+	type ModelFacts,
 	type ModelJob,
 	type ModelSuggestion,
 } from '../../../core/model/model-suggestions';
+import type { ModelDtype, ModelSource } from '../../../core/model/model-spec';
+import {
+	estimateScoringTime,
+	wasmThreadCount,
+	type ScoringTimeEstimate,
+} from '../../../core/model/scoring-time-estimate';
 import { readDeviceFacts } from '../../io/device-facts';
 
 export interface SuggestionRow {
@@ -19,7 +28,12 @@ export interface SuggestionRow {
 	readonly fit: DeviceFit;
 }
 
-const UNKNOWN_DEVICE: DeviceFacts = { deviceMemoryGiB: null, webgpu: null };
+const UNKNOWN_DEVICE: DeviceFacts = {
+	deviceMemoryGiB: null,
+	hardwareConcurrency: null,
+	crossOriginIsolated: false,
+	webgpu: null,
+};
 
 /** Device facts read once per page (tests inject theirs through `SuggestionPicker`). */
 let sharedDeviceFacts: Promise<DeviceFacts> | null = null;
@@ -33,8 +47,8 @@ export class SuggestionPicker {
 	readonly #choose: (suggestion: ModelSuggestion) => void;
 	readonly #readDevice: () => Promise<DeviceFacts>;
 	#device = $state.raw<DeviceFacts>(UNKNOWN_DEVICE);
-	/** A suggestion that will not fit, waiting for "download anyway" or cancel. */
-	pending = $state.raw<SuggestionRow | null>(null);
+	/** The last suggestion picked that will not fit: refused, shown with its reason until dismissed. */
+	refused = $state.raw<SuggestionRow | null>(null);
 
 	constructor(
 		job: ModelJob,
@@ -67,25 +81,50 @@ export class SuggestionPicker {
 		return recommendedSuggestion(this.job, this.#device, backend);
 	}
 
-	/** Chooses a row, unless it will not fit: then it waits in `pending` for `confirm`. */
+	/**
+	 * Chooses a row, unless it will not fit: loading it could crash the tab, so it is refused and
+	 * kept in `refused` for its reason. True when chosen.
+	 */
 	pick(row: SuggestionRow): boolean {
 		if (row.fit.verdict === 'will-not-fit') {
-			this.pending = row;
+			this.refused = row;
 			return false;
 		}
-		this.pending = null;
+		this.refused = null;
 		this.#choose(row.suggestion);
 		return true;
 	}
 
-	confirm(): void {
-		const row = this.pending;
-		this.pending = null;
-		if (row) this.#choose(row.suggestion);
+	dismiss(): void {
+		this.refused = null;
 	}
 
-	cancel(): void {
-		this.pending = null;
+	/** The fit on this device of a model whose size is known (bundled or suggested), or null. */
+	fitOf(
+		source: ModelSource,
+		id: string,
+		dtype: ModelDtype,
+		backend: 'wasm' | 'webgpu' = 'wasm',
+	): DeviceFit | null {
+		const facts = knownModelFacts(source, id, dtype);
+		return facts ? fitsDevice(facts, this.#device, backend) : null;
+	}
+
+	/** The estimated time to score `tokens` with a model of known size on this device. */
+	scoringTime(
+		facts: ModelFacts,
+		dtype: ModelDtype,
+		tokens: number,
+		backend: 'wasm' | 'webgpu' = 'wasm',
+	): ScoringTimeEstimate {
+		const device = this.#device;
+		return estimateScoringTime({
+			parameters: facts.parameters,
+			dtype,
+			backend,
+			threads: wasmThreadCount(device.hardwareConcurrency, device.crossOriginIsolated),
+			tokens,
+		});
 	}
 }
 

@@ -12,7 +12,12 @@ import {
 	type ModelDtype,
 	type TextModelSpec,
 } from '../../../core/model/model-spec';
-import type { DeviceFacts, ModelSuggestion } from '../../../core/model/model-suggestions';
+import {
+	fitRefusal,
+	type DeviceFacts,
+	type DeviceFit,
+	type ModelSuggestion,
+} from '../../../core/model/model-suggestions';
 import { describeError } from '../../../core/messages/describe-error';
 import type { ReplayFile } from '../../../core/model/replay-file';
 import { createReplayModel } from '../../../providers/replay';
@@ -201,7 +206,28 @@ export class TextModelChoice {
 				return error instanceof Error ? error.message : String(error);
 			}
 		}
+		if (this.kind === 'local')
+			return fitRefusal(`${this.localId} (${this.#localDtype()})`, this.fit);
 		return null;
+	}
+
+	/** The weights a local choice loads with (see localSpec). */
+	#localDtype(): ModelDtype {
+		return BUNDLED_IDS.includes(this.localId) ? 'fp32' : this.hubDtype;
+	}
+
+	/**
+	 * The local model's fit on this device (WASM, where generation runs), when its size is known
+	 * (bundled or suggested); a model that will not fit is refused by `problem`.
+	 */
+	get fit(): DeviceFit | null {
+		const bundled = BUNDLED_IDS.includes(this.localId);
+		return this.suggestions.fitOf(
+			bundled ? 'bundled' : 'hub',
+			this.localId,
+			this.#localDtype(),
+			'wasm',
+		);
 	}
 }
 

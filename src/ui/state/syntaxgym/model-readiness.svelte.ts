@@ -1,7 +1,8 @@
 /**
  * What the pages that run a model (Run, Battery) share about the picked model: why it cannot be
- * used now (offline and not cached), why Run must wait (the choice is incomplete, or its default
- * convention is still being read), and the warm-up that loads it while the user reads.
+ * used now (offline and not cached, or it will not fit the device), why Run must wait (the choice
+ * is incomplete, or its default convention is still being read), and the warm-up that loads it
+ * while the user reads.
  */
 import type { ModelCatalog } from '../shared/model-catalog.svelte';
 import { pwaStatus } from '../shared/pwa-status.svelte';
@@ -42,11 +43,14 @@ export class ModelReadiness {
 	}
 
 	/**
-	 * Why Run must wait for the model, or null: offline, an incomplete choice, or a default
-	 * convention not known yet (a run is scored under the convention shown, never before).
+	 * Why Run must wait for the model, or null: offline, an incomplete choice, a model that will
+	 * not fit this device, or a default convention not known yet (a run is scored under the
+	 * convention shown, never before).
 	 */
 	get problem(): string | null {
 		if (this.offlineReason) return 'Offline: this model is not in the cache.';
-		return this.#catalog.specProblem ?? this.#catalog.conventionProblem;
+		return (
+			this.#catalog.specProblem ?? this.#catalog.fitProblemShort ?? this.#catalog.conventionProblem
+		);
 	}
 }

@@ -1,7 +1,8 @@
 // The pickers' "Suggested" lists with injected device facts: picking fills the hub choice, a model
-// that will not fit waits for a confirmation, and Evals remembers the last answer model and
-// defaults to it only when the browser's cache holds it. Nothing loads or downloads here.
-import { describe, expect, it } from 'vitest';
+// that will not fit is refused with its reason (the picker, the catalog's load and the Evals
+// choice alike, the worker never asked), the chosen model's time estimate, and Evals remembers the
+// last answer model and defaults to it only when the browser's cache holds it. Nothing downloads.
+import { describe, expect, it, vi } from 'vitest';
 import type { DeviceFacts } from '../../../../src/core/model/model-suggestions';
 import { EndpointSettings } from '../../../../src/ui/state/shared/endpoint-settings.svelte';
 import { TextModelChoice, specOfChoice } from '../../../../src/ui/state/shared/text-models.svelte';
@@ -10,8 +11,15 @@ import { LAST_ANSWER_MODEL_KEY } from '../../../../src/ui/state/shared/model-sug
 import { FakeEngine } from '../../../../src/worker/fake-engine';
 import { createInThreadClient } from '../../../../src/worker/inference-client';
 
-const BIG_DEVICE: DeviceFacts = { deviceMemoryGiB: 8, webgpu: null };
-const TINY_DEVICE: DeviceFacts = { deviceMemoryGiB: 0.25, webgpu: null };
+const BIG_DEVICE: DeviceFacts = {
+	deviceMemoryGiB: 8,
+	hardwareConcurrency: 8,
+	crossOriginIsolated: true,
+	webgpu: null,
+};
+const TINY_DEVICE: DeviceFacts = { ...BIG_DEVICE, deviceMemoryGiB: 0.25 };
+/** 1 GiB: Xenova/gpt2 fp32 (654 MB, about 1.7 GiB needed) will not fit; its q8 copy fits. */
+const SMALL_DEVICE: DeviceFacts = { ...BIG_DEVICE, deviceMemoryGiB: 1, hardwareConcurrency: 2 };
 
 function memoryStorage(): Pick<Storage, 'getItem' | 'setItem'> & { data: Map<string, string> } {
 	const data = new Map<string, string>();
@@ -39,7 +47,7 @@ describe('ModelCatalog suggestions', () => {
 		expect(catalog.status).toBe('idle');
 	});
 
-	it('asks before choosing a model that will not fit; cancel keeps the old choice', async () => {
+	it('refuses a suggestion that will not fit and keeps the old choice', async () => {
 		const catalog = new ModelCatalog(createInThreadClient(new FakeEngine()), undefined, () =>
 			Promise.resolve(TINY_DEVICE),
 		);
@@ -47,14 +55,69 @@ describe('ModelCatalog suggestions', () => {
 		const row = catalog.suggestions.rows()[0]!;
 		expect(row.fit.verdict).toBe('will-not-fit');
 		expect(catalog.suggestions.pick(row)).toBe(false);
-		expect(catalog.suggestions.pending?.suggestion.id).toBe(row.suggestion.id);
+		expect(catalog.suggestions.refused?.suggestion.id).toBe(row.suggestion.id);
 		expect(catalog.source).toBe('bundled');
-		catalog.suggestions.cancel();
-		expect(catalog.suggestions.pending).toBeNull();
+		catalog.suggestions.dismiss();
+		expect(catalog.suggestions.refused).toBeNull();
 		expect(catalog.source).toBe('bundled');
-		catalog.suggestions.pick(row);
-		catalog.suggestions.confirm();
-		expect(catalog.hubId).toBe(row.suggestion.id);
+	});
+
+	it('refuses to load a typed-in model that will not fit, without asking the worker', async () => {
+		const client = createInThreadClient(new FakeEngine());
+		const call = vi.spyOn(client, 'call');
+		const catalog = new ModelCatalog(client, undefined, () => Promise.resolve(SMALL_DEVICE));
+		await catalog.suggestions.refreshDevice();
+		catalog.source = 'hub';
+		catalog.hubId = 'Xenova/gpt2';
+		catalog.dtype = 'fp32';
+		expect(catalog.fit?.verdict).toBe('will-not-fit');
+		expect(catalog.fitProblem).toBe(
+			'Xenova/gpt2 (fp32) will not fit this device: needs about 1.7 GiB of memory; the device reports 1 GiB. Loading it could crash the tab, so it is not loaded: pick a smaller model or dtype, or score it with the CLI or through an endpoint.',
+		);
+		await expect(catalog.load()).rejects.toThrow('will not fit this device');
+		expect(catalog.error).toBe(catalog.fitProblem);
+		await catalog.warmUp();
+		expect(call.mock.calls.filter(([kind]) => kind === 'loadModel')).toEqual([]);
+
+		// Its 8-bit copy (166 MB, about 0.4 GiB) fits; distilgpt2 (about 0.9 GiB) is tight, which
+		// is shown but not refused.
+		catalog.dtype = 'q8';
+		expect(catalog.fit?.verdict).toBe('fits');
+		expect(catalog.fitProblem).toBeNull();
+		catalog.hubId = 'Xenova/distilgpt2';
+		catalog.dtype = 'fp32';
+		expect(catalog.fit?.verdict).toBe('tight');
+		expect(catalog.fitProblem).toBeNull();
+	});
+
+	it('says nothing of the size of a hub model typed by id that is not suggested', async () => {
+		const catalog = new ModelCatalog(createInThreadClient(new FakeEngine()), undefined, () =>
+			Promise.resolve(TINY_DEVICE),
+		);
+		await catalog.suggestions.refreshDevice();
+		catalog.source = 'hub';
+		catalog.hubId = 'someone/gpt2-large';
+		expect(catalog.facts).toBeNull();
+		expect(catalog.fit).toBeNull();
+		expect(catalog.fitProblem).toBeNull();
+		expect(catalog.scoringTime(1000)).toBeNull();
+	});
+
+	it("estimates the chosen model's time from its parameters and the device's threads", async () => {
+		const catalog = new ModelCatalog(createInThreadClient(new FakeEngine()), undefined, () =>
+			Promise.resolve(SMALL_DEVICE),
+		);
+		await catalog.suggestions.refreshDevice();
+		// The bundled model on 2 threads: the 34 suites' 55,315 tokens in about 13 s (measured 13.03 s).
+		const bundled = catalog.scoringTime(55_315);
+		expect(bundled?.kind).toBe('estimate');
+		if (bundled?.kind === 'estimate') {
+			expect(bundled.threads).toBe(2);
+			expect(bundled.seconds).toBeGreaterThan(12);
+			expect(bundled.seconds).toBeLessThan(15);
+		}
+		catalog.backend = 'webgpu';
+		expect(catalog.scoringTime(55_315)?.kind).toBe('none');
 	});
 });
 
@@ -114,6 +177,24 @@ describe('TextModelChoice suggestions and the remembered answer model', () => {
 		cached.applyRememberedDefault([{ id: 'o/m-Instruct', source: 'hub', bytes: 1, files: 1 }]);
 		expect(cached.localId).toBe('o/m-Instruct');
 		expect(cached.hubDtype).toBe('q8');
+	});
+
+	it("refuses an answer model that will not fit as the choice's problem", async () => {
+		const choice = new TextModelChoice({
+			readDevice: () => Promise.resolve(TINY_DEVICE),
+			storage: null,
+		});
+		await choice.suggestions.refreshDevice();
+		expect(choice.problem(endpoint)).toBeNull(); // the bundled gpt2-en-small fits in 0.25 GiB
+		// A remembered model from a bigger device: it will not fit here.
+		choice.localId = 'onnx-community/Qwen2.5-0.5B-Instruct';
+		choice.hubDtype = 'q8';
+		expect(choice.fit?.verdict).toBe('will-not-fit');
+		expect(choice.problem(endpoint)).toMatch(
+			/^onnx-community\/Qwen2\.5-0\.5B-Instruct \(q8\) will not fit this device: needs about 1\.3 GiB of memory; the device reports 0\.25 GiB\./,
+		);
+		choice.kind = 'endpoint';
+		expect(choice.problem(endpoint)).not.toMatch(/will not fit/);
 	});
 
 	it('leaves a choice the user already changed', () => {
