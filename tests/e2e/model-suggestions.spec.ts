@@ -1,8 +1,9 @@
 // The model pickers' "Suggested" hub models: listed with their download size and memory need on
 // the Run page (GPT-2 family, with a time estimate for the opened suite) and the Evals page
 // (instruction-tuned); on a device that reports little memory a suggestion is marked "will not
-// fit" and refused with its reason, and a typed-in model that will not fit cannot be run. Every
-// request to huggingface.co is aborted; no model file is ever asked for. Evals starts on
+// fit" and refused with its reason, and a typed-in model that will not fit cannot be run, a
+// typed model that is not a suggestion sized from its config.json (answered by Playwright). Every
+// other request to huggingface.co is aborted; no model file is ever asked for. Evals starts on
 // gpt2-en-small and offers the most capable suggestion that fits in one click (not offline).
 import { expect, test, type Page } from '@playwright/test';
 
@@ -139,4 +140,80 @@ test('the Run page shows size, memory and time before a download, and refuses a 
 	);
 	await expect(page.locator('#run-blocker')).not.toContainText('will not fit');
 	expect(hubRequests.filter((url) => url.includes('.onnx'))).toEqual([]);
+});
+
+test('a hub model typed by hand is sized from its config.json, and refused on the Run page when it will not fit', async ({
+	page,
+}) => {
+	await page.addInitScript(() => {
+		Object.defineProperty(navigator, 'deviceMemory', { get: () => 4 });
+		Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 });
+	});
+	// Playwright answers config.json for two made-up repos (Llama-3.2-1B's fields; an encoder);
+	// every other hub request is aborted, and no model file is asked for.
+	const configs: Record<string, unknown> = {
+		'someone/llama-1b': {
+			model_type: 'llama',
+			hidden_size: 2048,
+			num_hidden_layers: 16,
+			intermediate_size: 8192,
+			vocab_size: 128256,
+			num_attention_heads: 32,
+			num_key_value_heads: 8,
+			head_dim: 64,
+			tie_word_embeddings: true,
+		},
+		'someone/encoder': { model_type: 'bert', hidden_size: 768, num_hidden_layers: 12 },
+	};
+	const hubRequests: string[] = [];
+	await page.route(/huggingface\.co/, async (route) => {
+		const url = new URL(route.request().url());
+		hubRequests.push(url.pathname);
+		const match = /^\/(.+)\/resolve\/main\/config\.json$/.exec(url.pathname);
+		const config = match ? configs[match[1] ?? ''] : undefined;
+		if (config === undefined) return route.abort();
+		return route.fulfill({
+			status: 200,
+			contentType: 'application/json',
+			body: JSON.stringify(config),
+			headers: {
+				'access-control-allow-origin': '*',
+				'cross-origin-resource-policy': 'cross-origin',
+			},
+		});
+	});
+	await page.goto('/');
+	await page.getByRole('button', { name: /Center embedding/ }).click();
+	await page.getByRole('radio', { name: 'Hugging Face hub' }).check();
+	await page.getByLabel('Hub model id').fill('someone/llama-1b');
+	const expectation = page.getByTestId('model-expectation');
+	// (1,235,814,400 parameters + the tied embedding stored again) × 4 bytes = 5.99 GB.
+	await expect(expectation).toContainText(
+		'someone/llama-1b, fp32: about 5.99 GB to download (1.24 B parameters, estimated from its config.json).',
+	);
+	await expect(page.getByTestId('model-fit-refusal')).toHaveText(
+		/^someone\/llama-1b \(fp32\) will not fit this device: needs about 15\.6 GiB of memory \(estimated from its config\.json\); the device reports 4 GiB\. Loading it could crash the tab/,
+	);
+	await expect(page.getByRole('button', { name: 'Run suite' })).toBeDisabled();
+	await expect(page.locator('#run-blocker')).toContainText('someone/llama-1b (fp32) will not fit');
+
+	// 8-bit: tight, shown with its time, not refused.
+	await page.getByRole('combobox', { name: /^Weights/ }).selectOption('q8');
+	await expect(page.getByTestId('model-fit-refusal')).toHaveCount(0);
+	await expect(expectation).toContainText(
+		'Needs about 3.9 GiB of memory (estimated from its config.json), over half of the 4 GiB the device reports: tight.',
+	);
+	await expect(page.getByTestId('model-time-estimate')).toHaveText(
+		/^Scoring this suite \(about [\d,]+ tokens\): (under 10 s|about \d+ (s|min)) on this device \(estimate\)\.$/,
+	);
+
+	// An architecture the app cannot size: today's words, nothing refused.
+	await page.getByLabel('Hub model id').fill('someone/encoder');
+	await expect(expectation).toContainText(
+		'The size of someone/encoder (q8) is known only once its download starts',
+	);
+	await expect(page.getByTestId('model-fit-refusal')).toHaveCount(0);
+	expect(hubRequests).toContain('/someone/llama-1b/resolve/main/config.json');
+	expect(hubRequests).toContain('/someone/encoder/resolve/main/config.json');
+	expect(hubRequests.filter((path) => !path.endsWith('.json'))).toEqual([]);
 });

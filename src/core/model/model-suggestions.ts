@@ -16,6 +16,8 @@ export interface ModelFacts {
 	readonly largestTensorBytes: number;
 	/** Parameters of the model (its size in the field's sense: more is more capable, same family). */
 	readonly parameters: number;
+	/** Set when the figures are estimated from the model's config.json (config-parameters.ts). */
+	readonly estimatedFrom?: 'config.json';
 }
 
 export interface ModelSuggestion extends ModelFacts {
@@ -27,7 +29,8 @@ export interface ModelSuggestion extends ModelFacts {
 }
 
 const MB = 1_000_000;
-const BYTES_PER_WEIGHT: Record<ModelDtype, number> = { fp32: 4, fp16: 2, q8: 1 };
+/** Bytes a weight takes at each dtype (q8: one byte; its scales and fp32 norms add a few %). */
+export const BYTES_PER_WEIGHT: Readonly<Record<ModelDtype, number>> = { fp32: 4, fp16: 2, q8: 1 };
 
 function embeddingBytes(vocab: number, hidden: number, dtype: ModelDtype): number {
 	return vocab * hidden * BYTES_PER_WEIGHT[dtype];
@@ -135,8 +138,8 @@ const BUNDLED_MODEL_FACTS: Readonly<
 
 /**
  * What is known of a model's size before it loads: a bundled model's, or a suggested hub model's
- * at its suggested dtype; null for any other (a typed hub id's size is known only once its
- * download starts).
+ * at its suggested dtype; null for any other (a typed hub id's size is estimated from its
+ * config.json once read, see config-parameters.ts, else known only once its download starts).
  */
 export function knownModelFacts(
 	source: ModelSource,
@@ -238,14 +241,15 @@ export function fitsDevice(
 	backend: 'wasm' | 'webgpu' = 'wasm',
 ): DeviceFit {
 	const needBytes = model.downloadBytes * MEMORY_PER_WEIGHT_BYTE;
-	const need = `Needs about ${formatGiB(needBytes)} of memory`;
+	const estimated = model.estimatedFrom ? ` (estimated from its ${model.estimatedFrom})` : '';
+	const need = `Needs about ${formatGiB(needBytes)} of memory${estimated}`;
 	if (backend === 'webgpu' && device.webgpu) {
 		const limit = Math.min(device.webgpu.maxBufferSize, device.webgpu.maxStorageBufferBindingSize);
 		if (model.largestTensorBytes > limit) {
 			return {
 				verdict: 'will-not-fit',
 				needBytes,
-				reason: `Its largest tensor (${formatGiB(model.largestTensorBytes)}) is over this GPU's buffer limit (${formatGiB(limit)}): use WASM or a smaller dtype.`,
+				reason: `Its largest tensor (${model.estimatedFrom ? 'about ' : ''}${formatGiB(model.largestTensorBytes)}${estimated}) is over this GPU's buffer limit (${formatGiB(limit)}): use WASM or a smaller dtype.`,
 			};
 		}
 	}

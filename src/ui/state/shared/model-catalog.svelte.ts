@@ -1,8 +1,9 @@
 /**
  * The model picker's state: bundled model, hub id (+ revision, dtype) or local folder, backend
  * and surprisal convention; what the chosen model needs before it downloads (size, memory against
- * the device, time) and the refusal of one that will not fit; loading with byte progress; the
- * browser's cached models. Talks to inference only through InferenceClientApi.
+ * the device, time; a typed hub model's estimated from its config.json) and the refusal of one
+ * that will not fit; loading with byte progress; the browser's cached models. Talks to inference
+ * only through InferenceClientApi.
  */
 import {
 	NO_LOAD_BYTES,
@@ -47,6 +48,11 @@ import {
 	type ModelSuggestion,
 } from '../../../core/model/model-suggestions';
 import type { ScoringTimeEstimate } from '../../../core/model/scoring-time-estimate';
+import {
+	estimateConfigParameters,
+	estimatedModelFacts,
+	type ConfigParameterEstimate,
+} from '../../../core/model/config-parameters';
 import { SuggestionPicker } from './model-suggestions.svelte';
 import {
 	CONVENTION_FILE_MAX_BYTES,
@@ -151,6 +157,10 @@ export class ModelCatalog {
 	#conventionPick = $state.raw<ConventionPick>({ modelKey: null, convention: 'reference' });
 	/** The tokenizer facts of the last hub model or folder read (see readConventionFacts). */
 	#readFacts = $state.raw<{ modelKey: string; facts: ConventionFacts } | null>(null);
+	/** The size in the config.json of the last hub model read, read with its tokenizer files. */
+	#readSize = $state.raw<{ modelKey: string; estimate: ConfigParameterEstimate } | null>(null);
+	/** The read under way (readConventionFacts), which a load of that model waits for. */
+	#reading: { modelKey: string; promise: Promise<void> } | null = null;
 	readonly #readHubFacts: ReadHubConventionFacts;
 	/** Ask for word-boundary values in the next run (see `SuiteRunStartOptions.wordBoundaries`). */
 	wordBoundaries = $state(false);
@@ -197,12 +207,37 @@ export class ModelCatalog {
 	}
 
 	/**
-	 * What is known of the chosen model's size before it loads (a bundled or suggested model), or
-	 * null (a typed hub id, a local folder, an endpoint).
+	 * What is known of the chosen model's size before it loads: a bundled or suggested model's, or
+	 * a typed hub model's estimated from its config.json once read (`estimatedFrom`); null for an
+	 * unread or unsized config, a local folder, an endpoint.
 	 */
 	get facts(): ModelFacts | null {
+		return this.#factsOf(this.spec);
+	}
+
+	#factsOf(spec: ModelSpec | null): ModelFacts | null {
+		if (!spec) return null;
+		const known = knownModelFacts(spec.source, spec.id, spec.dtype);
+		if (known || spec.source !== 'hub') return known;
+		const read = this.#readSize;
+		return read !== null &&
+			read.modelKey === conventionModelKey(spec) &&
+			read.estimate.kind === 'estimate'
+			? estimatedModelFacts(read.estimate, spec.dtype)
+			: null;
+	}
+
+	/**
+	 * The chosen hub model's size waits on its config.json (not a suggestion, not read yet): the
+	 * picker reads it (readConventionFacts) and a load of it waits for a read under way.
+	 */
+	get sizePending(): boolean {
 		const spec = this.spec;
-		return spec ? knownModelFacts(spec.source, spec.id, spec.dtype) : null;
+		return (
+			spec?.source === 'hub' &&
+			knownModelFacts(spec.source, spec.id, spec.dtype) === null &&
+			this.#readSize?.modelKey !== conventionModelKey(spec)
+		);
 	}
 
 	/** The chosen model's fit on this device, when its size is known. */
@@ -212,7 +247,7 @@ export class ModelCatalog {
 
 	#fitOf(spec: ModelSpec | null): DeviceFit | null {
 		if (!spec || (spec.backend !== 'wasm' && spec.backend !== 'webgpu')) return null;
-		const facts = knownModelFacts(spec.source, spec.id, spec.dtype);
+		const facts = this.#factsOf(spec);
 		return facts ? fitsDevice(facts, this.suggestions.device, spec.backend) : null;
 	}
 
@@ -286,13 +321,28 @@ export class ModelCatalog {
 	}
 
 	/**
-	 * Reads the chosen hub model's or folder's tokenizer files for its default convention. A read
-	 * that a newer choice superseded is kept under its own model only. Never rejects.
+	 * Reads the chosen hub model's or folder's tokenizer files for its default convention, and a
+	 * hub model's config.json for its size. A read that a newer choice superseded is kept under
+	 * its own model only. Never rejects.
 	 */
 	async readConventionFacts(signal?: AbortSignal): Promise<void> {
 		const spec = this.runSpec;
 		const modelKey = conventionModelKey(spec);
 		if ((spec?.source !== 'hub' && spec?.source !== 'local') || modelKey === null) return;
+		const promise = this.#readModelFiles(spec, modelKey, signal);
+		this.#reading = { modelKey, promise };
+		try {
+			await promise;
+		} finally {
+			if (this.#reading?.promise === promise) this.#reading = null;
+		}
+	}
+
+	async #readModelFiles(
+		spec: ModelSpec,
+		modelKey: string,
+		signal: AbortSignal | undefined,
+	): Promise<void> {
 		let files: ConventionFiles = {};
 		try {
 			if (spec.source === 'hub') {
@@ -311,6 +361,9 @@ export class ModelCatalog {
 		}
 		if (signal?.aborted) return;
 		this.#readFacts = { modelKey, facts: conventionFactsFromFiles(spec.source, spec.id, files) };
+		if (spec.source === 'hub') {
+			this.#readSize = { modelKey, estimate: estimateConfigParameters(files.config) };
+		}
 	}
 
 	/**
@@ -472,10 +525,15 @@ export class ModelCatalog {
 	/**
 	 * Loads the chosen model (or `spec`), reusing the loaded one when the spec is the same.
 	 * Rejects with the engine's error; `error` then holds a message for the user. A model whose
-	 * known size will not fit the device is refused before any download (see fitProblem).
+	 * known or estimated size will not fit the device is refused before any download (see
+	 * fitProblem); a hub model whose config.json is being read waits for it first.
 	 */
 	async load(spec: ModelSpec | null = this.spec, signal?: AbortSignal): Promise<ModelInfo> {
 		if (!spec) throw new Error(this.specProblem ?? 'No model chosen.');
+		const reading = this.#reading;
+		if (reading && spec.source === 'hub' && reading.modelKey === conventionModelKey(spec)) {
+			await reading.promise;
+		}
 		if (this.#loaded && sameSpec(this.#loaded.spec, spec)) return this.#loaded;
 		if (this.#loading && sameSpec(this.#loading.spec, spec)) return this.#loading.promise;
 		const refusal = fitRefusal(`${spec.id} (${spec.dtype})`, this.#fitOf(spec));
