@@ -582,7 +582,12 @@ async function main(): Promise<void> {
 	await build({
 		root: new URL('.', ROOT).pathname,
 		logLevel: 'warn',
-		build: { outDir: OUT_DIR, emptyOutDir: true },
+		// BENCHTOP_BENCH_MINIFY=0: names in the logged profiles (slower code; not for figures).
+		build: {
+			outDir: OUT_DIR,
+			emptyOutDir: true,
+			...(process.env.BENCHTOP_BENCH_MINIFY === '0' ? { minify: false } : {}),
+		},
 	});
 	const server = await preview({
 		root: new URL('.', ROOT).pathname,
