@@ -1,7 +1,7 @@
 // A family registered only in a test (tests/support/tally-kind.ts) gets, through the kind
 // registry and with no shared file changed: storage (import, list, check, delete), bundles (read
 // by envelope, sealed, exported equal), links (opened by route), its page's routes, resume (the
-// one rule) and the Library's view of a run (models, progress, where it opens).
+// one rule) and the Library's view of a run (models, progress, where it opens, delete).
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
 import { libraryEntryOf, type LibraryRun } from '../../../src/core/library/library-entry';
@@ -164,5 +164,9 @@ describe('a kind registered only in a test', () => {
 		]);
 		const exported = await storedBundleText({ id: target.runId, kind: 'tally' as never });
 		expect(RUN_KIND_REGISTRY.readBundle(exported)).toEqual(RUN_KIND_REGISTRY.readBundle(text));
+		// The Library deletes it through its kind's session, as any kind's (here the run store).
+		await history.delete(target.runId, deleteRunOfAnyKind);
+		expect(history.message).toBe(`Run ${target.runId} deleted.`);
+		expect(history.entries).toEqual([]);
 	});
 });
