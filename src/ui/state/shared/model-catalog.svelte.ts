@@ -54,6 +54,7 @@ import {
 	type ConfigParameterEstimate,
 } from '../../../core/model/config-parameters';
 import { SuggestionPicker } from './model-suggestions.svelte';
+import { readCappedBody } from '../../io/capped-body';
 import {
 	CONVENTION_FILE_MAX_BYTES,
 	conventionFactsFromFiles,
@@ -86,13 +87,48 @@ export type ReadHubConventionFacts = (
 	signal?: AbortSignal,
 ) => Promise<ConventionFiles>;
 
-/** A small JSON file of a hub model, parsed; undefined when absent, too big or not JSON. */
-async function fetchHubJson(url: string, signal?: AbortSignal): Promise<unknown> {
+/** How much of a hub model's small JSON file is read, and how long it may take (ms). */
+export interface HubJsonLimits {
+	readonly maxBytes: number;
+	/** The whole read, headers included: a load of that model waits for it. */
+	readonly deadlineMs: number;
+	/** The longest wait for the body's next bytes. */
+	readonly idleMs: number;
+}
+
+export const HUB_JSON_LIMITS: HubJsonLimits = {
+	maxBytes: CONVENTION_FILE_MAX_BYTES,
+	deadlineMs: 20_000,
+	idleMs: 10_000,
+};
+
+/**
+ * A small JSON file of a hub model, parsed; undefined when absent, over the cap (the body is read
+ * only up to it), not JSON, or not there within the deadline (a server that never answers, or
+ * never ends its body, holds nothing).
+ */
+export async function fetchHubJson(
+	url: string,
+	signal?: AbortSignal,
+	limits: HubJsonLimits = HUB_JSON_LIMITS,
+): Promise<unknown> {
+	const deadline = AbortSignal.timeout(limits.deadlineMs);
+	const ends = Date.now() + limits.deadlineMs;
 	try {
-		const response = await fetch(url, signal ? { signal } : {});
+		const response = await fetch(url, {
+			signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+		});
 		const length = Number(response.headers.get('content-length') ?? '0');
-		if (!response.ok || length > CONVENTION_FILE_MAX_BYTES) return undefined;
-		return parseConventionFile(await response.text());
+		if (!response.ok || length > limits.maxBytes) {
+			response.body?.cancel().catch(() => undefined);
+			return undefined;
+		}
+		const read = await readCappedBody(response, {
+			maxBytes: limits.maxBytes,
+			idleMs: limits.idleMs,
+			deadline: ends,
+		});
+		return read.ok ? parseConventionFile(new TextDecoder().decode(read.bytes)) : undefined;
 	} catch {
 		return undefined;
 	}
