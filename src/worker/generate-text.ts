@@ -273,10 +273,13 @@ class CompletionStream {
 	}
 
 	#decode(): string {
-		return this.#tokenizer.decode(
-			this.generated.filter((id) => !this.#eos.has(id)),
-			{ skip_special_tokens: true, clean_up_tokenization_spaces: false },
-		);
+		const ids = this.generated.filter((id) => !this.#eos.has(id));
+		// transformers.js refuses to decode no ids; a first token that ends it is an empty answer.
+		if (ids.length === 0) return '';
+		return this.#tokenizer.decode(ids, {
+			skip_special_tokens: true,
+			clean_up_tokenization_spaces: false,
+		});
 	}
 
 	#emitUpTo(end: number, text: string): void {

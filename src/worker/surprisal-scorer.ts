@@ -76,11 +76,14 @@ function prepareText(
 		ids: textIds,
 		addedTokens: model.facts.addedTokens,
 		...(model.facts.normalization ? { normalization: model.facts.normalization } : {}),
+		// transformers.js refuses to decode no ids.
 		decode: (ids) =>
-			tokenizer.decode([...ids], {
-				skip_special_tokens: true,
-				clean_up_tokenization_spaces: false,
-			}),
+			ids.length === 0
+				? ''
+				: tokenizer.decode([...ids], {
+						skip_special_tokens: true,
+						clean_up_tokenization_spaces: false,
+					}),
 	});
 	const plan = planModelInput(textIds, model.behaviour, convention);
 	const tokens = plan.inputIds.map((id) => model.idToToken[id] ?? '');
