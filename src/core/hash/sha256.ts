@@ -10,6 +10,9 @@ import { encodeUtf8 } from '../formats/utf8';
 /** UTF-8 bytes of `text` (the core's one encoder, re-exported for the hash's users). */
 export { encodeUtf8 };
 
+/** A SHA-256 as this module writes it: 64 lowercase hex digits. */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+
 /** SHA-256 of `bytes` as 64 lowercase hex digits. */
 export function sha256HexOfBytes(bytes: Uint8Array): string {
 	return bytesToHex(sha256(bytes));

@@ -7,6 +7,7 @@
  */
 import * as v from 'valibot';
 import { ShareLinkError } from '../errors';
+import { sha256Hex } from '../hash/sha256';
 import type { TextModelSpec } from '../model/model-spec';
 import type { ResumePlan } from '../run/resume-plan';
 import type {
@@ -24,6 +25,8 @@ import {
 	pointerOfIssue,
 	readRunBundleEnvelope,
 	resultsSha256Of,
+	sealToCheck,
+	sealVerdict,
 } from '../run/task-run-json';
 import { shareFragmentOf, shareRouteOf } from '../share/share-codec';
 
@@ -46,6 +49,19 @@ type KindBundle<K> =
 export type ReadAnyBundleResult<Kind extends AnyRunKind = AnyRunKind> =
 	| ({ readonly ok: true; readonly resultsSha256?: string } & KindBundle<Kind>)
 	| { readonly ok: false; readonly message: string; readonly pointer: string };
+
+/** A bundle opened by KindRegistry.openBundle: parsed, its kind known, its seal ready to hash. */
+export interface OpenedBundle<Kind extends AnyRunKind = AnyRunKind> {
+	readonly ok: true;
+	readonly kind: Kind;
+	readonly json: unknown;
+	readonly text: string;
+	/** The seal it claims and the text whose SHA-256 that must be (`sealVerdict` says whether). */
+	readonly seal?: { readonly claimed: string; readonly canonical: string };
+}
+
+export type OpenBundleResult<Kind extends AnyRunKind = AnyRunKind> =
+	OpenedBundle<Kind> | { readonly ok: false; readonly message: string; readonly pointer: string };
 
 /** A link of any registered kind, read: the facet's kind (e.g. `battery`) and its payload. */
 export type DecodeAnyLinkResult =
@@ -200,9 +216,25 @@ export class KindRegistry<const Kinds extends readonly AnyRunKind[] = readonly A
 
 	/**
 	 * Reads a bundle of any registered kind (its envelope says which); failures say where and
-	 * what. A sealed bundle's checked `resultsSha256` comes with it.
+	 * what. A sealed bundle's checked `resultsSha256` comes with it. The same as
+	 * {@link openBundle}, the seal hashed here, then {@link readOpenedBundle}.
 	 */
 	readBundle(text: string): ReadAnyBundleResult<Kinds[number]> {
+		const opened = this.openBundle(text);
+		if (!opened.ok) return opened;
+		const { seal } = opened;
+		if (seal === undefined) return this.readOpenedBundle(opened, undefined);
+		const verdict = sealVerdict(seal.claimed, sha256Hex(seal.canonical));
+		return verdict.ok ? this.readOpenedBundle(opened, verdict) : verdict;
+	}
+
+	/**
+	 * A bundle's first step of {@link readBundle}: parsed, its kind known, and its seal ready to
+	 * hash where its kind's reader takes parsed JSON (so a thread with the platform's hash can
+	 * hash it: then `sealVerdict`, then {@link readOpenedBundle}). A problem found here is the one
+	 * readBundle reports.
+	 */
+	openBundle(text: string): OpenBundleResult<Kinds[number]> {
 		const parsed = parseJsonText(text);
 		if (!parsed.ok) return parsed;
 		const envelope = readRunBundleEnvelope(
@@ -218,7 +250,37 @@ export class KindRegistry<const Kinds extends readonly AnyRunKind[] = readonly A
 				message: `a bundle of a kind of run this Benchtop does not know (${JSON.stringify(envelope.kind)}; it knows ${this.names.join(', ')}): update Benchtop`,
 			};
 		}
-		const read = kind.bundle.readJson ? kind.bundle.readJson(parsed.json) : kind.bundle.read(text);
+		const { json } = parsed;
+		// A kind that reads text checks its own seal.
+		if (kind.bundle.readJson === undefined) return { ok: true, kind, json, text };
+		const toCheck = sealToCheck(json as object, kind.bundle);
+		if (!toCheck.ok) return toCheck;
+		return { ok: true, kind, json, text, ...(toCheck.seal ? { seal: toCheck.seal } : {}) };
+	}
+
+	/**
+	 * The last step of {@link readBundle}: the opened bundle read by its kind's reader. `sealHolds`
+	 * is sealVerdict's word on the opened bundle's seal, which must hold: a seal left unchecked
+	 * reads nothing.
+	 * @throws Error when the opened bundle has a seal that `sealHolds` does not vouch for
+	 */
+	readOpenedBundle(
+		opened: OpenedBundle<Kinds[number]>,
+		sealHolds: { readonly resultsSha256: string } | undefined,
+	): ReadAnyBundleResult<Kinds[number]> {
+		const { kind, json, text, seal } = opened;
+		if (seal !== undefined && sealHolds?.resultsSha256 !== seal.claimed) {
+			throw new Error('a bundle read before its seal was checked');
+		}
+		let read;
+		if (kind.bundle.readJson === undefined) read = kind.bundle.read(text);
+		else if (seal === undefined) read = kind.bundle.readJson(json);
+		else {
+			// The seal is checked: the kind's reader reads the bundle without it, not hashing again.
+			const { resultsSha256: _checked, ...unsealed } = json as Record<string, unknown>;
+			read = kind.bundle.readJson(unsealed);
+			if (read.ok) read = { ...read, resultsSha256: seal.claimed };
+		}
 		return (read.ok ? { ...read, kind: kind.kind } : read) as ReadAnyBundleResult<Kinds[number]>;
 	}
 

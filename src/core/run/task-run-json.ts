@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { canonicalJson } from '../hash/canonical-json';
-import { sha256Hex } from '../hash/sha256';
+import { SHA256_HEX, sha256Hex } from '../hash/sha256';
 import type { TextModelSpec } from '../model/model-spec';
 
 /** Model specs: only the declared fields are kept (anything else, a key included, is dropped). */
@@ -237,6 +237,14 @@ export function readRunBundleEnvelope(
  * the file is spaced or its keys ordered. Throws a RangeError on JSON nested too deeply to walk.
  */
 export function resultsSha256Of(format: RunBundleFormat, json: unknown): string {
+	return sha256Hex(resultsCanonicalJson(format, json));
+}
+
+/**
+ * The text {@link resultsSha256Of} hashes (its UTF-8 bytes): the canonical JSON of the values at
+ * the kind's `resultsPaths`. Throws a RangeError on JSON nested too deeply to walk.
+ */
+export function resultsCanonicalJson(format: RunBundleFormat, json: unknown): string {
 	const at = (path: readonly string[]): unknown =>
 		path.reduce<unknown>(
 			(value, key) =>
@@ -245,7 +253,7 @@ export function resultsSha256Of(format: RunBundleFormat, json: unknown): string 
 					: undefined,
 			json,
 		) ?? null;
-	return sha256Hex(canonicalJson(format.resultsPaths.map(at)));
+	return canonicalJson(format.resultsPaths.map(at));
 }
 
 /**
@@ -269,37 +277,57 @@ export function writeRunBundleText(format: RunBundleFormat, body: object): strin
 }
 
 /** A bundle's `resultsSha256` checked against its results (absent: nothing to check). */
-function checkResultsSha256(
-	json: object,
-	format: RunBundleFormat,
-):
-	| { readonly ok: true; readonly resultsSha256?: string }
-	| { readonly ok: false; readonly message: string; readonly pointer: string } {
+/** What is wrong with a bundle, and where (a JSON pointer). */
+type BundleProblem = { readonly ok: false; readonly message: string; readonly pointer: string };
+
+/**
+ * A bundle's seal before it is checked: the `resultsSha256` it claims and the text whose SHA-256
+ * that must be ({@link resultsCanonicalJson}); no seal for an unsealed bundle. Hashing is left to
+ * the caller, so a thread that has the platform's hash can use it ({@link sealVerdict} then).
+ */
+export type SealToCheck =
+	| { readonly ok: true; readonly seal?: { readonly claimed: string; readonly canonical: string } }
+	| BundleProblem;
+
+/** The seal of a bundle of `format`'s kind (parsed JSON), ready to hash. */
+export function sealToCheck(json: object, format: RunBundleFormat): SealToCheck {
 	if (!Object.hasOwn(json, 'resultsSha256')) return { ok: true };
-	const sealed = (json as { resultsSha256: unknown }).resultsSha256;
-	const pointer = '/resultsSha256';
-	if (typeof sealed !== 'string' || !/^[0-9a-f]{64}$/.test(sealed)) {
+	const claimed = (json as { resultsSha256: unknown }).resultsSha256;
+	if (typeof claimed !== 'string' || !SHA256_HEX.test(claimed)) {
 		return {
 			ok: false,
-			pointer,
+			pointer: '/resultsSha256',
 			message: 'expected the results’ SHA-256 (64 lowercase hex digits)',
 		};
 	}
-	let actual: string;
 	try {
-		actual = resultsSha256Of(format, json);
+		return { ok: true, seal: { claimed, canonical: resultsCanonicalJson(format, json) } };
 	} catch {
 		return { ok: false, pointer: '', message: 'the bundle is nested too deeply to read' };
 	}
-	if (actual !== sealed) {
-		return {
-			ok: false,
-			pointer,
-			message:
-				'the results do not match the resultsSha256 they were written with: the bundle was changed after it was written (edited or damaged); an edited bundle opens once its resultsSha256 is taken out',
-		};
-	}
-	return { ok: true, resultsSha256: sealed };
+}
+
+/** Whether a seal holds: `actual` is the SHA-256 (hex) of its canonical text's UTF-8 bytes. */
+export function sealVerdict(
+	claimed: string,
+	actual: string,
+): { readonly ok: true; readonly resultsSha256: string } | BundleProblem {
+	if (actual === claimed) return { ok: true, resultsSha256: claimed };
+	return {
+		ok: false,
+		pointer: '/resultsSha256',
+		message:
+			'the results do not match the resultsSha256 they were written with: the bundle was changed after it was written (edited or damaged); an edited bundle opens once its resultsSha256 is taken out',
+	};
+}
+
+function checkResultsSha256(
+	json: object,
+	format: RunBundleFormat,
+): { readonly ok: true; readonly resultsSha256?: string } | BundleProblem {
+	const toCheck = sealToCheck(json, format);
+	if (!toCheck.ok || toCheck.seal === undefined) return toCheck;
+	return sealVerdict(toCheck.seal.claimed, sha256Hex(toCheck.seal.canonical));
 }
 
 /**

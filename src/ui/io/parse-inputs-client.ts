@@ -145,6 +145,17 @@ export function parseInputsClient(): ParseInputsClient {
 	return shared;
 }
 
+/**
+ * Starts the parse worker when this thread is next idle, so that a big file dropped soon after
+ * is read at once: the worker takes a few hundred milliseconds to start.
+ */
+export function warmParseWorker(): void {
+	if (typeof Worker !== 'function') return;
+	const warm = () => void parseInputsClient();
+	if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 1000 });
+	else setTimeout(warm, 0);
+}
+
 /** Parses replay-file text here, as the worker does. @throws ReplayFileError naming the line. */
 export function parseReplayText(name: string, text: string): ParsedReplay {
 	const answers = parseReplayFile(text, name);

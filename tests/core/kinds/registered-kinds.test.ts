@@ -185,6 +185,24 @@ describe('bundle seal (results SHA-256)', () => {
 		expect(read.ok && read.resultsSha256).toBe(json['resultsSha256']);
 	});
 
+	it.each(KINDS)('a %s bundle opened in steps is read only once its seal holds', (kind, file) => {
+		const text = JSON.stringify(sealedJson(kind, file));
+		const opened = RUN_KIND_REGISTRY.openBundle(text);
+		if (!opened.ok) throw new Error(opened.message);
+		if (opened.kind.bundle.readJson === undefined) {
+			// A kind that reads text checks its seal in its reader: nothing is left to check.
+			expect(opened.seal).toBeUndefined();
+			return;
+		}
+		const seal = opened.seal;
+		if (seal === undefined) throw new Error('a sealed bundle opened without its seal');
+		expect(() => RUN_KIND_REGISTRY.readOpenedBundle(opened, undefined)).toThrow(/seal/);
+		const other = { resultsSha256: '0'.repeat(64) };
+		expect(() => RUN_KIND_REGISTRY.readOpenedBundle(opened, other)).toThrow(/seal/);
+		const read = RUN_KIND_REGISTRY.readOpenedBundle(opened, { resultsSha256: seal.claimed });
+		expect(read).toEqual(readAnyRunBundle(text));
+	});
+
 	it('a seal that is not a SHA-256 is refused, pointing at it', () => {
 		const json = { ...sealedJson('ltm', 'memory'), resultsSha256: 'abc' };
 		expect(readAnyRunBundle(JSON.stringify(json))).toMatchObject({

@@ -8,7 +8,14 @@ import { parseReplayFile } from '../../../src/core/model/replay-file';
 import { sha256Hex } from '../../../src/core/hash/sha256';
 import { countCl100kTokens } from '../../../src/providers/token-count';
 import { loadGivenDefinitions } from '../../../src/ui/io/memory-definitions';
-import { CHUNK_ITEMS, createParseHandler } from '../../../src/ui/io/parse-inputs-handler';
+import type { KindRegistry } from '../../../src/core/kinds/kind-registry';
+import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
+import { bundleForTransfer } from '../../../src/ui/io/kind-bundle-transfers';
+import {
+	CHUNK_ITEMS,
+	READ_SLICE_BYTES,
+	createParseHandler,
+} from '../../../src/ui/io/parse-inputs-handler';
 import {
 	InputTooLargeError,
 	MAX_INPUT_FILE_BYTES,
@@ -220,6 +227,91 @@ describe('createParseHandler', () => {
 			id: 5,
 			error: { name: 'CancelledError', message: 'Cancelled.' },
 		});
+	});
+});
+
+describe('createParseHandler: run bundles', () => {
+	const KINDS = [
+		['suite', 'suite'],
+		['evals', 'evals'],
+		['ltm', 'memory'],
+	] as const;
+	/** A release fixture's bundle, written again by today's writer (sealed), as JSON. */
+	function sealedJson(kind: string, file: string): Record<string, unknown> {
+		const read = RUN_KIND_REGISTRY.readBundle(
+			readFileSync(`tests/fixtures/release-links/${file}.bundle.json`, 'utf8'),
+		);
+		if (!read.ok || read.kind !== kind) throw new Error('the release fixtures do not open');
+		const registry: KindRegistry = RUN_KIND_REGISTRY;
+		const written = registry.get(kind)?.bundle.write(read.bundle);
+		return JSON.parse(written ?? 'null') as Record<string, unknown>;
+	}
+	/** A changed result, and a changed result in a bundle whose schema is broken too. */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- edits of any shape
+	const EDITS: Record<string, (json: any) => void> = {
+		suite: (json) => (json.items[0].sentences[0].surprisalsBits[1] += 0.5),
+		evals: (json) => (json.samples[0].result.picked = 'edited'),
+		ltm: (json) => (json.summary.score += 1),
+	};
+	const variants = (kind: string, file: string): [string, string][] => {
+		const sealed = sealedJson(kind, file);
+		const changed = sealedJson(kind, file);
+		EDITS[kind]?.(changed);
+		const { resultsSha256: _seal, ...unsealed } = changed;
+		return [
+			['sealed', `\uFEFF${JSON.stringify(sealed, null, '\t')}`],
+			['a changed result', JSON.stringify(changed)],
+			['a changed result and no run', JSON.stringify({ ...changed, run: 7 })],
+			['no run, sealed', JSON.stringify({ ...sealed, run: 7 })],
+			['a seal that is no SHA-256', JSON.stringify({ ...sealed, resultsSha256: 'abc' })],
+			['a changed result, its seal taken out', JSON.stringify(unsealed)],
+			['not JSON', '{"format":'],
+		];
+	};
+
+	it.each(KINDS)(
+		'reads a %s bundle as the registry does, its seal hashed by Web Crypto: good, changed, broken',
+		async (kind, file) => {
+			for (const [what, text] of variants(kind, file)) {
+				const events = await runRequest({
+					type: 'call',
+					id: 3,
+					kind: 'runBundle',
+					params: { path: `${file}.json`, file: new Blob([text]) },
+				});
+				const last = events.at(-1);
+				if (last?.type !== 'result') throw new Error(`${what}: ${JSON.stringify(last)}`);
+				const expected = RUN_KIND_REGISTRY.readBundle(text.replace(/^\uFEFF/, ''));
+				const {
+					kind: read,
+					bundle,
+					...rest
+				} = expected.ok ? expected : { kind: undefined, bundle: undefined, ...expected };
+				const want =
+					read === undefined
+						? rest
+						: { ...rest, kind: read, bundle: bundleForTransfer(read, bundle) };
+				expect(last.result, what).toEqual(want);
+			}
+		},
+	);
+
+	it('reads a file of several slices whole, with progress up to its size', async () => {
+		// 2-byte characters from an odd offset: every slice boundary splits one.
+		const text = `{"sample_id": "s", "completion": "${'é'.repeat(READ_SLICE_BYTES)}"}`;
+		const file = new Blob([text]);
+		const events = await runRequest({
+			type: 'call',
+			id: 4,
+			kind: 'replayFile',
+			params: { path: 'big.jsonl', file },
+		});
+		const reading = events.flatMap((event) =>
+			event.type === 'progress' && event.progress.phase === 'reading' ? [event.progress.done] : [],
+		);
+		expect(reading).toEqual([READ_SLICE_BYTES, 2 * READ_SLICE_BYTES, file.size]);
+		const last = events.at(-1);
+		expect(last?.type === 'result' && (last.result as { text: string }).text === text).toBe(true);
 	});
 });
 
