@@ -5,6 +5,7 @@
 // typed model that is not a suggestion sized from its config.json (answered by Playwright). Every
 // other request to huggingface.co is aborted; no model file is ever asked for. Evals starts on
 // gpt2-en-small and offers the most capable suggestion that fits in one click (not offline).
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 
 async function forbidHub(page: Page): Promise<string[]> {
@@ -152,17 +153,9 @@ test('a hub model typed by hand is sized from its config.json, and refused on th
 	// Playwright answers config.json for two made-up repos (Llama-3.2-1B's fields; an encoder);
 	// every other hub request is aborted, and no model file is asked for.
 	const configs: Record<string, unknown> = {
-		'someone/llama-1b': {
-			model_type: 'llama',
-			hidden_size: 2048,
-			num_hidden_layers: 16,
-			intermediate_size: 8192,
-			vocab_size: 128256,
-			num_attention_heads: 32,
-			num_key_value_heads: 8,
-			head_dim: 64,
-			tie_word_embeddings: true,
-		},
+		'someone/llama-1b': JSON.parse(
+			readFileSync('tests/fixtures/hub-configs/llama-3.2-1b.config.json', 'utf8'),
+		) as unknown,
 		'someone/encoder': { model_type: 'bert', hidden_size: 768, num_hidden_layers: 12 },
 	};
 	const hubRequests: string[] = [];

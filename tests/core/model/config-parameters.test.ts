@@ -55,17 +55,9 @@ const SMOLLM2_360M = {
 	num_attention_heads: 15,
 	num_key_value_heads: 5,
 };
-const LLAMA32_1B = {
-	model_type: 'llama',
-	hidden_size: 2048,
-	num_hidden_layers: 16,
-	intermediate_size: 8192,
-	vocab_size: 128256,
-	num_attention_heads: 32,
-	num_key_value_heads: 8,
-	head_dim: 64,
-	tie_word_embeddings: true,
-};
+const LLAMA32_1B = JSON.parse(
+	readFileSync('tests/fixtures/hub-configs/llama-3.2-1b.config.json', 'utf8'),
+) as Record<string, unknown>;
 const QWEN3_06B = {
 	model_type: 'qwen3',
 	hidden_size: 1024,

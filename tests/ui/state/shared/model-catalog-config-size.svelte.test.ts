@@ -2,6 +2,7 @@
 // config.json read with its tokenizer files, and then shown, fitted, timed and, when it will not
 // fit, refused before the worker is asked, like a suggestion. Until then, or for an architecture
 // the app cannot size, nothing is estimated (and nothing refused).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import type { DeviceFacts } from '../../../../src/core/model/model-suggestions';
 import { ModelCatalog } from '../../../../src/ui/state/shared/model-catalog.svelte';
@@ -11,18 +12,9 @@ import { createInThreadClient } from '../../../../src/worker/inference-client';
 type ReadHubFacts = NonNullable<ConstructorParameters<typeof ModelCatalog>[3]>;
 
 // Llama-3.2-1B's config.json fields: 1,235,814,400 parameters, embedding tied.
-const LLAMA_1B = {
-	model_type: 'llama',
-	hidden_size: 2048,
-	num_hidden_layers: 16,
-	intermediate_size: 8192,
-	vocab_size: 128256,
-	num_attention_heads: 32,
-	num_key_value_heads: 8,
-	head_dim: 64,
-	tie_word_embeddings: true,
-	bos_token_id: 128000,
-};
+const LLAMA_1B = JSON.parse(
+	readFileSync('tests/fixtures/hub-configs/llama-3.2-1b.config.json', 'utf8'),
+) as Record<string, unknown>;
 
 function device(deviceMemoryGiB: number): DeviceFacts {
 	return { deviceMemoryGiB, hardwareConcurrency: 2, crossOriginIsolated: true, webgpu: null };
