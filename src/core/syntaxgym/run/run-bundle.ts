@@ -261,6 +261,12 @@ const COLUMN_VALUE = {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** The columns of a sentence that hold one value per token, besides its tokens. */
+const COUNTED_COLUMNS = ['surprisalsBits', 'starts', 'ends', 'boundarySurprisalsBits'] as const;
+
+/** A sentence's list of special token indices longer than this is looked up through a Set. */
+const SPECIAL_LIST_MAX = 8;
+
 /**
  * A sentence: its columns (one value per token) zipped into scored tokens. NOTE: a big bundle has
  * millions of values, so one hand-written loop checks them (a schema per value made the whole read
@@ -279,7 +285,7 @@ const SentenceSchema = v.pipe(
 	}),
 	v.rawTransform(({ dataset: { value: sentence }, addIssue, NEVER }): ScoredSentence => {
 		const { tokens, surprisalsBits, starts, ends, boundarySurprisalsBits } = sentence;
-		for (const column of ['surprisalsBits', 'starts', 'ends', 'boundarySurprisalsBits'] as const) {
+		for (const column of COUNTED_COLUMNS) {
 			if ((sentence[column]?.length ?? tokens.length) !== tokens.length) {
 				addIssue({
 					message: `expected ${tokens.length} values, one per token`,
@@ -296,8 +302,12 @@ const SentenceSchema = v.pipe(
 			});
 			return NEVER;
 		};
-		const special = new Set(sentence.special);
-		const scored: ScoredToken[] = [];
+		// Few tokens are special (BOS, EOS): a Set per sentence costs more than a look through a few
+		// (a bundle whose list is long gets its Set: a look through a long list for every token would
+		// take the square of its length).
+		const special = sentence.special;
+		const specialSet = special.length > SPECIAL_LIST_MAX ? new Set(special) : null;
+		const scored = new Array<ScoredToken>(tokens.length);
 		for (let index = 0; index < tokens.length; index++) {
 			const token = tokens[index];
 			if (typeof token !== 'string') return refuse('tokens', index);
@@ -314,14 +324,16 @@ const SentenceSchema = v.pipe(
 				if (!isOffset(end)) return refuse('ends', index);
 				next.end = end;
 			}
-			if (special.has(index)) next.special = true;
+			if (specialSet ? specialSet.has(index) : special.length > 0 && special.includes(index)) {
+				next.special = true;
+			}
 			const boundary = boundarySurprisalsBits?.[index];
 			if (boundary !== undefined && boundary !== null) {
 				const boundaryBits = readBits(boundary);
 				if (boundaryBits === null) return refuse('boundarySurprisalsBits', index);
 				next.boundarySurprisalBits = boundaryBits;
 			}
-			scored.push(next);
+			scored[index] = next;
 		}
 		return { conditionName: sentence.conditionName, text: sentence.text, tokens: scored };
 	}),

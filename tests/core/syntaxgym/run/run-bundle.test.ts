@@ -116,6 +116,29 @@ describe('run bundle', () => {
 		expect(result).toEqual({ ok: true, resultsSha256: SEALED, bundle: bundle() });
 	});
 
+	it('round-trips which tokens are special, whether a sentence has few or many', () => {
+		for (const specialCount of [0, 1, 8, 9, 40]) {
+			const original = bundle();
+			const tokens = Array.from({ length: 100 }, (_, index) => ({
+				token: `t${index}`,
+				surprisalBits: index,
+				start: index,
+				end: index + 1,
+				// Every other token special, up to specialCount of them.
+				...(index % 2 === 1 && index < 2 * specialCount ? { special: true } : {}),
+			}));
+			const [item] = original.items;
+			if (!item) throw new Error('no item');
+			const sentence = { conditionName: 'good', text: 'x'.repeat(100), tokens };
+			const many = { ...original, items: [{ ...item, sentences: [sentence] }] };
+			const read = parseRunBundle(serializeRunBundle(many));
+			if (!read.ok) throw new Error(read.message);
+			const flags = read.bundle.items[0]?.sentences[0]?.tokens.filter((token) => token.special);
+			expect(flags?.length, `${specialCount} special`).toBe(specialCount);
+			expect(read.bundle).toEqual(many);
+		}
+	});
+
 	it('round-trips an endpoint run: model id and base URL, nothing else', () => {
 		const original = bundle();
 		const endpoint: RunBundle = {
