@@ -276,7 +276,6 @@ export function writeRunBundleText(format: RunBundleFormat, body: object): strin
 	);
 }
 
-/** A bundle's `resultsSha256` checked against its results (absent: nothing to check). */
 /** What is wrong with a bundle, and where (a JSON pointer). */
 type BundleProblem = { readonly ok: false; readonly message: string; readonly pointer: string };
 
@@ -321,6 +320,7 @@ export function sealVerdict(
 	};
 }
 
+/** A bundle's `resultsSha256` checked against its results (absent: nothing to check). */
 function checkResultsSha256(
 	json: object,
 	format: RunBundleFormat,

@@ -90,8 +90,8 @@ export const READ_SLICE_BYTES = 16 * 2 ** 20;
 /**
  * Reads a blob as UTF-8 text (a leading BOM dropped, as `Blob.text()`), reporting bytes read. The
  * bytes are read in a few slices and decoded at once: a picked 30 MiB bundle took 1.4-1.6 s in
- * Chromium's worker as the stream's 64 KiB chunks (a progress message and a decode each), about
- * 1.1-1.4 s so (0.45-0.75 s reading the file, about 0.6 s decoding it).
+ * Chromium's worker as the stream's 64 KiB chunks (a progress message and a decode each), 1.3-1.4
+ * s so (0.45-0.75 s reading the file, 0.6-0.9 s decoding it).
  */
 async function readText(
 	file: Blob,
