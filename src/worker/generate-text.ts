@@ -22,6 +22,7 @@ import { findStopIndex, safeEmitLength } from '../core/model/stop-sequences';
 import type { GenerateTextOptions } from './engine';
 import type { GenerateTextParams, GenerateTextResult } from './protocol';
 import { CancelledError } from './engine-errors';
+import { decodeTextIds } from './decode-text-ids';
 
 /** What generation needs of a transformers.js tokenizer. */
 export interface GenerationTokenizer {
@@ -273,13 +274,11 @@ class CompletionStream {
 	}
 
 	#decode(): string {
-		const ids = this.generated.filter((id) => !this.#eos.has(id));
-		// transformers.js refuses to decode no ids; a first token that ends it is an empty answer.
-		if (ids.length === 0) return '';
-		return this.#tokenizer.decode(ids, {
-			skip_special_tokens: true,
-			clean_up_tokenization_spaces: false,
-		});
+		// A first token that ends it is an empty answer.
+		return decodeTextIds(
+			this.#tokenizer,
+			this.generated.filter((id) => !this.#eos.has(id)),
+		);
 	}
 
 	#emitUpTo(end: number, text: string): void {

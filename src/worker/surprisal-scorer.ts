@@ -35,6 +35,7 @@ import type {
 	TokenizeResult,
 	TokenTopLogprobs,
 } from './protocol';
+import { decodeTextIds } from './decode-text-ids';
 import type { TokenizerInternals } from './transformers-library';
 
 /** The engine's batch budgets (TransformersEngineOptions). */
@@ -76,14 +77,7 @@ function prepareText(
 		ids: textIds,
 		addedTokens: model.facts.addedTokens,
 		...(model.facts.normalization ? { normalization: model.facts.normalization } : {}),
-		// transformers.js refuses to decode no ids.
-		decode: (ids) =>
-			ids.length === 0
-				? ''
-				: tokenizer.decode([...ids], {
-						skip_special_tokens: true,
-						clean_up_tokenization_spaces: false,
-					}),
+		decode: (ids) => decodeTextIds(tokenizer, ids),
 	});
 	const plan = planModelInput(textIds, model.behaviour, convention);
 	const tokens = plan.inputIds.map((id) => model.idToToken[id] ?? '');

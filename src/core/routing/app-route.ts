@@ -2,6 +2,7 @@
  * The app's views as URL hashes (`#/results/12/item/3`), both ways. Pure: the UI state class
  * reads and writes `location.hash`; the query string (`?suite=`, `?engine=`) is not touched.
  */
+import { SHA256_HEX } from '../hash/sha256';
 import { RUN_KIND_REGISTRY } from '../kinds/registered-kinds';
 
 export type AppRoute =
@@ -68,7 +69,6 @@ export function kindPageRoute(kind: string): string {
 }
 
 const POSITIVE_INTEGER = /^[1-9]\d{0,15}$/;
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** Reads a hash (with or without `#`); anything unknown is the default route. */
 export function parseAppRoute(hash: string): AppRoute {

@@ -10,6 +10,7 @@ import type { KindRegistry } from '../../../src/core/kinds/kind-registry';
 import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
 import { LTM_RUN_KIND } from '../../../src/core/ltm/ltm-run-kind';
 import { SUITE_RUN_KIND } from '../../../src/core/syntaxgym/suite-run-kind';
+import { EDIT_RESULT, SEALED_KINDS, sealedJson } from '../../support/sealed-bundles';
 
 const readAnyRunBundle = (text: string) => RUN_KIND_REGISTRY.readBundle(text);
 const decodeAnyShareLink = (input: string) => RUN_KIND_REGISTRY.decodeShareLink(input);
@@ -21,11 +22,7 @@ const kindOf = (name: string) => {
 };
 
 const FIXTURES = 'tests/fixtures/release-links';
-const KINDS = [
-	['suite', 'suite'],
-	['evals', 'evals'],
-	['ltm', 'memory'],
-] as const;
+const KINDS = SEALED_KINDS;
 
 const fixture = (name: string) => readFileSync(`${FIXTURES}/${name}`, 'utf8');
 
@@ -141,20 +138,6 @@ describe('run kinds', () => {
 });
 
 /** A release fixture of `kind` written again today (sealed), as JSON to edit. */
-function sealedJson(kind: (typeof KINDS)[number][0], file: string): Record<string, unknown> {
-	const read = readAnyRunBundle(fixture(`${file}.bundle.json`));
-	if (!read.ok || read.kind !== kind) throw new Error('the release fixtures do not open');
-	return JSON.parse(kindOf(kind).bundle.write(read.bundle)) as Record<string, unknown>;
-}
-
-/** Changes one result of a bundle's JSON, in the part each kind's seal covers. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- edits of any shape
-const EDIT_RESULT: Record<(typeof KINDS)[number][0], (json: any) => void> = {
-	suite: (json) => (json.items[0].sentences[0].surprisalsBits[1] += 0.5),
-	evals: (json) => (json.samples[0].result.picked = 'edited'),
-	ltm: (json) => (json.summary.score += 1),
-};
-
 describe('bundle seal (results SHA-256)', () => {
 	it.each(KINDS)('a %s bundle with a changed result is refused at /resultsSha256', (kind, file) => {
 		const json = sealedJson(kind, file);

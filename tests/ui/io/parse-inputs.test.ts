@@ -8,9 +8,14 @@ import { parseReplayFile } from '../../../src/core/model/replay-file';
 import { sha256Hex } from '../../../src/core/hash/sha256';
 import { countCl100kTokens } from '../../../src/providers/token-count';
 import { loadGivenDefinitions } from '../../../src/ui/io/memory-definitions';
-import type { KindRegistry } from '../../../src/core/kinds/kind-registry';
 import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
 import { bundleForTransfer } from '../../../src/ui/io/kind-bundle-transfers';
+import {
+	EDIT_RESULT,
+	SEALED_KINDS,
+	sealedJson,
+	type SealedKind,
+} from '../../support/sealed-bundles';
 import {
 	CHUNK_ITEMS,
 	READ_SLICE_BYTES,
@@ -231,32 +236,10 @@ describe('createParseHandler', () => {
 });
 
 describe('createParseHandler: run bundles', () => {
-	const KINDS = [
-		['suite', 'suite'],
-		['evals', 'evals'],
-		['ltm', 'memory'],
-	] as const;
-	/** A release fixture's bundle, written again by today's writer (sealed), as JSON. */
-	function sealedJson(kind: string, file: string): Record<string, unknown> {
-		const read = RUN_KIND_REGISTRY.readBundle(
-			readFileSync(`tests/fixtures/release-links/${file}.bundle.json`, 'utf8'),
-		);
-		if (!read.ok || read.kind !== kind) throw new Error('the release fixtures do not open');
-		const registry: KindRegistry = RUN_KIND_REGISTRY;
-		const written = registry.get(kind)?.bundle.write(read.bundle);
-		return JSON.parse(written ?? 'null') as Record<string, unknown>;
-	}
-	/** A changed result, and a changed result in a bundle whose schema is broken too. */
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- edits of any shape
-	const EDITS: Record<string, (json: any) => void> = {
-		suite: (json) => (json.items[0].sentences[0].surprisalsBits[1] += 0.5),
-		evals: (json) => (json.samples[0].result.picked = 'edited'),
-		ltm: (json) => (json.summary.score += 1),
-	};
-	const variants = (kind: string, file: string): [string, string][] => {
+	const variants = (kind: SealedKind, file: string): [string, string][] => {
 		const sealed = sealedJson(kind, file);
 		const changed = sealedJson(kind, file);
-		EDITS[kind]?.(changed);
+		EDIT_RESULT[kind](changed);
 		const { resultsSha256: _seal, ...unsealed } = changed;
 		return [
 			['sealed', `\uFEFF${JSON.stringify(sealed, null, '\t')}`],
@@ -269,7 +252,7 @@ describe('createParseHandler: run bundles', () => {
 		];
 	};
 
-	it.each(KINDS)(
+	it.each(SEALED_KINDS)(
 		'reads a %s bundle as the registry does, its seal hashed by Web Crypto: good, changed, broken',
 		async (kind, file) => {
 			for (const [what, text] of variants(kind, file)) {

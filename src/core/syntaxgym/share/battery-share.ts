@@ -9,7 +9,7 @@
  */
 import * as v from 'valibot';
 import { ShareLinkError } from '../../errors';
-import { sha256Hex } from '../../hash/sha256';
+import { SHA256_HEX, sha256Hex } from '../../hash/sha256';
 import { SURPRISAL_CONVENTIONS, type SurprisalConvention } from '../../model/model-spec';
 import type { RunModelSpec } from '../../run/run-types';
 import type { SuiteRun } from '../run/suite-run';
@@ -46,7 +46,6 @@ const MAX_ITEMS = 1_000_000;
 
 /** A bundled suite's file name: one plain name in `suites/` (no folder, no `..`). */
 const BUNDLED_FILE = /^[a-z0-9][a-z0-9_-]{0,120}\.json$/i;
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 const APP_VERSION = /^[0-9A-Za-z.+-]{1,64}$/;
 /** Printable text without control characters. */
 const PLAIN_TEXT = /^[^\p{Cc}]*$/u;

@@ -4,6 +4,7 @@
  * is executed, unknown fields (the codec's `kind` among them) are dropped, and a refusal names the
  * JSON pointer of the field and what is wrong there.
  */
+import { SHA256_HEX } from '../../hash/sha256';
 import * as v from 'valibot';
 import {
 	SURPRISAL_CONVENTIONS,
@@ -58,7 +59,6 @@ const INFERENCE_BACKENDS = { webgpu: true, wasm: true, 'node-cpu': true } satisf
 
 /** A hub revision must be pinned to a commit: 40 lowercase hex digits. */
 export const COMMIT_HASH = /^[0-9a-f]{40}$/;
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 const DIGEST_HEX = /^[0-9a-f]{8}$/;
 const APP_VERSION = /^[0-9A-Za-z.+-]{1,64}$/;
 const HTTP_URL = /^https?:\/\/[^\s]+$/i;
