@@ -14,11 +14,13 @@
  * set: at 2 cores it takes about 20-30 min alone), a GPT-2-124M-shaped model built from a fixed seed
  * into ${XDG_CACHE_HOME:-~/.cache}/benchtop-bench/ (bench/gpt2-shaped-model.ts): load time, the 34
  * suites' wall time and tokens/s, peak memory, at fp32 and q8, in Node and Chromium WASM, keys
- * `gpt2_124m_*` (bench/gpt2-124m-bench.ts).
+ * `gpt2_124m_*` (bench/gpt2-124m-bench.ts); and where a forward pass's time goes per ONNX op type
+ * in Node and in Chromium WASM, on the app's scoring graph of gpt2-en-small at fp32 and q8 (and of
+ * the GPT-2-124M-shaped model with part `gpt2-124m`), keys `op_profile_*` (bench/op-profile.ts).
  * The last stdout line is one JSON object.
  * Env: BENCHTOP_BENCH_PORT (default 4179), BENCHTOP_BENCH_OUT_DIR, CHROMIUM_PATH,
  * BENCHTOP_BENCH_PARTS (comma-separated subset of node,browser,suites34-node,suites34-wasm,app,
- * app-battery,generate,ltm,bundle,bundle-import,stimuli,gpt2-124m; `suites34` is both suites34 parts;
+ * app-battery,generate,ltm,bundle,bundle-import,stimuli,op-profile,gpt2-124m; `suites34` is both suites34 parts;
  * default all but gpt2-124m;
  * `bundle-import` imports a generated BENCHTOP_BENCH_IMPORT_ITEMS-item bundle, default 100,000), BENCHTOP_BENCH_REPEATS (timed runs per
  * figure, default 3).
@@ -49,6 +51,13 @@ import {
 	gpt2124mRatios,
 } from './gpt2-124m-bench';
 import { benchLtmReplay, type LtmBench } from './ltm-bench';
+import {
+	benchOpProfile,
+	opProfileFigures,
+	PROFILE_FILES,
+	type OpProfile,
+	type ProfileDtype,
+} from './op-profile';
 import { benchStimuli, type StimuliBench } from './stimuli-bench';
 
 const ROOT = new URL('../', import.meta.url);
@@ -65,7 +74,7 @@ const SUITES34_CONVENTION: SurprisalConvention = 'bos';
 const PARTS = new Set(
 	(
 		process.env.BENCHTOP_BENCH_PARTS ??
-		'node,browser,suites34,app,app-battery,generate,ltm,bundle,bundle-import,stimuli'
+		'node,browser,suites34,app,app-battery,generate,ltm,bundle,bundle-import,stimuli,op-profile'
 	)
 		.split(',')
 		.map((p) => p.trim())
@@ -541,6 +550,35 @@ function headline(results: readonly Measurement[]): number | null {
 	return m?.tokensPerSecond ?? null;
 }
 
+/** One batch's shape for the op profiles: 16 sentences of 24 tokens, about a suite's batch. */
+const OP_PROFILE_SHAPE = { batchSize: 16, sequenceLength: 24 } as const;
+
+/** Part `op-profile`: gpt2-en-small, and the GPT-2-124M-shaped model when it was built, at each
+ * profiled dtype; a profile that fails is logged and left out. */
+async function opProfile(
+	browser: Browser,
+	threads: number,
+	gpt2Dir: string | undefined,
+): Promise<OpProfile[]> {
+	const models: [string, string][] = [
+		[HEADLINE_MODEL, new URL(`public/models/${HEADLINE_MODEL}/`, ROOT).pathname],
+		...(gpt2Dir ? ([['gpt2-124m', gpt2Dir]] as [string, string][]) : []),
+	];
+	const profiles: OpProfile[] = [];
+	for (const [model, dir] of models) {
+		for (const dtype of Object.keys(PROFILE_FILES) as ProfileDtype[]) {
+			try {
+				profiles.push(
+					await benchOpProfile(browser, model, dir, dtype, { ...OP_PROFILE_SHAPE, threads }, log),
+				);
+			} catch (error) {
+				log(`op-profile ${model} ${dtype}: failed: ${String(error)}`);
+			}
+		}
+	}
+	return profiles;
+}
+
 async function main(): Promise<void> {
 	const loadBefore = loadavg()[0] ?? 0;
 	const texts = await benchSentences();
@@ -669,6 +707,8 @@ async function main(): Promise<void> {
 			? await benchStimuli(browser, `http://127.0.0.1:${PORT}`, REPEATS, log)
 			: undefined;
 
+		const opProfiles = PARTS.has('op-profile') ? await opProfile(browser, threads, gpt2Dir) : [];
+
 		const gpt2Wasm =
 			gpt2Dir && suites
 				? await benchGpt2124mBrowser(
@@ -760,6 +800,8 @@ async function main(): Promise<void> {
 			// A GPT-2-124M-shaped model (part gpt2-124m, opt-in): Node (onnxruntime-node) and
 			// Chromium WASM, fp32 and q8, one run each (bench/gpt2-124m-bench.ts).
 			...gpt2,
+			// Per op type, Node against Chromium WASM, one batch of the app's scoring graph.
+			...Object.assign({}, ...opProfiles.map(opProfileFigures)),
 			cross_origin_isolated: environment.crossOriginIsolated,
 			// Other processes on the machine skew every figure: the 1-minute load average before and after.
 			load_average: [round(loadBefore, 2), round(loadavg()[0] ?? 0, 2)],
@@ -777,6 +819,7 @@ async function main(): Promise<void> {
 				suites34_app_battery_main_profile: appBattery?.profile ?? [],
 				bundle_import_wall_ms: bundleImport?.runsMs ?? [],
 				stimuli: stimuli?.measurements ?? null,
+				op_profiles: opProfiles,
 			},
 		};
 		log(JSON.stringify(summary));
