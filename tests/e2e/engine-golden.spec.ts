@@ -268,3 +268,44 @@ test('word boundaries in Chromium (WASM, fp32): as in Node (≤ 1e-3 bits), plai
 	expect(plainVsReused).toBeLessThanOrEqual(1e-4);
 	expect(surprisals).toBeLessThanOrEqual(1e-4);
 });
+
+test('a request during the warm-up after loading is scored as one after it (Chromium, WASM)', async ({
+	page,
+}) => {
+	const golden = await readGolden('gpt2-en-small');
+	await page.goto('/harness/engine.html');
+	await expect(page.locator('#status')).toHaveText('ready');
+	const [during, after] = await page.evaluate(
+		async (texts) => {
+			const harness = window.benchtopEngine as EngineHarness;
+			const info = await harness.load({
+				source: 'bundled',
+				id: 'gpt2-en-small',
+				dtype: 'fp32',
+				backend: 'wasm',
+			});
+			// The worker's warm-up (src/worker/model-warm-up.ts) is under way: this request stops it.
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			const first = await harness.score(info.modelKey, texts, 'bos');
+			const second = await harness.score(info.modelKey, texts, 'bos');
+			return [first.texts, second.texts];
+		},
+		golden.sentences.map((s) => s.text),
+	);
+	let maxDifference = 0;
+	golden.sentences.forEach((sentence, i) => {
+		const first = during?.[i]?.tokens ?? [];
+		const second = after?.[i]?.tokens ?? [];
+		expect(first.map((t) => t.token)).toEqual(sentence.tokens);
+		expect(second.map((t) => t.token)).toEqual(sentence.tokens);
+		sentence.surprisal_bits.forEach((expected, k) => {
+			if (expected === null) return;
+			maxDifference = Math.max(
+				maxDifference,
+				Math.abs((first[k]?.surprisalBits ?? NaN) - expected),
+				Math.abs((first[k]?.surprisalBits ?? NaN) - (second[k]?.surprisalBits ?? NaN)),
+			);
+		});
+	});
+	expect(maxDifference).toBeLessThanOrEqual(TOLERANCE_BITS);
+});
