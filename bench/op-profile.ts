@@ -35,18 +35,10 @@ import {
 } from '../src/core/onnx/onnx-proto';
 import { readFields, readString, WIRE_LEN } from '../src/core/onnx/protobuf-wire';
 import { createNodeOrtRuntime } from '../src/worker/ort-node';
+import { feedTensors, type FeedSpec } from './feed-spec';
 import type { OrtSession } from '../src/worker/ort-runtime';
 
 type Log = (message: string) => void;
-
-/** One feed, as plain data both runtimes rebuild their tensors from. */
-interface FeedSpec {
-	readonly name: string;
-	readonly type: 'int64' | 'float32';
-	readonly dims: readonly number[];
-	/** int64 values as numbers (small ids and positions). */
-	readonly data: readonly number[];
-}
 
 /** One profiler event of kind `Node` (a kernel) or `Session` (a whole run). */
 interface ProfileEvent {
@@ -322,18 +314,7 @@ async function profileNode(
 	const options = { ...runtime.sessionOptions('node-cpu'), logSeverityLevel: 3 };
 	try {
 		const plain = await runtime.InferenceSession.create(graph, options);
-		const feeds = Object.fromEntries(
-			feedsOf(plain.inputNames).map((feed) => [
-				feed.name,
-				new runtime.Tensor(
-					feed.type,
-					feed.type === 'int64'
-						? BigInt64Array.from(feed.data, (value) => BigInt(value))
-						: Float32Array.from(feed.data),
-					[...feed.dims],
-				),
-			]),
-		);
+		const feeds = feedTensors(runtime.Tensor, feedsOf(plain.inputNames));
 		const times: number[] = [];
 		for (let run = 0; run < WARM_UP_RUNS + runs; run++) {
 			const started = performance.now();

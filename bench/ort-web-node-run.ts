@@ -7,13 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as ort from 'onnxruntime-web';
-
-interface FeedSpec {
-	readonly name: string;
-	readonly type: 'int64' | 'float32';
-	readonly dims: readonly number[];
-	readonly data: readonly number[];
-}
+import { feedTensors, type FeedSpec } from './feed-spec';
 
 const [graphPath, feedsPath, threadsArg, warmUpsArg, runsArg] = process.argv.slice(2);
 if (!graphPath || !feedsPath)
@@ -24,18 +18,7 @@ const session = await ort.InferenceSession.create(new Uint8Array(await readFile(
 	graphOptimizationLevel: 'all',
 });
 const feeds = JSON.parse(await readFile(feedsPath, 'utf8')) as FeedSpec[];
-const tensors = Object.fromEntries(
-	feeds.map((feed) => [
-		feed.name,
-		new ort.Tensor(
-			feed.type,
-			feed.type === 'int64'
-				? BigInt64Array.from(feed.data, (value) => BigInt(value))
-				: Float32Array.from(feed.data),
-			[...feed.dims],
-		),
-	]),
-);
+const tensors = feedTensors(ort.Tensor, feeds);
 const warmUps = Number(warmUpsArg);
 const times: number[] = [];
 for (let run = 0; run < warmUps + Number(runsArg); run++) {
