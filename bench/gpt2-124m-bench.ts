@@ -1,11 +1,11 @@
 /**
  * Part `gpt2-124m` of `npm run bench`: what a GPT-2-124M-sized model costs. The model is built
  * from a fixed seed by gpt2-shaped-model.ts into the cache folder (outside the repo; rebuilt only
- * when missing), then, per dtype (fp32, q8): in Node (onnxruntime-node) the load time from a warm
+ * when missing), then, per dtype (fp32, fp16, q8; BENCHTOP_BENCH_GPT2_DTYPES picks): in Node (onnxruntime-node) the load time from a warm
  * cache (files in the OS page cache, session created, graph fused, probe run), the 34 suites
  * scored in one request as `run a.json b.json ...` does (prefix reuse as the engine decides),
  * tokens/s over the suites' tokens, and the process's peak RSS (sampled every 250 ms during the
- * dtype's load and run); for q8 the largest surprisal difference from fp32 over every token and
+ * dtype's load and run); for fp16 and q8 the largest surprisal difference from fp32 over every token and
  * how many of the items' prediction outcomes change. In Chromium (the built app's worker, WASM,
  * the app's thread count) the same load and run, with the tab's peak memory from
  * `performance.measureUserAgentSpecificMemory()` (page and its dedicated worker: JS heap with the
@@ -26,7 +26,15 @@ import { ensureModelFolder, GPT2_124M, ONNX_FILE, parameterCount } from './gpt2-
 
 export const GPT2_124M_SEED = 124;
 export const GPT2_124M_NAME = 'gpt2-124m-shaped';
-const DTYPES: readonly ('fp32' | 'q8')[] = ['fp32', 'q8'];
+type Gpt2Dtype = 'fp32' | 'fp16' | 'q8';
+/** The dtypes measured: BENCHTOP_BENCH_GPT2_DTYPES (comma-separated), default all three. fp32
+ * runs whenever another does (the others are compared with it). */
+const DTYPES: readonly Gpt2Dtype[] = (() => {
+	const asked = (process.env.BENCHTOP_BENCH_GPT2_DTYPES ?? 'fp32,fp16,q8')
+		.split(',')
+		.map((d) => d.trim());
+	return (['fp32', 'fp16', 'q8'] as const).filter((d) => d === 'fp32' || asked.includes(d));
+})();
 const SHARED_MODELS = new URL('../../shared/models/gpt2-en-small/', import.meta.url);
 
 type Log = (message: string) => void;
@@ -167,7 +175,7 @@ export async function benchGpt2124mNode(
 ): Promise<Record<string, number | null>> {
 	const suites = parseSuites(jsons);
 	const figures: Record<string, number | null> = {};
-	const results: Partial<Record<'fp32' | 'q8', ScoreTextsResult>> = {};
+	const results: Partial<Record<Gpt2Dtype, ScoreTextsResult>> = {};
 	for (const dtype of DTYPES) {
 		const run = await nodeDtype(dir, dtype, suites, threads, convention);
 		results[dtype] = run.result;
@@ -185,12 +193,14 @@ export async function benchGpt2124mNode(
 				`peak RSS ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`,
 		);
 	}
-	if (results.fp32 && results.q8) {
-		const diff = compareRuns(suites, results.fp32, results.q8);
-		figures.gpt2_124m_q8_max_diff_bits = round(diff.maxDiffBits, 4);
-		figures.gpt2_124m_q8_items_changed = diff.itemsChanged;
+	for (const dtype of ['fp16', 'q8'] as const) {
+		const other = results[dtype];
+		if (!results.fp32 || !other) continue;
+		const diff = compareRuns(suites, results.fp32, other);
+		figures[`gpt2_124m_${dtype}_max_diff_bits`] = round(diff.maxDiffBits, 4);
+		figures[`gpt2_124m_${dtype}_items_changed`] = diff.itemsChanged;
 		figures.gpt2_124m_items = diff.items;
-		log(`gpt2-124m q8 vs fp32: ${JSON.stringify(diff)}`);
+		log(`gpt2-124m ${dtype} vs fp32: ${JSON.stringify(diff)}`);
 	}
 	figures.gpt2_124m_node_max_rss_mib = Math.round(process.resourceUsage().maxRSS / 1024);
 	return figures;
@@ -334,13 +344,16 @@ export async function gpt2124mRatios(
 			fileMib,
 		);
 	}
-	out.gpt2_124m_q8_speedup_node = ratio(
-		figures.gpt2_124m_node_fp32_suites34_wall_s,
-		figures.gpt2_124m_node_q8_suites34_wall_s,
-	);
-	out.gpt2_124m_q8_speedup_wasm = ratio(
-		figures.gpt2_124m_wasm_fp32_suites34_wall_s,
-		figures.gpt2_124m_wasm_q8_suites34_wall_s,
-	);
+	for (const dtype of ['fp16', 'q8'] as const) {
+		if (!DTYPES.includes(dtype)) continue;
+		out[`gpt2_124m_${dtype}_speedup_node`] = ratio(
+			figures.gpt2_124m_node_fp32_suites34_wall_s,
+			figures[`gpt2_124m_node_${dtype}_suites34_wall_s`],
+		);
+		out[`gpt2_124m_${dtype}_speedup_wasm`] = ratio(
+			figures.gpt2_124m_wasm_fp32_suites34_wall_s,
+			figures[`gpt2_124m_wasm_${dtype}_suites34_wall_s`],
+		);
+	}
 	return out;
 }

@@ -1,7 +1,7 @@
 /**
  * A GPT-2-shaped causal LM with random weights, written from a fixed seed as ONNX in the folder
  * layout transformers.js 4.x loads for `model_type: gpt2` (config.json, tokenizer files,
- * onnx/model.onnx fp32 and onnx/model_quantized.onnx q8), for measuring what a GPT-2-sized model
+ * onnx/model.onnx fp32, onnx/model_fp16.onnx fp16 and onnx/model_quantized.onnx q8), for measuring what a GPT-2-sized model
  * costs. Nothing of it is committed: the bench builds it into a cache folder outside the repo.
  *
  * The graph has the Xenova/gpt2 I/O (`input_ids`, `attention_mask`, `position_ids`,
@@ -13,7 +13,8 @@
  * biases 0, as GPT-2's init. q8 follows onnxruntime's quantize_dynamic as the vendored models
  * have it: MatMul weights int8, symmetric, per output column, run as DynamicQuantizeLinear →
  * MatMulInteger → Cast → Mul(scale_x · scale_w); the embeddings uint8 per tensor, Gather →
- * DequantizeLinear.
+ * DequantizeLinear. fp16 is the fp32 graph with every float initializer (weights, constants),
+ * the key/value cache and the logits in float16.
  */
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -30,7 +31,7 @@ import {
 } from './onnx-proto';
 
 /** Bumped whenever the files written change: the cache folder is named after it. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 export interface Gpt2ShapedConfig {
 	readonly nLayer: number;
@@ -50,7 +51,7 @@ export const GPT2_124M: Gpt2ShapedConfig = {
 	nPositions: 1024,
 };
 
-export type Gpt2Variant = 'fp32' | 'q8';
+export type Gpt2Variant = 'fp32' | 'fp16' | 'q8';
 
 /** The model's parameters, tied output layer counted once (GPT-2 small: 124,439,808). */
 export function parameterCount(c: Gpt2ShapedConfig): number {
@@ -184,6 +185,46 @@ function bytesOf(array: Float32Array | Int8Array | Uint8Array | BigInt64Array): 
 
 function floatTensor(name: string, dims: number[], data: Float32Array): TensorProto {
 	return { name, dims, dataType: DataType.FLOAT, rawData: bytesOf(data) };
+}
+
+const FLOAT32_VIEW = new Float32Array(1);
+const FLOAT32_BITS = new Uint32Array(FLOAT32_VIEW.buffer);
+
+/**
+ * The IEEE 754 half-precision bits of `value` rounded to float32 first: round to nearest, ties to
+ * even; past 65,504 (after rounding) ±∞; subnormals kept; NaN stays NaN.
+ */
+export function float16Bits(value: number): number {
+	FLOAT32_VIEW[0] = value;
+	const bits = FLOAT32_BITS[0]!;
+	const sign = (bits >>> 16) & 0x8000;
+	const exponent = (bits >>> 23) & 0xff;
+	const mantissa = bits & 0x7fffff;
+	if (exponent === 0xff) return sign | 0x7c00 | (mantissa === 0 ? 0 : 0x200);
+	const halfExponent = exponent - 127 + 15;
+	if (halfExponent >= 0x1f) return sign | 0x7c00;
+	// Drop `shift` low bits of the 24-bit significand, rounding to nearest even (a carry moves
+	// into the exponent, up to ∞, as it should).
+	const round = (significand: number, shift: number, high: number): number => {
+		const kept = high + Math.floor(significand / 2 ** shift);
+		const dropped = significand % 2 ** shift;
+		const half = 2 ** (shift - 1);
+		return dropped > half || (dropped === half && kept % 2 === 1) ? kept + 1 : kept;
+	};
+	if (halfExponent >= 1) return sign | round(mantissa, 13, halfExponent * 1024);
+	if (halfExponent < -10) return sign;
+	return sign | round(mantissa | 0x800000, 14 - halfExponent, 0);
+}
+
+/** A float tensor stored as float16. */
+function float16Tensor(name: string, dims: number[], data: Float32Array): TensorProto {
+	const half = Uint16Array.from(data, float16Bits);
+	return {
+		name,
+		dims,
+		dataType: DataType.FLOAT16,
+		rawData: new Uint8Array(half.buffer, half.byteOffset, half.byteLength),
+	};
 }
 
 function int64Tensor(name: string, dims: number[], values: readonly number[]): TensorProto {
@@ -324,8 +365,11 @@ export function buildModel(weights: Gpt2Weights, variant: Gpt2Variant): ModelPro
 	const d = e / h;
 	const v = config.vocabSize;
 	const g = new GraphBuilder();
-	const scalarF = (name: string, value: number) =>
-		g.init(floatTensor(name, [], Float32Array.of(value)));
+	// fp16: every float initializer, the key/value cache and the logits in float16.
+	const floatType = variant === 'fp16' ? DataType.FLOAT16 : DataType.FLOAT;
+	const floats = (name: string, dims: number[], data: Float32Array) =>
+		g.init(variant === 'fp16' ? float16Tensor(name, dims, data) : floatTensor(name, dims, data));
+	const scalarF = (name: string, value: number) => floats(name, [], Float32Array.of(value));
 	const i64 = (name: string, values: number[], dims: number[] = [values.length]) =>
 		g.init(int64Tensor(name, dims, values));
 
@@ -346,7 +390,7 @@ export function buildModel(weights: Gpt2Weights, variant: Gpt2Variant): ModelPro
 	]);
 	const notPadding = g.one('Unsqueeze', [g.one('Greater', ['attention_mask', zero]), axes12]);
 	const mask = g.one('And', [causal, notPadding]);
-	const lowest = scalarF('const_lowest', -3.4028234663852886e38);
+	const lowest = scalarF('const_lowest', variant === 'fp16' ? -65504 : -3.4028234663852886e38);
 	const sqrtHeadDim = scalarF('const_sqrt_head_dim', Math.sqrt(d));
 	const headsShape = i64('shape_heads', [0, 0, h, d]);
 	const mergedShape = i64('shape_merged', [0, 0, e]);
@@ -356,9 +400,9 @@ export function buildModel(weights: Gpt2Weights, variant: Gpt2Variant): ModelPro
 	const geluOne = scalarF('const_gelu_one', 1);
 	const geluHalf = scalarF('const_gelu_half', 0.5);
 
-	/** x [B, S, k] · w [k, n]: MatMul (fp32), or dynamic int8 as quantize_dynamic writes it. */
+	/** x [B, S, k] · w [k, n]: MatMul (fp32, fp16), or dynamic int8 as quantize_dynamic writes it. */
 	const matmul = (x: string, name: string, w: Float32Array, k: number, n: number): string => {
-		if (variant === 'fp32') return g.one('MatMul', [x, g.init(floatTensor(name, [k, n], w))]);
+		if (variant !== 'q8') return g.one('MatMul', [x, floats(name, [k, n], w)]);
 		const { q, scales } = quantizeColumnsInt8(w, k, n);
 		const wq = g.init({
 			name: `${name}_quantized`,
@@ -379,8 +423,7 @@ export function buildModel(weights: Gpt2Weights, variant: Gpt2Variant): ModelPro
 		return g.one('Mul', [g.one('Cast', [product], [intAttr('to', DataType.FLOAT)]), scale]);
 	};
 	const embedding = (name: string, table: Float32Array, rows: number, ids: string): string => {
-		if (variant === 'fp32')
-			return g.one('Gather', [g.init(floatTensor(name, [rows, e], table)), ids]);
+		if (variant !== 'q8') return g.one('Gather', [floats(name, [rows, e], table), ids]);
 		const { q, scale, zeroPoint } = quantizeTensorUint8(table);
 		const tq = g.init({
 			name: `${name}_quantized`,
@@ -400,15 +443,11 @@ export function buildModel(weights: Gpt2Weights, variant: Gpt2Variant): ModelPro
 	const layerNorm = (x: string, name: string, weight: Float32Array, bias: Float32Array) =>
 		g.one(
 			'LayerNormalization',
-			[
-				x,
-				g.init(floatTensor(`${name}.weight`, [e], weight)),
-				g.init(floatTensor(`${name}.bias`, [e], bias)),
-			],
+			[x, floats(`${name}.weight`, [e], weight), floats(`${name}.bias`, [e], bias)],
 			[intAttr('axis', -1), floatAttr('epsilon', 1e-5)],
 		);
 	const bias = (x: string, name: string, b: Float32Array) =>
-		g.one('Add', [x, g.init(floatTensor(name, [b.length], b))]);
+		g.one('Add', [x, floats(name, [b.length], b)]);
 	const heads = (x: string) =>
 		g.one('Transpose', [g.one('Reshape', [x, headsShape])], [intsAttr('perm', [0, 2, 1, 3])]);
 
@@ -495,15 +534,15 @@ export function buildModel(weights: Gpt2Weights, variant: Gpt2Variant): ModelPro
 				tensorValueInfo('attention_mask', DataType.INT64, ['batch_size', TOTAL_LENGTH]),
 				tensorValueInfo('position_ids', DataType.INT64, ['batch_size', 'sequence_length']),
 				...layerNames.flatMap((l) => [
-					tensorValueInfo(`past_key_values.${l}.key`, DataType.FLOAT, pastDims),
-					tensorValueInfo(`past_key_values.${l}.value`, DataType.FLOAT, pastDims),
+					tensorValueInfo(`past_key_values.${l}.key`, floatType, pastDims),
+					tensorValueInfo(`past_key_values.${l}.value`, floatType, pastDims),
 				]),
 			],
 			output: [
-				tensorValueInfo('logits', DataType.FLOAT, ['batch_size', 'sequence_length', v]),
+				tensorValueInfo('logits', floatType, ['batch_size', 'sequence_length', v]),
 				...layerNames.flatMap((l) => [
-					tensorValueInfo(`present.${l}.key`, DataType.FLOAT, presentDims),
-					tensorValueInfo(`present.${l}.value`, DataType.FLOAT, presentDims),
+					tensorValueInfo(`present.${l}.key`, floatType, presentDims),
+					tensorValueInfo(`present.${l}.value`, floatType, presentDims),
 				]),
 			],
 		},
@@ -553,6 +592,7 @@ export interface WriteModelOptions {
 
 export const ONNX_FILE: Record<Gpt2Variant, string> = {
 	fp32: 'model.onnx',
+	fp16: 'model_fp16.onnx',
 	q8: 'model_quantized.onnx',
 };
 
@@ -582,7 +622,7 @@ export async function writeModelFolder(
 	);
 	const weights = generateWeights(config, seed);
 	const bytes: Record<string, number> = {};
-	for (const variant of options.variants ?? (['fp32', 'q8'] as const)) {
+	for (const variant of options.variants ?? (['fp32', 'fp16', 'q8'] as const)) {
 		const encoded = encodeModel(buildModel(weights, variant));
 		await writeFile(join(dir, 'onnx', ONNX_FILE[variant]), encoded);
 		bytes[variant] = encoded.byteLength;

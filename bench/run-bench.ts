@@ -13,7 +13,7 @@
  * the CLI's `stimuli` (bench/stimuli-bench.ts); and, opt-in (part `gpt2-124m`, not in the default
  * set: at 2 cores it takes about 20-30 min alone), a GPT-2-124M-shaped model built from a fixed seed
  * into ${XDG_CACHE_HOME:-~/.cache}/benchtop-bench/ (bench/gpt2-shaped-model.ts): load time, the 34
- * suites' wall time and tokens/s, peak memory, at fp32 and q8, in Node and Chromium WASM, keys
+ * suites' wall time and tokens/s, peak memory, at fp32, fp16 and q8, in Node and Chromium WASM, keys
  * `gpt2_124m_*` (bench/gpt2-124m-bench.ts); and where a forward pass's time goes per ONNX op type
  * in Node and in Chromium WASM, on the app's scoring graph of gpt2-en-small at fp32 and q8 (and of
  * the GPT-2-124M-shaped model with part `gpt2-124m`), keys `op_profile_*` (bench/op-profile.ts).

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
 	buildModel,
 	ensureModelFolder,
+	float16Bits,
 	generateWeights,
 	GPT2_124M,
 	parameterCount,
@@ -19,6 +20,7 @@ import {
 } from '../../bench/gpt2-shaped-model';
 import { decodeModel, encodeModel } from '../../bench/onnx-proto';
 import { createNodeEngine } from '../../src/worker/node-engine';
+import type { ScoreTextsResult } from '../../src/worker/protocol';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -40,6 +42,83 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await rm(root, { recursive: true, force: true });
+});
+
+/** A float16's value from its bits. */
+function halfToNumber(bits: number): number {
+	const sign = bits & 0x8000 ? -1 : 1;
+	const exponent = (bits >> 10) & 0x1f;
+	const fraction = bits & 0x3ff;
+	if (exponent === 0x1f) return fraction ? Number.NaN : sign * Infinity;
+	if (exponent === 0) return sign * fraction * 2 ** -24;
+	return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
+}
+
+/** One row of `ids` through an fp16 graph with an empty float16 cache. */
+async function runHalf(session: ort.InferenceSession, ids: readonly number[]) {
+	const feeds: Record<string, ort.Tensor> = {
+		input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
+		attention_mask: new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), [
+			1,
+			ids.length,
+		]),
+		position_ids: new ort.Tensor(
+			'int64',
+			BigInt64Array.from(ids, (_, i) => BigInt(i)),
+			[1, ids.length],
+		),
+	};
+	const headDim = TINY.nEmbd / TINY.nHead;
+	for (let l = 0; l < TINY.nLayer; l++) {
+		for (const part of ['key', 'value']) {
+			feeds[`past_key_values.${l}.${part}`] = new ort.Tensor('float16', new Uint16Array(0), [
+				1,
+				TINY.nHead,
+				0,
+				headDim,
+			]);
+		}
+	}
+	return session.run(feeds);
+}
+
+/** Largest |Δ| in bits between two scorings of the same texts (every token finite). */
+function maxDifferenceBits(a: ScoreTextsResult, b: ScoreTextsResult): number {
+	let maxDiff = 0;
+	a.texts.forEach((text, i) => {
+		expect(b.texts[i]?.tokens.map((t) => t.token)).toEqual(text.tokens.map((t) => t.token));
+		text.tokens.forEach((token, k) => {
+			const other = b.texts[i]?.tokens[k]?.surprisalBits ?? Number.NaN;
+			expect(Number.isFinite(token.surprisalBits) && Number.isFinite(other)).toBe(true);
+			maxDiff = Math.max(maxDiff, Math.abs(token.surprisalBits - other));
+		});
+	});
+	return maxDiff;
+}
+
+describe('float16Bits', () => {
+	it('rounds to the nearest float16, ties to even, with subnormals, ∞ and NaN', () => {
+		expect(float16Bits(1)).toBe(0x3c00);
+		expect(float16Bits(-2)).toBe(0xc000);
+		expect(float16Bits(0.1)).toBe(0x2e66);
+		expect(float16Bits(1 / 3)).toBe(0x3555);
+		expect(float16Bits(65504)).toBe(0x7bff);
+		expect(float16Bits(65519)).toBe(0x7bff);
+		expect(float16Bits(65520)).toBe(0x7c00);
+		expect(float16Bits(-1e6)).toBe(0xfc00);
+		expect(float16Bits(2 ** -24)).toBe(0x0001);
+		expect(float16Bits(2 ** -25)).toBe(0x0000);
+		expect(float16Bits(3 * 2 ** -25)).toBe(0x0002);
+		expect(float16Bits(2 ** -14)).toBe(0x0400);
+		expect(float16Bits(-0)).toBe(0x8000);
+		expect(float16Bits(1 + 2 ** -11)).toBe(0x3c00);
+		expect(float16Bits(1 + 3 * 2 ** -11)).toBe(0x3c02);
+		expect(float16Bits(Number.NaN) & 0x7c00).toBe(0x7c00);
+		expect(float16Bits(Number.NaN) & 0x3ff).not.toBe(0);
+		for (const value of [0.5, 0.25, 1.5, 3.140625, -7.75, 1000, 2 ** -20]) {
+			expect(halfToNumber(float16Bits(value))).toBe(value);
+		}
+	});
 });
 
 describe('onnx-proto', () => {
@@ -145,6 +224,26 @@ describe('gpt2-shaped model', () => {
 		}
 	});
 
+	it('keeps fp16 close to fp32, float16 in and out', async () => {
+		const fp32 = await ort.InferenceSession.create(join(dir, 'onnx', 'model.onnx'));
+		const fp16 = await ort.InferenceSession.create(join(dir, 'onnx', 'model_fp16.onnx'));
+		const ids = [5, 300, 8100, 17, 42, 9, 9];
+		const a = (await run(fp32, [ids], 0)).logits.data as Float32Array;
+		const { logits } = await runHalf(fp16, ids);
+		if (!logits) throw new Error('the fp16 graph gave no logits');
+		expect(logits.type).toBe('float16');
+		const b = Array.from(logits.data as Uint16Array, halfToNumber);
+		let maxDiff = 0;
+		a.forEach((v, i) => {
+			expect(Number.isFinite(b[i])).toBe(true);
+			maxDiff = Math.max(maxDiff, Math.abs(v - b[i]!));
+		});
+		expect(maxDiff).toBeGreaterThan(0);
+		expect(maxDiff).toBeLessThan(0.02);
+		await fp32.release();
+		await fp16.release();
+	});
+
 	it('keeps q8 close to fp32', async () => {
 		const fp32 = await ort.InferenceSession.create(join(dir, 'onnx', 'model.onnx'));
 		const q8 = await ort.InferenceSession.create(join(dir, 'onnx', 'model_quantized.onnx'));
@@ -162,42 +261,47 @@ describe('gpt2-shaped model', () => {
 		await q8.release();
 	});
 
-	it('loads in the engine and scores the same with and without prefix reuse', async () => {
+	it('loads in the engine and scores the same with and without prefix reuse; fp16 near fp32', async () => {
 		const engine = createNodeEngine({ threads: 1, bundledModelsPath: `${join(dir, '..')}/` });
 		const id = dir.split('/').at(-1)!;
-		const { modelKey } = await engine.loadModel({
-			spec: { source: 'bundled', id, dtype: 'fp32', backend: 'node-cpu' },
-		});
 		const texts = [
 			'The keys to the cabinet are on the table.',
 			'The keys to the cabinet is on the table.',
 			'The author that the senators hurt laughs.',
 		];
-		const plain = await engine.scoreTexts({
-			modelKey,
-			texts,
-			convention: 'bos',
-			prefixReuse: false,
-		});
-		const reused = await engine.scoreTexts({
-			modelKey,
-			texts,
-			convention: 'bos',
-			prefixReuse: true,
-		});
-		expect(reused.positionsComputed).toBeLessThan(plain.tokenCount);
-		let maxDiff = 0;
-		plain.texts.forEach((text, i) => {
-			text.tokens.forEach((token, k) => {
-				expect(Number.isFinite(token.surprisalBits)).toBe(true);
-				maxDiff = Math.max(
-					maxDiff,
-					Math.abs(token.surprisalBits - reused.texts[i]!.tokens[k]!.surprisalBits),
-				);
+		const runs: Record<string, ScoreTextsResult> = {};
+		for (const dtype of ['fp32', 'fp16'] as const) {
+			const { modelKey } = await engine.loadModel({
+				spec: { source: 'bundled', id, dtype, backend: 'node-cpu' },
 			});
-		});
-		expect(maxDiff).toBeLessThan(1e-4);
-		await engine.disposeModel(modelKey);
+			const plain = await engine.scoreTexts({
+				modelKey,
+				texts,
+				convention: 'bos',
+				prefixReuse: false,
+			});
+			const reused = await engine.scoreTexts({
+				modelKey,
+				texts,
+				convention: 'bos',
+				prefixReuse: true,
+			});
+			if (dtype === 'fp32') {
+				expect(reused.positionsComputed).toBeLessThan(plain.tokenCount);
+				expect(maxDifferenceBits(plain, reused)).toBeLessThan(1e-4);
+			} else {
+				// fp16 is not taken as batch-invariant (src/worker/loaded-model.ts): one sentence per pass.
+				expect(reused.prefixReuse).toMatchObject({ used: false });
+				expect(reused.positionsComputed).toBe(plain.tokenCount);
+				expect(maxDifferenceBits(plain, reused)).toBe(0);
+			}
+			runs[dtype] = plain;
+			await engine.disposeModel(modelKey);
+		}
+		// float16 weights and cache move the numbers a little, not much.
+		const fp16Diff = maxDifferenceBits(runs.fp32!, runs.fp16!);
+		expect(fp16Diff).toBeGreaterThan(0);
+		expect(fp16Diff).toBeLessThan(0.05);
 	});
 });
 
