@@ -1,8 +1,8 @@
 /**
  * Part `op-profile` of `npm run bench`: where a forward pass's time goes, per ONNX op type, in
  * Node (onnxruntime-node, CPU) and in Chromium (onnxruntime-web, WASM), on the same graph with
- * the same inputs and threads. The graph is the one the app scores with (the model's
- * `onnx/model.onnx` with the log-prob tail and FastGelu, as src/worker/fused-model.ts builds it);
+ * the same inputs and threads. The graph is the one the app scores with (the model's fp32 or q8
+ * file with the log-prob tail and FastGelu, as src/worker/fused-model.ts builds it);
  * the inputs are one plain batch (no cache) of seeded token ids. Each runtime's own profiler
  * (`enableProfiling`) times every kernel; warm-up runs are left out. The plain runs (profiling
  * off) are timed apart, and also on onnxruntime-web's WASM in Node (bench/ort-web-node-run.ts),
@@ -65,8 +65,8 @@ export interface RuntimeFigures {
 	readonly profiledRunMs: number;
 	/** Kernel time summed over every op, per profiled run, ms. */
 	readonly kernelMs: number;
-	/** The output layer's (the node writing `logits`) share of the kernel time; null when the
-	 * runtime's optimizer renamed or fused it away. */
+	/** The output layer's share of the kernel time (the matrix product `logits` comes from,
+	 * {@link outputLayerNodeName}); null when no profiled node bears its name. */
 	readonly outputLayerShare: number | null;
 }
 
@@ -421,8 +421,7 @@ self.onmessage = async ({ data }) => {
 		for (let run = 0; run < data.warmUps + data.runs; run++) await profiled.run(tensors);
 		profiled.endProfiling();
 		await profiled.release();
-		times.sort((a, b) => a - b);
-		self.postMessage({ plainRunMs: times[Math.floor(times.length / 2)], lines, isolated: self.crossOriginIsolated });
+		self.postMessage({ times, lines, isolated: self.crossOriginIsolated });
 	} catch (error) {
 		self.postMessage({ error: String(error) });
 	}
@@ -444,7 +443,7 @@ async function profileWasm(
 		await page.goto(`${origin}/`);
 		const result = await page.evaluate(
 			({ feeds, threads, runs, warmUps }) =>
-				new Promise<{ plainRunMs?: number; lines?: string[]; isolated?: boolean; error?: string }>(
+				new Promise<{ times?: number[]; lines?: string[]; isolated?: boolean; error?: string }>(
 					(resolve) => {
 						const worker = new Worker('/worker.mjs', { type: 'module' });
 						worker.onmessage = ({ data }) => {
@@ -463,7 +462,7 @@ async function profileWasm(
 		if (result.isolated !== true)
 			throw new Error('op-profile: the worker is not cross-origin isolated');
 		return {
-			plainRunMs: result.plainRunMs ?? NaN,
+			plainRunMs: median(result.times ?? [Number.NaN]),
 			events: parseConsoleProfile(result.lines ?? []),
 		};
 	} finally {
