@@ -25,6 +25,7 @@ import {
 	appendLogProbTail,
 } from '../src/core/onnx/append-log-prob-tail';
 import { fuseTanhGelu } from '../src/core/onnx/fuse-gelu';
+import { medianNumpy } from '../src/core/syntaxgym/aggregation/region-metrics';
 import {
 	GRAPH_NODE,
 	MODEL_GRAPH,
@@ -292,14 +293,6 @@ interface NodeProfile extends RuntimeProfile {
 	readonly inputNames: readonly string[];
 }
 
-function median(values: readonly number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1
-		? (sorted[middle] ?? 0)
-		: ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
 /** Node: plain runs timed in one session, then onnxruntime-node's profile file of another. */
 async function profileNode(
 	graph: Uint8Array,
@@ -334,7 +327,7 @@ async function profileNode(
 		if (!file) throw new Error('op-profile: onnxruntime-node wrote no profile');
 		return {
 			inputNames: plain.inputNames,
-			plainRunMs: median(times),
+			plainRunMs: medianNumpy(times),
 			events: JSON.parse(await readFile(join(dir, file), 'utf8')) as ProfileEvent[],
 		};
 	} finally {
@@ -391,7 +384,7 @@ async function startServer(
 /**
  * The dedicated worker the profile runs in, as the app's inference worker runs onnxruntime-web.
  * Its console lines are kept (onnxruntime-web prints the profile there at `endProfiling`) and
- * posted back with the plain runs' median.
+ * posted back with the plain runs' times.
  */
 const WORKER = `
 const lines = [];
@@ -462,7 +455,7 @@ async function profileWasm(
 		if (result.isolated !== true)
 			throw new Error('op-profile: the worker is not cross-origin isolated');
 		return {
-			plainRunMs: median(result.times ?? [Number.NaN]),
+			plainRunMs: medianNumpy(result.times ?? []),
 			events: parseConsoleProfile(result.lines ?? []),
 		};
 	} finally {
