@@ -43,6 +43,7 @@ import {
 	benchGeneration,
 	type GenerationBench,
 } from './generate-bench';
+import { openBatteryWithSuites, waitForBatteryDone } from './battery-page';
 import { benchBundle, type BundleBench } from './bundle-bench';
 import {
 	benchGpt2124mBrowser,
@@ -51,6 +52,7 @@ import {
 	gpt2124mRatios,
 } from './gpt2-124m-bench';
 import { benchLtmReplay, type LtmBench } from './ltm-bench';
+import { medianBy } from './median';
 import {
 	benchOpProfile,
 	opProfileFigures,
@@ -129,11 +131,6 @@ async function repeated(
 	for (let i = 0; i < REPEATS; i++) runs.push(await runOnce());
 	const middle = medianBy(runs, (run) => run.elapsedMs) ?? { tokenCount: 0, elapsedMs: NaN };
 	return measurement(model, batchSize, sentences, middle.tokenCount, middle.elapsedMs);
-}
-
-/** The middle item of `items` ordered by `key` (the upper one of an even count). */
-function medianBy<T>(items: readonly T[], key: (item: T) => number): T | undefined {
-	return [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)];
 }
 
 function round(value: number, digits: number): number {
@@ -440,22 +437,6 @@ interface MainThreadFigure {
 	readonly layoutS: number;
 }
 
-/**
- * Waits for the Battery page's "Battery done" heading, checked every 20 ms in the page: a
- * locator's wait polls every 500 ms once it has waited a while, which showed as wall times
- * bunched 0.5 s apart.
- */
-async function waitForBatteryDone(page: Page): Promise<void> {
-	await page.waitForFunction(
-		() =>
-			[...document.querySelectorAll('h1, h2, h3')].some((heading) =>
-				heading.textContent?.includes('Battery done'),
-			),
-		undefined,
-		{ polling: 20, timeout: 600_000 },
-	);
-}
-
 /** The app battery's wall times, the main thread's time in each run and the last run's profile. */
 interface AppBatteryBench {
 	readonly runsMs: number[];
@@ -508,12 +489,7 @@ async function benchAppBattery(
 		const context = await browser.newContext();
 		try {
 			const page = await context.newPage();
-			await page.goto(`http://127.0.0.1:${PORT}/#/battery`);
-			await page.getByTestId('battery-files').setInputFiles([...files]);
-			await page
-				.getByTestId('battery-totals')
-				.filter({ hasText: `${files.length} suites picked` })
-				.waitFor({ timeout: 120_000 });
+			await openBatteryWithSuites(page, `http://127.0.0.1:${PORT}`, files);
 			await page.getByText(`Loaded ${HEADLINE_MODEL}`).waitFor({ timeout: 180_000 });
 			// A fresh profile also installs the app for offline use (the service worker caches the
 			// app and the bundled models) once, in the background: the battery is timed after it.
@@ -629,7 +605,7 @@ async function main(): Promise<void> {
 		suites !== undefined && PARTS.has('gpt2-124m') ? (await ensureGpt2124m(log)).dir : undefined;
 	const gpt2Node =
 		gpt2Dir && suites
-			? await benchGpt2124mNode(gpt2Dir, suites, threads, SUITES34_CONVENTION, log)
+			? await benchGpt2124mNode(gpt2Dir, suites, threads, SUITES34_CONVENTION, REPEATS, log)
 			: {};
 
 	log(`building the app into ${OUT_DIR}`);
@@ -728,11 +704,15 @@ async function main(): Promise<void> {
 		const gpt2Wasm =
 			gpt2Dir && suites
 				? await benchGpt2124mBrowser(
-						gpt2Dir,
-						OUT_DIR,
-						`http://127.0.0.1:${PORT}`,
-						suites,
-						SUITES34_CONVENTION,
+						{
+							dir: gpt2Dir,
+							outDir: OUT_DIR,
+							origin: `http://127.0.0.1:${PORT}`,
+							jsons: suites,
+							suiteFiles: await suites34Files(),
+							convention: SUITES34_CONVENTION,
+							repeats: REPEATS,
+						},
 						log,
 					)
 				: {};
