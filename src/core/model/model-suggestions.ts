@@ -200,6 +200,8 @@ export interface DeviceFacts {
 	readonly webgpu: {
 		readonly maxBufferSize: number;
 		readonly maxStorageBufferBindingSize: number;
+		/** A software (fallback) adapter, such as SwiftShader: WebGPU on the CPU. */
+		readonly fallback: boolean;
 	} | null;
 }
 

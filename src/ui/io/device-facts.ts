@@ -1,13 +1,25 @@
 /**
  * Reads what the browser says about the device for the model picker's fit and time estimates:
  * `navigator.deviceMemory`, `navigator.hardwareConcurrency`, `crossOriginIsolated` and, when
- * `navigator.gpu` exists, the WebGPU adapter's buffer limits. Never throws; a fact the browser
+ * `navigator.gpu` exists, the WebGPU adapter's buffer limits and whether it is a software one. Never throws; a fact the browser
  * does not give is null.
  */
 import type { DeviceFacts } from '../../core/model/model-suggestions';
 
 interface GpuAdapterLike {
 	readonly limits: { readonly maxBufferSize: number; readonly maxStorageBufferBindingSize: number };
+	/** GPUAdapterInfo; `isFallbackAdapter` there in current browsers, on the adapter in older ones. */
+	readonly info?: { readonly isFallbackAdapter?: boolean; readonly architecture?: string };
+	readonly isFallbackAdapter?: boolean;
+}
+
+/** A software adapter: flagged as the fallback one, or SwiftShader by name. */
+function isSoftwareAdapter(adapter: GpuAdapterLike): boolean {
+	return (
+		adapter.info?.isFallbackAdapter === true ||
+		adapter.isFallbackAdapter === true ||
+		adapter.info?.architecture?.toLowerCase() === 'swiftshader'
+	);
 }
 
 /** The parts of `navigator` read here (tests pass their own). */
@@ -30,7 +42,7 @@ export async function readDeviceFacts(
 		const adapter = nav?.gpu ? await nav.gpu.requestAdapter() : null;
 		if (adapter) {
 			const { maxBufferSize, maxStorageBufferBindingSize } = adapter.limits;
-			webgpu = { maxBufferSize, maxStorageBufferBindingSize };
+			webgpu = { maxBufferSize, maxStorageBufferBindingSize, fallback: isSoftwareAdapter(adapter) };
 		}
 	} catch {
 		webgpu = null;

@@ -39,7 +39,9 @@ function device(deviceMemoryGiB: number | null, bufferLimitMiB?: number): Device
 		hardwareConcurrency: 4,
 		crossOriginIsolated: true,
 		webgpu:
-			limit === null ? null : { maxBufferSize: 2 * limit, maxStorageBufferBindingSize: limit },
+			limit === null
+				? null
+				: { maxBufferSize: 2 * limit, maxStorageBufferBindingSize: limit, fallback: false },
 	};
 }
 

@@ -48,6 +48,7 @@ import {
 	type ModelSuggestion,
 } from '../../../core/model/model-suggestions';
 import type { ScoringTimeEstimate } from '../../../core/model/scoring-time-estimate';
+import { adviseWebGpu, type WebGpuAdvice } from '../../../core/model/webgpu-advice';
 import {
 	estimateConfigParameters,
 	estimatedModelFacts,
@@ -303,6 +304,21 @@ export class ModelCatalog {
 	scoringTime(tokens: number): ScoringTimeEstimate | null {
 		const facts = this.facts;
 		return facts ? this.suggestions.scoringTime(facts, this.dtype, tokens, this.backend) : null;
+	}
+
+	/**
+	 * Whether to offer WebGPU for scoring `tokens` with the chosen model on WASM (see adviseWebGpu):
+	 * null off WASM, or while the model's size is unknown.
+	 */
+	webGpuAdvice(tokens: number): WebGpuAdvice | null {
+		const facts = this.facts;
+		if (this.backend !== 'wasm' || !facts) return null;
+		const device = this.suggestions.device;
+		return adviseWebGpu(
+			this.scoringTime(tokens),
+			device.webgpu,
+			fitsDevice(facts, device, 'webgpu'),
+		);
 	}
 
 	/** The model a run uses: the local spec, or the endpoint's (never with its key). */

@@ -119,6 +119,36 @@ describe('ModelCatalog suggestions', () => {
 		catalog.backend = 'webgpu';
 		expect(catalog.scoringTime(55_315)?.kind).toBe('none');
 	});
+
+	it('offers WebGPU for a slow WASM run on a hardware adapter, and names a software one', async () => {
+		const limits = { maxBufferSize: 4 * 1024 ** 3, maxStorageBufferBindingSize: 2 * 1024 ** 3 };
+		const device = (fallback: boolean): DeviceFacts => ({
+			...SMALL_DEVICE,
+			deviceMemoryGiB: 8,
+			webgpu: { ...limits, fallback },
+		});
+		const hardware = new ModelCatalog(createInThreadClient(new FakeEngine()), undefined, () =>
+			Promise.resolve(device(false)),
+		);
+		await hardware.suggestions.refreshDevice();
+		// The bundled model: 55,315 tokens in about 13 s on 2 threads, not slow; 20 times as many are.
+		expect(hardware.webGpuAdvice(55_315)).toBeNull();
+		expect(hardware.webGpuAdvice(20 * 55_315)?.kind).toBe('offer');
+		hardware.backend = 'webgpu';
+		expect(hardware.webGpuAdvice(20 * 55_315)).toBeNull();
+
+		const software = new ModelCatalog(createInThreadClient(new FakeEngine()), undefined, () =>
+			Promise.resolve(device(true)),
+		);
+		await software.suggestions.refreshDevice();
+		expect(software.webGpuAdvice(20 * 55_315)?.kind).toBe('software-adapter');
+
+		const none = new ModelCatalog(createInThreadClient(new FakeEngine()), undefined, () =>
+			Promise.resolve(SMALL_DEVICE),
+		);
+		await none.suggestions.refreshDevice();
+		expect(none.webGpuAdvice(20 * 55_315)).toBeNull();
+	});
 });
 
 describe('TextModelChoice suggestions and the remembered answer model', () => {
