@@ -245,8 +245,8 @@ export class ModelCatalog {
 
 	/**
 	 * What is known of the chosen model's size before it loads: a bundled or suggested model's, or
-	 * a typed hub model's estimated from its config.json once read (`estimatedFrom`); null for an
-	 * unread or unsized config, a local folder, an endpoint.
+	 * a typed hub model's or a local folder's estimated from its config.json once read
+	 * (`estimatedFrom`); null for an unread or unsized config, an endpoint.
 	 */
 	get facts(): ModelFacts | null {
 		return this.#factsOf(this.spec);
@@ -255,7 +255,7 @@ export class ModelCatalog {
 	#factsOf(spec: ModelSpec | null): ModelFacts | null {
 		if (!spec) return null;
 		const known = knownModelFacts(spec.source, spec.id, spec.dtype);
-		if (known || spec.source !== 'hub') return known;
+		if (known || (spec.source !== 'hub' && spec.source !== 'local')) return known;
 		const read = this.#readSize;
 		return read !== null &&
 			read.modelKey === conventionModelKey(spec) &&
@@ -265,13 +265,13 @@ export class ModelCatalog {
 	}
 
 	/**
-	 * The chosen hub model's size waits on its config.json (not a suggestion, not read yet): the
-	 * picker reads it (readConventionFacts) and a load of it waits for a read under way.
+	 * The chosen hub model's or folder's size waits on its config.json (not a suggestion, not read
+	 * yet): the picker reads it (readConventionFacts) and a hub load waits for a read under way.
 	 */
 	get sizePending(): boolean {
 		const spec = this.spec;
 		return (
-			spec?.source === 'hub' &&
+			(spec?.source === 'hub' || spec?.source === 'local') &&
 			knownModelFacts(spec.source, spec.id, spec.dtype) === null &&
 			this.#readSize?.modelKey !== conventionModelKey(spec)
 		);
@@ -373,9 +373,9 @@ export class ModelCatalog {
 	}
 
 	/**
-	 * Reads the chosen hub model's or folder's tokenizer files for its default convention, and a
-	 * hub model's config.json for its size. A read that a newer choice superseded is kept under
-	 * its own model only. Never rejects.
+	 * Reads the chosen hub model's or folder's tokenizer files for its default convention, and its
+	 * config.json for its size. A read that a newer choice superseded is kept under its own model
+	 * only. Never rejects.
 	 */
 	async readConventionFacts(signal?: AbortSignal): Promise<void> {
 		const spec = this.runSpec;
@@ -413,9 +413,7 @@ export class ModelCatalog {
 		}
 		if (signal?.aborted) return;
 		this.#readFacts = { modelKey, facts: conventionFactsFromFiles(spec.source, spec.id, files) };
-		if (spec.source === 'hub') {
-			this.#readSize = { modelKey, estimate: estimateConfigParameters(files.config) };
-		}
+		this.#readSize = { modelKey, estimate: estimateConfigParameters(files.config) };
 	}
 
 	/**
@@ -557,6 +555,7 @@ export class ModelCatalog {
 		this.source = 'local';
 		// Another folder of the same name is another model: its files are read again.
 		if (this.#readFacts?.modelKey === this.conventionModelKey) this.#readFacts = null;
+		if (this.#readSize?.modelKey === this.conventionModelKey) this.#readSize = null;
 		void this.readConventionFacts();
 	}
 

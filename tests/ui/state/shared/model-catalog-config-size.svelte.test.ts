@@ -152,3 +152,48 @@ describe('ModelCatalog size of a typed hub model', () => {
 		expect(catalog.facts?.estimatedFrom).toBeUndefined();
 	});
 });
+
+describe('ModelCatalog size of a local folder', () => {
+	const json = (value: unknown) => new Blob([JSON.stringify(value)]);
+	function folder(name: string, config: unknown) {
+		return [
+			{ relativePath: `${name}/config.json`, file: json(config) },
+			{ relativePath: `${name}/tokenizer.json`, file: json({}) },
+			{ relativePath: `${name}/onnx/model.onnx`, file: new Blob(['x']) },
+		];
+	}
+
+	it('is read from its config.json, then fitted and refused before the worker is asked', async () => {
+		const { catalog, loads } = await createCatalog(4, async () => {
+			throw new Error('a folder never asks the hub');
+		});
+		catalog.dtype = 'fp32';
+		catalog.setLocalFolder(folder('llama-1b', LLAMA_1B));
+		expect(catalog.sizePending).toBe(true);
+		await catalog.readConventionFacts();
+		expect(catalog.sizePending).toBe(false);
+		expect(catalog.facts?.parameters).toBe(1_235_814_400);
+		expect(catalog.facts?.estimatedFrom).toBe('config.json');
+		expect(catalog.fit?.verdict).toBe('will-not-fit');
+		expect(catalog.fitProblem).toMatch(/^llama-1b \(fp32\) will not fit this device: needs about/);
+		await expect(catalog.load()).rejects.toThrow(/will not fit/);
+		expect(loads()).toBe(0);
+		// Its 8-bit weights fit: timed, not refused.
+		catalog.dtype = 'q8';
+		expect(catalog.fitProblem).toBeNull();
+		expect(catalog.scoringTime(1000)?.kind).toBe('estimate');
+	});
+
+	it('another folder of the same name is read again; one without a usable config is not sized', async () => {
+		const { catalog } = await createCatalog(4, async () => ({}));
+		catalog.setLocalFolder(folder('model', LLAMA_1B));
+		await catalog.readConventionFacts();
+		expect(catalog.facts).not.toBeNull();
+		catalog.setLocalFolder(folder('model', { model_type: 'bert' }));
+		expect(catalog.facts).toBeNull();
+		await catalog.readConventionFacts();
+		expect(catalog.sizePending).toBe(false);
+		expect(catalog.facts).toBeNull();
+		expect(catalog.fitProblem).toBeNull();
+	});
+});
