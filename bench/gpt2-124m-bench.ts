@@ -191,7 +191,8 @@ export async function benchGpt2124mNode(
 			);
 			runs.push(one);
 		}
-		const run = medianBy(runs, (r) => r.wallMs) ?? runs[0]!;
+		const run = medianBy(runs, (r) => r.wallMs);
+		if (!run) continue;
 		results[dtype] = run.result;
 		const key = `gpt2_124m_node_${dtype}`;
 		figures[`${key}_runs`] = runs.length;
@@ -205,9 +206,9 @@ export async function benchGpt2124mNode(
 			Math.max(...runs.map((r) => r.peakRssBytes)) / 2 ** 20,
 		);
 		log(
-			`gpt2-124m node ${dtype}, median run: load ${(run.loadMs / 1000).toFixed(1)} s, 34 suites ` +
+			`gpt2-124m node ${dtype}, medians: load ${figures[`${key}_load_s`]} s, 34 suites ` +
 				`${(run.wallMs / 1000).toFixed(1)} s (${run.tokens} tokens, ${run.tokensComputed} computed), ` +
-				`peak RSS ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`,
+				`peak RSS ${figures[`${key}_peak_rss_mib`]} MiB (the largest of the runs)`,
 		);
 	}
 	for (const dtype of ['fp16', 'q8'] as const) {
@@ -412,34 +413,38 @@ async function appBattery(
 	const folder = await localFolder(plan.dir, dtype);
 	const runs: { wallMs: number; loadMs: number }[] = [];
 	let peak = 0;
-	for (let run = 0; run < plan.repeats; run++) {
-		const context = await browser.newContext();
-		try {
-			const page = await context.newPage();
-			await openBatteryWithSuites(page, plan.origin, plan.suiteFiles);
-			await page.getByRole('radio', { name: 'Local folder' }).check();
-			await page.getByLabel(/Model folder/).setInputFiles(folder);
-			await page.getByLabel('Weights').selectOption(dtype);
-			await page.getByLabel('Surprisal convention').selectOption(plan.convention);
-			await page.getByText('Ready to work offline').waitFor({ timeout: 180_000 });
-			const memory = tabMemorySampler(page);
-			const started = performance.now();
-			// The app reads a folder only when a run asks for it: the run loads the model first.
-			await page.getByRole('button', { name: 'Run battery' }).click();
-			await waitForBatteryDone(page, 3_600_000);
-			const ms = Math.round(performance.now() - started);
-			peak = Math.max(peak, await memory.stop());
-			// The picker says how long the load took ("Loaded <id> (gpt2, fp32, wasm) in N ms").
-			const loaded = await page.getByText(`Loaded ${GPT2_124M_NAME} (`).textContent();
-			const loadMs = Number(/ in (\d+) ms/.exec(loaded ?? '')?.[1] ?? Number.NaN);
-			log(
-				`gpt2-124m app battery ${dtype}, run ${run + 1} of ${plan.repeats}: ${ms} ms, ` +
-					`of which loading the folder ${loadMs} ms`,
-			);
-			runs.push({ wallMs: ms, loadMs });
-		} finally {
-			await context.close();
+	try {
+		for (let run = 0; run < plan.repeats; run++) {
+			const context = await browser.newContext();
+			try {
+				const page = await context.newPage();
+				await openBatteryWithSuites(page, plan.origin, plan.suiteFiles);
+				await page.getByRole('radio', { name: 'Local folder' }).check();
+				await page.getByLabel(/Model folder/).setInputFiles(folder);
+				await page.getByLabel('Weights').selectOption(dtype);
+				await page.getByLabel('Surprisal convention').selectOption(plan.convention);
+				await page.getByText('Ready to work offline').waitFor({ timeout: 180_000 });
+				const memory = tabMemorySampler(page);
+				const started = performance.now();
+				// The app reads a folder only when a run asks for it: the run loads the model first.
+				await page.getByRole('button', { name: 'Run battery' }).click();
+				await waitForBatteryDone(page, 3_600_000);
+				const ms = Math.round(performance.now() - started);
+				peak = Math.max(peak, await memory.stop());
+				// The picker says how long the load took ("Loaded <id> (gpt2, fp32, wasm) in N ms").
+				const loaded = await page.getByText(`Loaded ${GPT2_124M_NAME} (`).textContent();
+				const loadMs = Number(/ in (\d+) ms/.exec(loaded ?? '')?.[1] ?? Number.NaN);
+				log(
+					`gpt2-124m app battery ${dtype}, run ${run + 1} of ${plan.repeats}: ${ms} ms, ` +
+						`of which loading the folder ${loadMs} ms`,
+				);
+				runs.push({ wallMs: ms, loadMs });
+			} finally {
+				await context.close();
+			}
 		}
+	} finally {
+		await rm(folder, { recursive: true, force: true });
 	}
 	const key = `gpt2_124m_app_battery_${dtype}`;
 	const median = (values: number[]) => round(medianNumpy(values) / 1000, 2);

@@ -218,8 +218,9 @@ export interface DeviceFit {
 /**
  * The tab's peak memory per byte of weights, measured (README, "What to expect from a GPT-2-sized
  * model"; page and worker, `measureUserAgentSpecificMemory`): a GPT-2-124M-shaped model peaked at
- * 1,699 MiB for 622 MiB of fp32 weights (2.73×) and at 440 MiB for 157 MiB of q8 weights (2.81×),
- * scoring the 34 SyntaxGym suites on WASM; both rounded to one decimal. The runtime probably keeps
+ * 1,746 MiB for 622 MiB of fp32 weights (2.81×) and at 441 MiB for 157 MiB of q8 weights (2.82×),
+ * scoring the 34 SyntaxGym suites on WASM (the largest of 3 runs; an earlier run: 2.73× and
+ * 2.81×); rounded to one decimal. fp16 peaked at 4.8× its weights and is not covered here. The runtime probably keeps
  * a second, prepacked copy of the MatMul weights. Other shapes and WebGPU are not measured.
  */
 export const MEMORY_PER_WEIGHT_BYTE = 2.8;

@@ -42,7 +42,7 @@ const SUITES34_TOKENS = 55_315;
  * The measured points, both on the 34 suites' 55,315 tokens (bundled 8k tokenizer, BOS, shared
  * prefixes computed once) with 2 threads on 2-core machines. fp32; q8 ran as fast per suite token
  * (273 against 272 tokens/s for the GPT-2-sized model: it computes every position, which eats its
- * faster arithmetic), so q8 uses the same figures. fp16 and WebGPU were not measured.
+ * faster arithmetic), so q8 uses the same figures. fp16: see FP16_SPEED_RELATIVE_TO_FP32; WebGPU was not measured.
  */
 export const MEASURED_TAB_SPEEDS: readonly MeasuredTabSpeed[] = [
 	{
@@ -50,7 +50,8 @@ export const MEASURED_TAB_SPEEDS: readonly MeasuredTabSpeed[] = [
 		parameters: 124_439_808,
 		tokensPerSecond: 272.2,
 		threads: 2,
-		source: 'README, "What to expect from a GPT-2-sized model": 34 suites in 203.2 s in the tab',
+		source:
+			'an earlier bench run (gpt2-124m part, 2-core machine, issue 29): 34 suites in 203.2 s in the tab',
 	},
 	{
 		model: 'gpt2-en-small, bundled (fp32)',
@@ -60,6 +61,13 @@ export const MEASURED_TAB_SPEEDS: readonly MeasuredTabSpeed[] = [
 		source: "issue 29: the 34 suites as one battery on the app's Battery page in 13.03 s",
 	},
 ];
+
+/**
+ * The tab's speed with fp16 weights relative to fp32, from one bench run on another 2-core machine
+ * (the GPT-2-sized model, the 34 suites, 2 threads, medians of 3): 133.8 s fp32, 223.7 s fp16.
+ * fp16 is slower on the CPU, and the engine computes every position for it (as for q8).
+ */
+export const FP16_SPEED_RELATIVE_TO_FP32 = 133.8 / 223.7;
 
 /**
  * Parameters × tokens per second per thread, the one constant of the model below: the geometric
@@ -118,23 +126,20 @@ export type ScoringTimeEstimate =
  * parameters. Inverse in parameters is a first model that the two measured points bear out;
  * linear in threads (up to WASM_MAX_THREADS) is not measured beyond 2 threads, and more cores
  * seldom scale fully, so on 4–8 threads the estimate is likely short. Downloading and loading
- * the model are not included. No estimate for WebGPU or fp16 (not measured).
+ * the model are not included. fp16 at FP16_SPEED_RELATIVE_TO_FP32 of fp32's speed; no estimate
+ * for WebGPU (not measured).
  */
 export function estimateScoringTime(query: ScoringTimeQuery): ScoringTimeEstimate {
 	if (query.backend === 'webgpu') {
 		return { kind: 'none', reason: 'No time estimate on WebGPU yet: its speed is not measured.' };
 	}
-	if (query.dtype === 'fp16') {
-		return {
-			kind: 'none',
-			reason: 'No time estimate for fp16 weights on WASM yet: their speed is not measured.',
-		};
-	}
 	if (!(query.parameters > 0) || !(query.tokens >= 0)) {
 		return { kind: 'none', reason: 'No time estimate: the model size is not known.' };
 	}
 	const threads = Math.max(1, Math.min(WASM_MAX_THREADS, Math.floor(query.threads) || 1));
-	const tokensPerSecond = (PARAMETER_TOKENS_PER_THREAD_SECOND * threads) / query.parameters;
+	const dtypeSpeed = query.dtype === 'fp16' ? FP16_SPEED_RELATIVE_TO_FP32 : 1;
+	const tokensPerSecond =
+		(PARAMETER_TOKENS_PER_THREAD_SECOND * threads * dtypeSpeed) / query.parameters;
 	return { kind: 'estimate', seconds: query.tokens / tokensPerSecond, tokensPerSecond, threads };
 }
 
