@@ -201,7 +201,8 @@ export function describeScoringTimeBasis(
 		`parameters and proportional to the threads (here ` +
 		`${describeWasmThreads(hardwareConcurrency, crossOriginIsolated)}; not measured above 2, so ` +
 		`with more the estimate is likely short). Tokens are counted as characters ÷ ` +
-		`${CHARACTERS_PER_TOKEN} plus one per sentence. Downloading and loading the model are not ` +
-		`included.`
+		`${CHARACTERS_PER_TOKEN} plus one per sentence. fp16 weights are taken at ` +
+		`${FP16_SPEED_RELATIVE_TO_FP32.toFixed(2)} of fp32's speed (measured the same way). ` +
+		`Downloading and loading the model are not included.`
 	);
 }

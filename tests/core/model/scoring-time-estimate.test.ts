@@ -177,6 +177,7 @@ describe('describeScoringTimeBasis', () => {
 		expect(basis).toContain('272 tokens/s for a 124.4 M-parameter GPT-2');
 		expect(basis).toContain('4,245 for the bundled 8.5 M-parameter model');
 		expect(basis).toContain('1 thread: the browser does not report its cores');
+		expect(basis).toContain("fp16 weights are taken at 0.60 of fp32's speed");
 		expect(basis).toContain('not included');
 	});
 });
