@@ -11,7 +11,7 @@
  * `performance.measureUserAgentSpecificMemory()` (page and its dedicated worker: JS heap with the
  * WASM memory; the browser runs with `ForceEagerMeasureMemory` so each sample is taken at once).
  */
-import { link, mkdir, readdir, rm, stat, symlink } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -25,7 +25,13 @@ import type { EngineHarness } from '../src/worker/engine-harness';
 import { createNodeEngine } from '../src/worker/node-engine';
 import type { ScoreTextsResult } from '../src/worker/protocol';
 import { openBatteryWithSuites, waitForBatteryDone } from './battery-page';
-import { ensureModelFolder, GPT2_124M, ONNX_FILE, parameterCount } from './gpt2-shaped-model';
+import {
+	ensureModelFolder,
+	GPT2_124M,
+	linkModelFolder,
+	ONNX_FILE,
+	parameterCount,
+} from './gpt2-shaped-model';
 import { medianBy } from './median';
 
 export const GPT2_124M_SEED = 124;
@@ -224,17 +230,6 @@ export async function benchGpt2124mNode(
 	return figures;
 }
 
-/** Puts the model folder into the built app's models/ (a link; a copy where links fail). */
-async function serveModel(dir: string, outDir: string): Promise<void> {
-	const target = join(outDir, 'models', GPT2_124M_NAME);
-	await rm(target, { recursive: true, force: true });
-	await mkdir(join(target, 'onnx'), { recursive: true });
-	for (const file of await readdir(dir, { recursive: true })) {
-		if (file === 'onnx') continue;
-		await linkOrSymlink(join(dir, file), join(target, file));
-	}
-}
-
 /** What the tab side measures: the harness (pooled, per dtype) and the app's Battery page (fp32). */
 export interface Gpt2BrowserPlan {
 	readonly dir: string;
@@ -253,7 +248,7 @@ export async function benchGpt2124mBrowser(
 	plan: Gpt2BrowserPlan,
 	log: Log,
 ): Promise<Record<string, number | null>> {
-	await serveModel(plan.dir, plan.outDir);
+	await linkModelFolder(plan.dir, join(plan.outDir, 'models', GPT2_124M_NAME));
 	const browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
 		args: [
@@ -376,27 +371,6 @@ function browserDtypeFigures(
 }
 
 /**
- * A folder holding only what the app reads for `dtype` (config, tokenizer, that dtype's ONNX
- * file), as links to the cached model: what a user picks as a local folder.
- */
-async function localFolder(dir: string, dtype: Gpt2Dtype): Promise<string> {
-	const folder = join(tmpdir(), 'benchtop-bench-local', GPT2_124M_NAME);
-	await rm(folder, { recursive: true, force: true });
-	await mkdir(join(folder, 'onnx'), { recursive: true });
-	for (const file of await readdir(dir)) {
-		if (file === 'onnx' || file === 'benchtop-build.json') continue;
-		await linkOrSymlink(join(dir, file), join(folder, file));
-	}
-	const onnx = join('onnx', ONNX_FILE[dtype]);
-	await linkOrSymlink(join(dir, onnx), join(folder, onnx));
-	return folder;
-}
-
-async function linkOrSymlink(from: string, to: string): Promise<void> {
-	await link(from, to).catch(() => symlink(from, to));
-}
-
-/**
  * The 34 suites as one battery on the app's Battery page with this model picked as a local folder
  * (WASM, the app's threads, the bench's convention): a fresh profile per run, Run battery clicked
  * once the offline install is done, timed to "Battery done" (every item stored). The app reads a
@@ -410,7 +384,9 @@ async function appBattery(
 	dtype: Gpt2Dtype,
 	log: Log,
 ): Promise<Record<string, number | null>> {
-	const folder = await localFolder(plan.dir, dtype);
+	// What a user picks as a local folder: only the files the app reads for this dtype.
+	const folder = join(tmpdir(), 'benchtop-bench-local', GPT2_124M_NAME);
+	await linkModelFolder(plan.dir, folder, dtype);
 	const runs: { wallMs: number; loadMs: number }[] = [];
 	let peak = 0;
 	try {

@@ -16,7 +16,18 @@
  * DequantizeLinear. fp16 is the fp32 graph with every float initializer (weights, constants),
  * the key/value cache and the logits in float16.
  */
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+	copyFile,
+	link,
+	mkdir,
+	readdir,
+	readFile,
+	rename,
+	rm,
+	stat,
+	symlink,
+	writeFile,
+} from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -667,4 +678,29 @@ export async function ensureModelFolder(
 	await rm(dir, { recursive: true, force: true });
 	await rename(temporary, dir);
 	return { dir, built: true, buildMs: performance.now() - started };
+}
+
+/**
+ * Makes `target` (emptied first) a copy of the model folder `dir` made of links (hard links;
+ * symbolic ones where those fail): every file, or with `dtype` only what the app reads for it
+ * (config, tokenizer and that dtype's ONNX file, not the build record).
+ */
+export async function linkModelFolder(
+	dir: string,
+	target: string,
+	dtype?: keyof typeof ONNX_FILE,
+): Promise<void> {
+	await rm(target, { recursive: true, force: true });
+	await mkdir(join(target, 'onnx'), { recursive: true });
+	const files = dtype
+		? [
+				...(await readdir(dir)).filter((f) => f !== 'onnx' && f !== BUILD_RECORD),
+				join('onnx', ONNX_FILE[dtype]),
+			]
+		: (await readdir(dir, { recursive: true })).filter((f) => f !== 'onnx');
+	for (const file of files) {
+		await link(join(dir, file), join(target, file)).catch(() =>
+			symlink(join(dir, file), join(target, file)),
+		);
+	}
 }

@@ -4,11 +4,11 @@
 // in the real worker on WASM and on the WebGPU adapter Chromium gives with --enable-unsafe-webgpu
 // (SwiftShader, on the CPU, on machines without a GPU: slow, so a sample of sentences). Same
 // tokens, surprisals within 1e-3 bits. Skipped, with the reason, where the browser has no adapter.
-import { link, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ensureModelFolder, GPT2_124M } from '../../bench/gpt2-shaped-model';
+import { ensureModelFolder, GPT2_124M, linkModelFolder } from '../../bench/gpt2-shaped-model';
 import { buildSuiteSentences } from '../../src/core/syntaxgym/suite/build-sentences';
 import { parseSuite } from '../../src/core/syntaxgym/suite/parse-suite';
 import type { EngineHarness } from '../../src/worker/engine-harness';
@@ -35,14 +35,7 @@ test.beforeAll(async () => {
 		},
 		join(tmpdir(), 'benchtop-e2e-models'),
 	);
-	await rm(SERVED, { recursive: true, force: true });
-	await mkdir(join(SERVED, 'onnx'), { recursive: true });
-	for (const file of await readdir(dir, { recursive: true })) {
-		if (file === 'onnx') continue;
-		await link(join(dir, file), join(SERVED, file)).catch(() =>
-			symlink(join(dir, file), join(SERVED, file)),
-		);
-	}
+	await linkModelFolder(dir, SERVED, 'fp32');
 });
 
 test.afterAll(async () => {
