@@ -6,10 +6,14 @@
  */
 import type { InferenceBackend, ModelSpec } from '../core/model/model-spec';
 import { appendLogProbTail, type LogProbTailVariant } from '../core/onnx/append-log-prob-tail';
+import { externalizeWeights } from '../core/onnx/externalize-weights';
 import { fuseTanhGelu } from '../core/onnx/fuse-gelu';
 import { UnsupportedModelError } from './engine-errors';
 import type { OrtModelSource, OrtRuntime, OrtSession } from './ort-runtime';
 import { loadCausalLM, type PreTrainedModel } from './transformers-library';
+
+/** The external file the model's own weights are given as: a name no exporter writes. */
+const WEIGHTS_FILE = 'benchtop-inline-weights';
 
 /** The model, its scoring session, and the logits' width its graph declares (if a number). */
 export interface FusedModel {
@@ -37,7 +41,12 @@ export async function createFusedModel(
 		// fails ("multiple calls to 'initWasm()'"), so the model's session waits for it.
 		await runtime.warmUp?.();
 		const bytes = typeof source === 'string' ? await runtime.readModelFile(source) : source;
-		const fused = appendLogProbTail(bytes, variant, {
+		// The weights stay where they are: the graph alone is rewritten, and the runtime reads
+		// the weights from `bytes` as an external file (no copy of a model that can be gigabytes).
+		const weights = runtime.weightsAsExternalData
+			? externalizeWeights(bytes, WEIGHTS_FILE)
+			: undefined;
+		const fused = appendLogProbTail(weights?.graphBytes ?? bytes, variant, {
 			keepCacheOutputs: true,
 			wordBoundaries: true,
 			topLogProbs: true,
@@ -45,11 +54,16 @@ export async function createFusedModel(
 		if (!fused.ok) {
 			throw new UnsupportedModelError(`The model '${spec.id}' cannot be scored: ${fused.reason}.`);
 		}
-		const { preferredOutputLocation: _dropped, ...rest } = options ?? {};
+		const { preferredOutputLocation: _dropped, externalData, ...rest } = options ?? {};
+		const externalFiles = [
+			...(Array.isArray(externalData) ? (externalData as unknown[]) : []),
+			...(weights ? [{ path: WEIGHTS_FILE, data: bytes }] : []),
+		];
 		// FastGelu is a contrib op of onnxruntime's CPU/WASM builds (WebGPU keeps the exported GELU).
 		const scoringBytes = variant === 'log-softmax' ? fuseTanhGelu(fused.bytes).bytes : fused.bytes;
 		const session = await originalCreate.call(sessionClass, scoringBytes, {
 			...rest,
+			...(externalFiles.length > 0 ? { externalData: externalFiles } : {}),
 			...runtime.sessionOptions(backend),
 		});
 		created = { session, logitsWidth: fused.logitsWidth };

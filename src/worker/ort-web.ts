@@ -70,6 +70,7 @@ export function createWebOrtRuntime(threads = chooseThreads()): OrtRuntime {
 		Tensor: ort.Tensor as unknown as OrtTensorConstructor,
 		fallbackBackend: 'wasm',
 		threads,
+		weightsAsExternalData: true,
 		readModelFile: async (path) => {
 			throw new Error(`Cannot read ${path}: the browser receives model bytes, not paths.`);
 		},
