@@ -117,9 +117,9 @@ test('the Run page shows size, memory and time before a download, and refuses a 
 
 	await page.getByRole('radio', { name: 'Hugging Face hub' }).check();
 	const list = page.getByTestId('model-suggestions');
-	await expect(list).toContainText('needs about 1.7 GiB: will not fit');
+	await expect(list).toContainText('needs about 1.2 GiB: will not fit');
 	await expect(list).toContainText(
-		/needs about 0\.4 GiB: fits this suite in (under 10 s|about \d+ (s|min)) on this device \(estimate\)/,
+		/needs about 0\.2 GiB: fits this suite in (under 10 s|about \d+ (s|min)) on this device \(estimate\)/,
 	);
 	// Picking the fp32 GPT-2 is refused; typing it in is refused at Run.
 	// Listed smallest first: the fp32 GPT-2 is the last of its two rows.
@@ -127,7 +127,7 @@ test('the Run page shows size, memory and time before a download, and refuses a 
 	await expect(list.getByRole('alert')).toContainText('Not chosen: Xenova/gpt2 (fp32, 654 MB)');
 	await page.getByLabel('Hub model id').fill('Xenova/gpt2');
 	await expect(page.getByTestId('model-fit-refusal')).toHaveText(
-		/^Xenova\/gpt2 \(fp32\) will not fit this device: needs about 1\.7 GiB of memory; the device reports 1 GiB\. Loading it could crash the tab/,
+		/^Xenova\/gpt2 \(fp32\) will not fit this device: needs about 1\.2 GiB of memory; the device reports 1 GiB\. Loading it could crash the tab/,
 	);
 	await expect(page.getByRole('button', { name: 'Run suite' })).toBeDisabled();
 	await expect(page.locator('#run-blocker')).toContainText('Xenova/gpt2 (fp32) will not fit');
@@ -185,7 +185,7 @@ test('a hub model typed by hand is sized from its config.json, and refused on th
 		'someone/llama-1b, fp32: about 5.99 GB to download (1.24 B parameters, estimated from its config.json).',
 	);
 	await expect(page.getByTestId('model-fit-refusal')).toHaveText(
-		/^someone\/llama-1b \(fp32\) will not fit this device: needs about 15\.6 GiB of memory \(estimated from its config\.json\); the device reports 4 GiB\. Loading it could crash the tab/,
+		/^someone\/llama-1b \(fp32\) will not fit this device: needs about 11\.2 GiB of memory \(estimated from its config\.json\); the device reports 4 GiB\. Loading it could crash the tab/,
 	);
 	await expect(page.getByRole('button', { name: 'Run suite' })).toBeDisabled();
 	await expect(page.locator('#run-blocker')).toContainText('someone/llama-1b (fp32) will not fit');
@@ -194,7 +194,7 @@ test('a hub model typed by hand is sized from its config.json, and refused on th
 	await page.getByRole('combobox', { name: /^Weights/ }).selectOption('q8');
 	await expect(page.getByTestId('model-fit-refusal')).toHaveCount(0);
 	await expect(expectation).toContainText(
-		'Needs about 3.9 GiB of memory (estimated from its config.json), over half of the 4 GiB the device reports: tight.',
+		'Needs about 2.2 GiB of memory (estimated from its config.json), over half of the 4 GiB the device reports: tight.',
 	);
 	await expect(page.getByTestId('model-time-estimate')).toHaveText(
 		/^Scoring this suite \(about [\d,]+ tokens\): (under 10 s|about \d+ (s|min)) on this device \(estimate\)\.$/,

@@ -188,6 +188,7 @@ export function estimatedModelFacts(
 ): ModelFacts {
 	const bytes = BYTES_PER_WEIGHT[dtype];
 	return {
+		dtype,
 		downloadBytes: (estimate.parameters + estimate.tiedEmbeddingParameters) * bytes,
 		largestTensorBytes: estimate.largestMatrixParameters * bytes,
 		parameters: estimate.parameters,

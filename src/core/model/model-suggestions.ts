@@ -10,6 +10,8 @@ export type ModelJob = 'surprisal' | 'answer';
 
 /** What is known of a model's size before it loads. */
 export interface ModelFacts {
+	/** The dtype these facts are for (its weights' bytes, and what the runtime makes of them). */
+	readonly dtype: ModelDtype;
 	/** Bytes of the ONNX weights file this dtype downloads (tokenizer and config add a few MB). */
 	readonly downloadBytes: number;
 	/** The largest weight tensor (token embedding, vocab × hidden) in bytes at this dtype. */
@@ -24,7 +26,6 @@ export interface ModelSuggestion extends ModelFacts {
 	/** Hugging Face hub id, loaded through the hub-model path (revision `main`). */
 	readonly id: string;
 	readonly job: ModelJob;
-	readonly dtype: ModelDtype;
 	readonly note: string;
 }
 
@@ -112,11 +113,13 @@ const BUNDLED_MODEL_FACTS: Readonly<
 > = {
 	'gpt2-en-small': {
 		fp32: {
+			dtype: 'fp32',
 			downloadBytes: 42_639_995,
 			largestTensorBytes: embeddingBytes(8192, 256, 'fp32'),
 			parameters: 8_546_816,
 		},
 		q8: {
+			dtype: 'q8',
 			downloadBytes: 10_984_785,
 			largestTensorBytes: embeddingBytes(8192, 256, 'q8'),
 			parameters: 8_546_816,
@@ -124,11 +127,13 @@ const BUNDLED_MODEL_FACTS: Readonly<
 	},
 	'gpt2-random-tiny': {
 		fp32: {
+			dtype: 'fp32',
 			downloadBytes: 2_233_987,
 			largestTensorBytes: embeddingBytes(8192, 32, 'fp32'),
 			parameters: 291_712,
 		},
 		q8: {
+			dtype: 'q8',
 			downloadBytes: 636_553,
 			largestTensorBytes: embeddingBytes(8192, 32, 'q8'),
 			parameters: 291_712,
@@ -216,14 +221,21 @@ export interface DeviceFit {
 }
 
 /**
- * The tab's peak memory per byte of weights, measured (README, "What to expect from a GPT-2-sized
- * model"; page and worker, `measureUserAgentSpecificMemory`): a GPT-2-124M-shaped model peaked at
- * 1,746 MiB for 622 MiB of fp32 weights (2.81×) and at 441 MiB for 157 MiB of q8 weights (2.82×),
- * scoring the 34 SyntaxGym suites on WASM (the largest of 3 runs; an earlier run: 2.73× and
- * 2.81×); rounded to one decimal. fp16 peaked at 4.8× its weights and is not covered here. The runtime probably keeps
- * a second, prepacked copy of the MatMul weights. Other shapes and WebGPU are not measured.
+ * The tab's peak memory per byte of weights, per dtype, measured (README, "What to expect from a
+ * GPT-2-sized model"; page and worker, `measureUserAgentSpecificMemory`, the largest of 3 runs)
+ * for a GPT-2-124M-shaped model scoring the 34 SyntaxGym suites on WASM, with the weights handed
+ * to the runtime as external data (core/onnx/externalize-weights.ts): fp32 1,242 MiB for 622 MiB of
+ * weights, q8 237 MiB for 156.6 MiB, fp16 992 MiB for 311 MiB (more per byte:
+ * WASM has no float16 matrix product, so the runtime works in float32 beside the float16 weights;
+ * not broken down further). Rounded up to one decimal. About 1× of each is the model's bytes,
+ * held by the page until the runtime has copied the weights. Other shapes and WebGPU are not
+ * measured.
  */
-export const MEMORY_PER_WEIGHT_BYTE = 2.8;
+export const MEMORY_PER_WEIGHT_BYTE: Readonly<Record<ModelDtype, number>> = {
+	fp32: 2.0,
+	fp16: 3.2,
+	q8: 1.6,
+};
 /** A tab is unlikely to get more than this share of the device's memory without trouble. */
 export const COMFORTABLE_SHARE = 0.5;
 const GIB = 1024 ** 3;
@@ -234,7 +246,7 @@ export function formatGiB(bytes: number): string {
 }
 
 /**
- * Whether `model` fits the device: its estimated need (weights × MEMORY_PER_WEIGHT_BYTE) against
+ * Whether `model` fits the device: its estimated need (weights × its dtype's MEMORY_PER_WEIGHT_BYTE) against
  * `deviceMemory` (over it: will not fit; over half of it: tight) and, on WebGPU, its largest
  * tensor against the adapter's buffer limits (over them: will not fit).
  */
@@ -243,7 +255,7 @@ export function fitsDevice(
 	device: DeviceFacts,
 	backend: 'wasm' | 'webgpu' = 'wasm',
 ): DeviceFit {
-	const needBytes = model.downloadBytes * MEMORY_PER_WEIGHT_BYTE;
+	const needBytes = model.downloadBytes * MEMORY_PER_WEIGHT_BYTE[model.dtype];
 	const estimated = model.estimatedFrom ? ` (estimated from its ${model.estimatedFrom})` : '';
 	const need = `Needs about ${formatGiB(needBytes)} of memory${estimated}`;
 	if (backend === 'webgpu' && device.webgpu) {

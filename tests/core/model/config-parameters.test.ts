@@ -236,6 +236,7 @@ describe('estimatedModelFacts', () => {
 		expect(estimatedModelFacts(estimate, 'fp16').downloadBytes).toBe(fp32.downloadBytes / 2);
 		expect(estimatedModelFacts(estimate, 'q8').largestTensorBytes).toBe(128256 * 2048);
 		expect(fp32.estimatedFrom).toBe('config.json');
+		expect(estimatedModelFacts(estimate, 'q8').dtype).toBe('q8');
 		const fit = fitsDevice(fp32, {
 			deviceMemoryGiB: 4,
 			hardwareConcurrency: 4,
@@ -244,7 +245,7 @@ describe('estimatedModelFacts', () => {
 		});
 		expect(fit.verdict).toBe('will-not-fit');
 		expect(fitRefusal('owner/llama (fp32)', fit, false)).toBe(
-			'owner/llama (fp32) will not fit this device: needs about 15.6 GiB of memory (estimated from its config.json); the device reports 4 GiB.',
+			'owner/llama (fp32) will not fit this device: needs about 11.2 GiB of memory (estimated from its config.json); the device reports 4 GiB.',
 		);
 	});
 });

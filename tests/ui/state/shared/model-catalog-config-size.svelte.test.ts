@@ -56,20 +56,21 @@ describe('ModelCatalog size of a typed hub model', () => {
 		expect(catalog.sizePending).toBe(false);
 		expect(catalog.facts).toEqual({
 			parameters: 1_235_814_400,
+			dtype: 'fp32',
 			downloadBytes: (1_235_814_400 + 128256 * 2048) * 4,
 			largestTensorBytes: 128256 * 2048 * 4,
 			estimatedFrom: 'config.json',
 		});
-		// 6.0 GB × 2.8 is about 15.6 GiB, over the 4 GiB the device reports.
+		// 6.0 GB × 2.0 is about 11.2 GiB, over the 4 GiB the device reports.
 		expect(catalog.fit?.verdict).toBe('will-not-fit');
 		expect(catalog.fitProblem).toBe(
-			'someone/llama-1b (fp32) will not fit this device: needs about 15.6 GiB of memory (estimated from its config.json); the device reports 4 GiB. Loading it could crash the tab, so it is not loaded: pick a smaller model or dtype, or score it with the CLI or through an endpoint.',
+			'someone/llama-1b (fp32) will not fit this device: needs about 11.2 GiB of memory (estimated from its config.json); the device reports 4 GiB. Loading it could crash the tab, so it is not loaded: pick a smaller model or dtype, or score it with the CLI or through an endpoint.',
 		);
 		await expect(catalog.load()).rejects.toThrow('will not fit this device');
 		expect(catalog.error).toBe(catalog.fitProblem);
 		expect(loads()).toBe(0);
 
-		// 8-bit: 1.5 GB × 2.8 is about 3.9 GiB, tight on 4 GiB (shown, not refused), and timed.
+		// 8-bit: 1.5 GB × 1.6 is about 2.2 GiB, tight on 4 GiB (shown, not refused), and timed.
 		catalog.dtype = 'q8';
 		expect(catalog.sizePending).toBe(false);
 		expect(catalog.fit?.verdict).toBe('tight');
@@ -96,7 +97,7 @@ describe('ModelCatalog size of a typed hub model', () => {
 		release?.();
 		await reading;
 		await expect(loading).rejects.toThrow(
-			'someone/llama-1b (q8) will not fit this device: needs about 3.9 GiB of memory (estimated from its config.json); the device reports 1 GiB.',
+			'someone/llama-1b (q8) will not fit this device: needs about 2.2 GiB of memory (estimated from its config.json); the device reports 1 GiB.',
 		);
 		expect(loads()).toBe(0);
 	});

@@ -18,7 +18,7 @@ const BIG_DEVICE: DeviceFacts = {
 	webgpu: null,
 };
 const TINY_DEVICE: DeviceFacts = { ...BIG_DEVICE, deviceMemoryGiB: 0.25 };
-/** 1 GiB: Xenova/gpt2 fp32 (654 MB, about 1.7 GiB needed) will not fit; its q8 copy fits. */
+/** 1 GiB: Xenova/gpt2 fp32 (654 MB, about 1.2 GiB needed) will not fit; its q8 copy fits. */
 const SMALL_DEVICE: DeviceFacts = { ...BIG_DEVICE, deviceMemoryGiB: 1, hardwareConcurrency: 2 };
 
 function memoryStorage(): Pick<Storage, 'getItem' | 'setItem'> & { data: Map<string, string> } {
@@ -52,7 +52,10 @@ describe('ModelCatalog suggestions', () => {
 			Promise.resolve(TINY_DEVICE),
 		);
 		await catalog.suggestions.refreshDevice();
-		const row = catalog.suggestions.rows()[0]!;
+		// 0.25 GiB: the fp32 GPT-2 (about 1.2 GiB needed) will not fit.
+		const row = catalog.suggestions
+			.rows()
+			.find((r) => r.suggestion.id === 'Xenova/gpt2' && r.suggestion.dtype === 'fp32')!;
 		expect(row.fit.verdict).toBe('will-not-fit');
 		expect(catalog.suggestions.pick(row)).toBe(false);
 		expect(catalog.suggestions.refused?.suggestion.id).toBe(row.suggestion.id);
@@ -72,14 +75,14 @@ describe('ModelCatalog suggestions', () => {
 		catalog.dtype = 'fp32';
 		expect(catalog.fit?.verdict).toBe('will-not-fit');
 		expect(catalog.fitProblem).toBe(
-			'Xenova/gpt2 (fp32) will not fit this device: needs about 1.7 GiB of memory; the device reports 1 GiB. Loading it could crash the tab, so it is not loaded: pick a smaller model or dtype, or score it with the CLI or through an endpoint.',
+			'Xenova/gpt2 (fp32) will not fit this device: needs about 1.2 GiB of memory; the device reports 1 GiB. Loading it could crash the tab, so it is not loaded: pick a smaller model or dtype, or score it with the CLI or through an endpoint.',
 		);
 		await expect(catalog.load()).rejects.toThrow('will not fit this device');
 		expect(catalog.error).toBe(catalog.fitProblem);
 		await catalog.warmUp();
 		expect(call.mock.calls.filter(([kind]) => kind === 'loadModel')).toEqual([]);
 
-		// Its 8-bit copy (166 MB, about 0.4 GiB) fits; distilgpt2 (about 0.9 GiB) is tight, which
+		// Its 8-bit copy (166 MB, about 0.2 GiB) fits; distilgpt2 (about 0.6 GiB) is tight, which
 		// is shown but not refused.
 		catalog.dtype = 'q8';
 		expect(catalog.fit?.verdict).toBe('fits');
@@ -221,7 +224,7 @@ describe('TextModelChoice suggestions and the remembered answer model', () => {
 		choice.hubDtype = 'q8';
 		expect(choice.fit?.verdict).toBe('will-not-fit');
 		expect(choice.problem(endpoint)).toMatch(
-			/^onnx-community\/Qwen2\.5-0\.5B-Instruct \(q8\) will not fit this device: needs about 1\.3 GiB of memory; the device reports 0\.25 GiB\./,
+			/^onnx-community\/Qwen2\.5-0\.5B-Instruct \(q8\) will not fit this device: needs about 0\.8 GiB of memory; the device reports 0\.25 GiB\./,
 		);
 		choice.kind = 'endpoint';
 		expect(choice.problem(endpoint)).not.toMatch(/will not fit/);
