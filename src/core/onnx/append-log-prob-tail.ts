@@ -5,11 +5,9 @@
  * a word with the next-token distribution's entropy, and the top-k next tokens). Splices protobuf bytes; never decodes weights. Pure.
  */
 import {
-	concatBytes,
 	encodeBytesField,
 	encodeMessageField,
 	encodeStringField,
-	encodeVarint,
 	encodeVarintField,
 	readFields,
 	readString,
@@ -42,6 +40,7 @@ import {
 	intsAttribute,
 	node,
 	valueInfo,
+	withGraphParts,
 } from './onnx-proto';
 
 /** Name of the added int64 input [B,S,K]: at position t, the ids whose log-probabilities are
@@ -591,17 +590,9 @@ export function appendLogProbTail(
 		...top.initializers,
 		...tailValueInfos(wordBoundaries, logitsWidth, topK),
 	];
-	const graphLength = graphParts.reduce((sum, part) => sum + part.length, 0);
-	const graphHeader = concatBytes([
-		encodeVarint(MODEL_GRAPH * 8 + WIRE_LEN),
-		encodeVarint(graphLength),
-	]);
-	const parts = modelFields.flatMap((f) =>
-		f === graph ? [graphHeader, ...graphParts] : [model.subarray(f.start, f.end)],
-	);
 	return {
 		ok: true,
-		bytes: concatBytes(parts),
+		bytes: withGraphParts(model, modelFields, graph, graphParts),
 		opsetVersion,
 		logitsElemType,
 		...(logitsWidth !== undefined ? { logitsWidth } : {}),

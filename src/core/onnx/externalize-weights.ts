@@ -9,17 +9,15 @@
  * weights. Pure.
  */
 import {
-	concatBytes,
 	encodeMessageField,
 	encodeStringField,
-	encodeVarint,
 	encodeVarintField,
 	readFields,
 	WIRE_LEN,
 	WIRE_VARINT,
 	type WireField,
 } from './protobuf-wire';
-import { GRAPH_INITIALIZER, MODEL_GRAPH, TENSOR_RAW_DATA } from './onnx-proto';
+import { GRAPH_INITIALIZER, MODEL_GRAPH, TENSOR_RAW_DATA, withGraphParts } from './onnx-proto';
 
 /** TensorProto fields (onnx.proto3). */
 const TENSOR_EXTERNAL_DATA = 13;
@@ -122,11 +120,9 @@ export function externalizeWeights(
 		graphParts.push(rewritten ?? model.subarray(f.start, f.end));
 	}
 	if (externalizedCount === 0) return undefined;
-	const graphLength = graphParts.reduce((sum, part) => sum + part.length, 0);
-	const parts = modelFields.flatMap((f) =>
-		f === graph
-			? [encodeVarint(MODEL_GRAPH * 8 + WIRE_LEN), encodeVarint(graphLength), ...graphParts]
-			: [model.subarray(f.start, f.end)],
-	);
-	return { graphBytes: concatBytes(parts), externalizedCount, externalizedBytes };
+	return {
+		graphBytes: withGraphParts(model, modelFields, graph, graphParts),
+		externalizedCount,
+		externalizedBytes,
+	};
 }

@@ -26,12 +26,11 @@ import {
 	TENSOR_RAW_DATA,
 	VALUE_INFO_NAME,
 	ATTR_NAME,
+	withGraphParts,
 } from './onnx-proto';
 import {
-	concatBytes,
 	encodeMessageField,
 	encodeStringField,
-	encodeVarint,
 	encodeVarintField,
 	readFields,
 	readString,
@@ -374,10 +373,11 @@ function importsMsDomain(bytes: Uint8Array, modelFields: readonly WireField[]): 
 /** The model with every matched GELU replaced; `model` itself when nothing matched. */
 export function fuseTanhGelu(model: Uint8Array): FuseGeluResult {
 	let modelFields: WireField[];
+	let graph: WireField | undefined;
 	let graphFields: WireField[];
 	try {
 		modelFields = readFields(model);
-		const graph = modelFields.find((f) => f.field === MODEL_GRAPH && f.wireType === WIRE_LEN);
+		graph = modelFields.find((f) => f.field === MODEL_GRAPH && f.wireType === WIRE_LEN);
 		if (!graph) return { bytes: model, fusedCount: 0 };
 		graphFields = readFields(model, graph.valueStart, graph.valueEnd);
 	} catch {
@@ -398,7 +398,6 @@ export function fuseTanhGelu(model: Uint8Array): FuseGeluResult {
 		if (match) return [fastGeluNode(match.inputs, match.output)];
 		return byField.has(f) ? [] : [model.subarray(f.start, f.end)];
 	});
-	const graphLength = graphParts.reduce((sum, part) => sum + part.length, 0);
 	const msImport = importsMsDomain(model, modelFields)
 		? []
 		: [
@@ -407,10 +406,8 @@ export function fuseTanhGelu(model: Uint8Array): FuseGeluResult {
 					encodeVarintField(OPSET_VERSION, 1),
 				]),
 			];
-	const parts = modelFields.flatMap((f) =>
-		f.field === MODEL_GRAPH && f.wireType === WIRE_LEN
-			? [encodeVarint(MODEL_GRAPH * 8 + WIRE_LEN), encodeVarint(graphLength), ...graphParts]
-			: [model.subarray(f.start, f.end)],
-	);
-	return { bytes: concatBytes([...parts, ...msImport]), fusedCount: matches.length };
+	return {
+		bytes: withGraphParts(model, modelFields, graph, graphParts, msImport),
+		fusedCount: matches.length,
+	};
 }

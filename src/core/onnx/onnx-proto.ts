@@ -2,7 +2,15 @@
  * ONNX protobuf field numbers (onnx.proto3) and encoders for the few messages Benchtop writes
  * (nodes, attributes, value infos), on the wire helpers. Pure.
  */
-import { encodeMessageField, encodeStringField, encodeVarintField } from './protobuf-wire';
+import {
+	concatBytes,
+	encodeMessageField,
+	encodeStringField,
+	encodeVarint,
+	encodeVarintField,
+	WIRE_LEN,
+	type WireField,
+} from './protobuf-wire';
 
 export const MODEL_GRAPH = 7;
 export const MODEL_OPSET_IMPORT = 8;
@@ -92,4 +100,24 @@ export function valueInfo(
 		encodeStringField(VALUE_INFO_NAME, name),
 		encodeMessageField(VALUE_INFO_TYPE, [tensorType]),
 	]);
+}
+
+/**
+ * `model` (its fields `modelFields`) with the payload of its `graph` field replaced by
+ * `graphParts` and `appended` model fields after the rest; every other field is copied as it is.
+ */
+export function withGraphParts(
+	model: Uint8Array,
+	modelFields: readonly WireField[],
+	graph: WireField,
+	graphParts: readonly Uint8Array[],
+	appended: readonly Uint8Array[] = [],
+): Uint8Array {
+	const graphLength = graphParts.reduce((sum, part) => sum + part.length, 0);
+	const parts = modelFields.flatMap((f) =>
+		f === graph
+			? [encodeVarint(MODEL_GRAPH * 8 + WIRE_LEN), encodeVarint(graphLength), ...graphParts]
+			: [model.subarray(f.start, f.end)],
+	);
+	return concatBytes([...parts, ...appended]);
 }
