@@ -75,7 +75,8 @@ export interface OrtRuntime {
 	 * Whether a model's weights are handed to `create` as external data (its own bytes, which
 	 * the large initializers then refer to) rather than inline: onnxruntime-web then copies each
 	 * weight once into its tensor, where an inline model is copied whole into the WASM heap and
-	 * parsed there (measured: peak memory about half, the session made about three times faster).
+	 * parsed there. Measured on the GPT-2-sized model (fp32): onnxruntime-web in Node, peak RSS
+	 * 3.7 → 1.7 GB and the session made in 2.0 s instead of 6.3; the tab's peak 1,746 → 1,242 MiB.
 	 */
 	readonly weightsAsExternalData: boolean;
 	/**
