@@ -17,7 +17,7 @@ import {
 	WIRE_VARINT,
 	type WireField,
 } from './protobuf-wire';
-import { GRAPH_INITIALIZER, MODEL_GRAPH, TENSOR_RAW_DATA, withGraphParts } from './onnx-proto';
+import { GRAPH_INITIALIZER, readGraphFields, TENSOR_RAW_DATA, withGraphParts } from './onnx-proto';
 
 /** TensorProto fields (onnx.proto3). */
 const TENSOR_EXTERNAL_DATA = 13;
@@ -87,17 +87,9 @@ export function externalizeWeights(
 	location: string,
 	minBytes = EXTERNALIZE_MIN_BYTES,
 ): ExternalizedWeights | undefined {
-	let modelFields: WireField[];
-	let graph: WireField | undefined;
-	let graphFields: WireField[];
-	try {
-		modelFields = readFields(model);
-		graph = modelFields.find((f) => f.field === MODEL_GRAPH && f.wireType === WIRE_LEN);
-		if (!graph) return undefined;
-		graphFields = readFields(model, graph.valueStart, graph.valueEnd);
-	} catch {
-		return undefined;
-	}
+	const read = readGraphFields(model);
+	if (!read) return undefined;
+	const { modelFields, graph, graphFields } = read;
 	let externalizedCount = 0;
 	let externalizedBytes = 0;
 	const graphParts: Uint8Array[] = [];

@@ -12,7 +12,6 @@ import {
 	GRAPH_INITIALIZER,
 	GRAPH_NODE,
 	GRAPH_OUTPUT,
-	MODEL_GRAPH,
 	MODEL_OPSET_IMPORT,
 	NODE_ATTRIBUTE,
 	NODE_INPUT,
@@ -26,6 +25,7 @@ import {
 	TENSOR_RAW_DATA,
 	VALUE_INFO_NAME,
 	ATTR_NAME,
+	readGraphFields,
 	withGraphParts,
 } from './onnx-proto';
 import {
@@ -372,17 +372,9 @@ function importsMsDomain(bytes: Uint8Array, modelFields: readonly WireField[]): 
 
 /** The model with every matched GELU replaced; `model` itself when nothing matched. */
 export function fuseTanhGelu(model: Uint8Array): FuseGeluResult {
-	let modelFields: WireField[];
-	let graph: WireField | undefined;
-	let graphFields: WireField[];
-	try {
-		modelFields = readFields(model);
-		graph = modelFields.find((f) => f.field === MODEL_GRAPH && f.wireType === WIRE_LEN);
-		if (!graph) return { bytes: model, fusedCount: 0 };
-		graphFields = readFields(model, graph.valueStart, graph.valueEnd);
-	} catch {
-		return { bytes: model, fusedCount: 0 };
-	}
+	const read = readGraphFields(model);
+	if (!read) return { bytes: model, fusedCount: 0 };
+	const { modelFields, graph, graphFields } = read;
 	const g = indexGraph(model, graphFields);
 	if (g.hasSubgraphs) return { bytes: model, fusedCount: 0 };
 	const matches = [...g.producer.values()]

@@ -8,6 +8,7 @@ import {
 	encodeStringField,
 	encodeVarint,
 	encodeVarintField,
+	readFields,
 	WIRE_LEN,
 	type WireField,
 } from './protobuf-wire';
@@ -120,4 +121,19 @@ export function withGraphParts(
 			: [model.subarray(f.start, f.end)],
 	);
 	return concatBytes([...parts, ...appended]);
+}
+
+/** A model's fields, its graph field and the graph's fields; undefined when `model` is not a
+ * ModelProto with a graph (malformed bytes included). */
+export function readGraphFields(
+	model: Uint8Array,
+): { modelFields: WireField[]; graph: WireField; graphFields: WireField[] } | undefined {
+	try {
+		const modelFields = readFields(model);
+		const graph = modelFields.find((f) => f.field === MODEL_GRAPH && f.wireType === WIRE_LEN);
+		if (!graph) return undefined;
+		return { modelFields, graph, graphFields: readFields(model, graph.valueStart, graph.valueEnd) };
+	} catch {
+		return undefined;
+	}
 }
