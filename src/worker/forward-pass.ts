@@ -1,7 +1,9 @@
 /**
  * One forward pass of a scoring graph: its feeds (ids, mask, targets, the optional inputs the
  * graph declares, past caches) as ORT tensors, the run, and the outputs read back (log-probs,
- * boundary log-probs, top-k next tokens, cache outputs). A WebGPU pass that fails reloads on the fallback once.
+ * boundary log-probs, top-k next tokens, cache outputs). A graph that computes its output layer
+ * only at the rows fed is fed the rows the caller reads, and its outputs come back laid out as a
+ * full pass's (NaN at the rows not computed). A WebGPU pass that fails reloads on the fallback once.
  */
 import {
 	BOUNDARY_LOG_PROBS_OUTPUT_NAME,
@@ -14,6 +16,8 @@ import {
 	TOP_POSITIONS_INPUT_NAME,
 	WORD_START_MASK_INPUT_NAME,
 } from '../core/onnx/append-log-prob-tail';
+import { OUTPUT_ROWS_INPUT_NAME } from '../core/onnx/gather-output-rows';
+import { gatherRows, outputRows, scatterIdRows, scatterRows } from '../core/scoring/output-rows';
 import {
 	gatherPastCache,
 	type CacheOutput,
@@ -58,7 +62,11 @@ export type PassInputs = Pick<
 	| 'positionIds'
 	| 'targets'
 > &
-	Partial<Pick<ContinuationInputs, 'targetsPerPosition'>>;
+	Partial<Pick<ContinuationInputs, 'targetsPerPosition'>> & {
+		/** Per row, how many of its first positions' outputs the caller reads: a graph with
+		 * output rows computes its output layer there only. */
+		readonly outputLengths: Int32Array;
+	};
 
 /** The boundary positions a run feeds when it does not fetch the boundary output: one, so the
  * boundary nodes (which run whether fetched or not) cost one position per row. */
@@ -92,23 +100,29 @@ export class ForwardPass {
 	): Record<string, OrtTensor> {
 		const { Tensor } = this.#runtime;
 		const { batchSize: b, sequenceLength: s, pastLength: p } = inputs;
+		const k = inputs.targetsPerPosition ?? 1;
 		const feeds: Record<string, OrtTensor> = {
 			input_ids: new Tensor('int64', inputs.inputIds, [b, s]),
 			attention_mask: new Tensor('int64', inputs.attentionMask, [b, p + s]),
-			[TARGETS_INPUT_NAME]: new Tensor('int64', inputs.targets, [
-				b,
-				s,
-				inputs.targetsPerPosition ?? 1,
-			]),
+			[TARGETS_INPUT_NAME]: new Tensor('int64', inputs.targets, [b, s, k]),
 		};
+		// With output rows the outputs' positions are the rows fed ([1, N, …]), not each row's S.
+		let positionsPerRow = s;
+		if (model.hasOutputRows) {
+			const rows = outputRows(inputs.outputLengths, s);
+			positionsPerRow = rows.length;
+			feeds[OUTPUT_ROWS_INPUT_NAME] = new Tensor('int64', rows, [1, rows.length]);
+			const targets = gatherRows(inputs.targets, rows, k);
+			feeds[TARGETS_INPUT_NAME] = new Tensor('int64', targets, [1, rows.length, k]);
+		}
 		if (model.hasWordBoundaries) {
 			const mask = model.wordStartMask;
 			feeds[WORD_START_MASK_INPUT_NAME] = new Tensor('float32', mask, [mask.length, 1]);
-			const positions = wordBoundaries ? allPositions(s) : ONE_BOUNDARY_POSITION;
+			const positions = wordBoundaries ? allPositions(positionsPerRow) : ONE_BOUNDARY_POSITION;
 			feeds[BOUNDARY_POSITIONS_INPUT_NAME] = new Tensor('int64', positions, [positions.length]);
 		}
 		if (model.hasTopLogProbs) {
-			const positions = topLogProbs ? allPositions(s) : ONE_BOUNDARY_POSITION;
+			const positions = topLogProbs ? allPositions(positionsPerRow) : ONE_BOUNDARY_POSITION;
 			feeds[TOP_POSITIONS_INPUT_NAME] = new Tensor('int64', positions, [positions.length]);
 		}
 		if (model.hasPositionIds)
@@ -156,10 +170,11 @@ export class ForwardPass {
 	}
 
 	/** One forward pass; returns log p(target) per position ([B·S], nats) and the fetched cache
-	 * outputs. Reloads on the fallback backend once if WebGPU fails or lost its device. */
+	 * outputs. Reloads on the fallback backend once if WebGPU fails or lost its device; `feedsOf`
+	 * builds the feeds for the session the model has then (its inputs may differ). */
 	async run(
 		model: LoadedModel,
-		feeds: Record<string, OrtTensor>,
+		feedsOf: () => Record<string, OrtTensor>,
 		cacheOutputs: readonly string[],
 		wordBoundaries: boolean,
 		topLogProbs = false,
@@ -167,12 +182,12 @@ export class ForwardPass {
 		if (model.lostReason !== undefined && model.backend === 'webgpu')
 			await this.#fallBack(model, model.lostReason);
 		try {
-			return await forward(model, feeds, cacheOutputs, wordBoundaries, topLogProbs);
+			return await forward(model, feedsOf(), cacheOutputs, wordBoundaries, topLogProbs);
 		} catch (error) {
 			if (model.backend !== 'webgpu') throw classifyRunError(error);
 			await this.#fallBack(model, `WebGPU failed while scoring (${messageOf(error)})`);
 			try {
-				return await forward(model, feeds, cacheOutputs, wordBoundaries, topLogProbs);
+				return await forward(model, feedsOf(), cacheOutputs, wordBoundaries, topLogProbs);
 			} catch (retryError) {
 				throw classifyRunError(retryError);
 			}
@@ -196,14 +211,16 @@ async function forward(
 		...cacheOutputs,
 	];
 	const outputs = await model.session.run(feeds, fetched);
-	const logProbs = float32Output(outputs, LOG_PROBS_OUTPUT_NAME);
+	const rows = fedRows(feeds);
+	const targetsPerPosition = Number(feeds[TARGETS_INPUT_NAME]?.dims.at(-1) ?? 1);
+	const logProbs = rows.put(float32Output(outputs, LOG_PROBS_OUTPUT_NAME), targetsPerPosition);
 	const boundaryLogProbs = wordBoundaries
-		? float32Output(outputs, BOUNDARY_LOG_PROBS_OUTPUT_NAME)
+		? rows.put(float32Output(outputs, BOUNDARY_LOG_PROBS_OUTPUT_NAME), 1)
 		: undefined;
 	const expectedLogProbs = expected
-		? float32Output(outputs, EXPECTED_LOG_PROB_OUTPUT_NAME)
+		? rows.put(float32Output(outputs, EXPECTED_LOG_PROB_OUTPUT_NAME), 1)
 		: undefined;
-	const top = topLogProbs ? topOutputs(outputs) : undefined;
+	const top = topLogProbs ? topOutputs(outputs, rows) : undefined;
 	const caches = cacheOutputs.map((name) => {
 		const tensor = outputs[name];
 		const data = tensor?.data;
@@ -223,8 +240,28 @@ async function forward(
 	};
 }
 
+/** Puts a pass's per-position outputs where a full pass has them: `[B·S, width]`. */
+interface FedRows {
+	put(values: Float32Array, width: number): Float32Array;
+	putIds(values: BigInt64Array, width: number): BigInt64Array;
+}
+
+/** The rows a pass fed (`OUTPUT_ROWS_INPUT_NAME`): each output row goes to its row of the batch;
+ * without them the outputs are laid out as the batch already. */
+function fedRows(feeds: Record<string, OrtTensor>): FedRows {
+	const rows = feeds[OUTPUT_ROWS_INPUT_NAME]?.data;
+	if (!(rows instanceof BigInt64Array))
+		return { put: (values) => values, putIds: (values) => values };
+	const [b = 0, s = 0] = feeds['input_ids']?.dims ?? [];
+	const total = Number(b) * Number(s);
+	return {
+		put: (values, width) => scatterRows(values, rows, width, total),
+		putIds: (values, width) => scatterIdRows(values, rows, width, total),
+	};
+}
+
 /** The top-k log-probs and ids of a run (tensors disposed), or a BackendError. */
-function topOutputs(outputs: Record<string, OrtTensor>): TopOutputs {
+function topOutputs(outputs: Record<string, OrtTensor>, rows: FedRows): TopOutputs {
 	const idsTensor = outputs[TOP_IDS_OUTPUT_NAME];
 	const ids = idsTensor?.data;
 	if (!idsTensor || !(ids instanceof BigInt64Array)) {
@@ -232,7 +269,11 @@ function topOutputs(outputs: Record<string, OrtTensor>): TopOutputs {
 	}
 	const k = Number(idsTensor.dims.at(-1) ?? 0);
 	idsTensor.dispose?.();
-	return { logProbs: float32Output(outputs, TOP_LOG_PROBS_OUTPUT_NAME), ids, k };
+	return {
+		logProbs: rows.put(float32Output(outputs, TOP_LOG_PROBS_OUTPUT_NAME), k),
+		ids: rows.putIds(ids, k),
+		k,
+	};
 }
 
 /** A run's float32 output by name (its tensor disposed), or a BackendError. */

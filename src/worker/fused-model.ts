@@ -2,12 +2,14 @@
  * A causal LM whose ONNX session scores: while transformers.js creates the model, the session
  * factory it shares with us appends the log-prob tail to the graph's bytes (log-softmax on
  * WASM/CPU, a decomposed one on WebGPU), so only one log-prob per token leaves the runtime; on
- * WASM/CPU the tanh GELUs also become FastGelu nodes (core/onnx/fuse-gelu.ts).
+ * WASM/CPU the tanh GELUs also become FastGelu nodes (core/onnx/fuse-gelu.ts), and the output
+ * layer runs only at the positions fed (core/onnx/gather-output-rows.ts).
  */
 import type { InferenceBackend, ModelSpec } from '../core/model/model-spec';
 import { appendLogProbTail, type LogProbTailVariant } from '../core/onnx/append-log-prob-tail';
 import { externalizeWeights } from '../core/onnx/externalize-weights';
 import { fuseTanhGelu } from '../core/onnx/fuse-gelu';
+import { gatherOutputRows } from '../core/onnx/gather-output-rows';
 import { UnsupportedModelError } from './engine-errors';
 import type { OrtModelSource, OrtRuntime, OrtSession } from './ort-runtime';
 import { loadCausalLM, type PreTrainedModel } from './transformers-library';
@@ -46,7 +48,12 @@ export async function createFusedModel(
 		const weights = runtime.weightsAsExternalData
 			? externalizeWeights(bytes, WEIGHTS_FILE)
 			: undefined;
-		const fused = appendLogProbTail(weights?.graphBytes ?? bytes, variant, {
+		const graphBytes = weights?.graphBytes ?? bytes;
+		// NOTE: WASM/CPU only: the number of rows changes from batch to batch, and WebGPU pads
+		// every shape to a bucket (a new shape compiles new shaders); a graph whose output layer
+		// is not found keeps it whole (every position, as before).
+		const rows = variant === 'log-softmax' ? gatherOutputRows(graphBytes) : undefined;
+		const fused = appendLogProbTail(rows?.ok ? rows.bytes : graphBytes, variant, {
 			keepCacheOutputs: true,
 			wordBoundaries: true,
 			topLogProbs: true,

@@ -14,6 +14,7 @@ import {
 	TOP_POSITIONS_INPUT_NAME,
 	WORD_START_MASK_INPUT_NAME,
 } from '../core/onnx/append-log-prob-tail';
+import { OUTPUT_ROWS_INPUT_NAME } from '../core/onnx/gather-output-rows';
 import type { SpecialTokenBehaviour } from '../core/scoring/conventions';
 import { readTokenizerFacts, type TokenizerFacts } from '../core/scoring/token-offsets';
 import {
@@ -53,6 +54,8 @@ export interface GraphInputs {
 	hasExpectedLogProbs: boolean;
 	/** The graph takes the top positions and returns each one's top-k next tokens. */
 	hasTopLogProbs: boolean;
+	/** The graph takes the rows whose outputs are computed (its output layer runs there only). */
+	hasOutputRows: boolean;
 	hasPositionIds: boolean;
 	hasLogitsToKeep: boolean;
 	hasCacheBranch: boolean;
@@ -224,6 +227,7 @@ const KNOWN_INPUTS = new Set([
 	WORD_START_MASK_INPUT_NAME,
 	BOUNDARY_POSITIONS_INPUT_NAME,
 	TOP_POSITIONS_INPUT_NAME,
+	OUTPUT_ROWS_INPUT_NAME,
 	'position_ids',
 	'num_logits_to_keep',
 	'use_cache_branch',
@@ -251,6 +255,7 @@ export function readGraphInputs(
 		cacheOutputs: hasCache ? cacheOutputs : [],
 		hasPositionIds: session.inputNames.includes('position_ids'),
 		hasLogitsToKeep: session.inputNames.includes('num_logits_to_keep'),
+		hasOutputRows: session.inputNames.includes(OUTPUT_ROWS_INPUT_NAME),
 		hasCacheBranch: session.inputNames.includes('use_cache_branch'),
 		hasWordBoundaries:
 			session.inputNames.includes(WORD_START_MASK_INPUT_NAME) &&

@@ -65,9 +65,17 @@ export async function scorePlain(
 		const inputs = buildBatchInputs(group, sequences, model.padTokenId);
 		const { batchSize: b, sequenceLength: s } = inputs;
 		const topK = run.topLogprobs ?? 0;
-		const feeds = pass.feeds(model, { ...inputs, pastLength: 0 }, run.wordBoundaries, topK > 0);
-		pass.feedEmptyPasts(model, feeds, b);
-		const reduced = await pass.run(model, feeds, [], run.wordBoundaries, topK > 0);
+		// Read: each position with a next token, and with the boundaries the last one too.
+		const outputLengths = inputs.lengths.map((length) =>
+			run.wordBoundaries ? length : length - 1,
+		);
+		const passInputs = { ...inputs, pastLength: 0, outputLengths };
+		const feedsOf = () => {
+			const feeds = pass.feeds(model, passInputs, run.wordBoundaries, topK > 0);
+			pass.feedEmptyPasts(model, feeds, b);
+			return feeds;
+		};
+		const reduced = await pass.run(model, feedsOf, [], run.wordBoundaries, topK > 0);
 		const rows = b * s;
 		if (logProbs.length < rows) logProbs = new Float64Array(rows);
 		readReducedLogProbs(reduced.logProbs, inputs, inputs.lengths, logProbs);

@@ -151,14 +151,19 @@ class PrefixReuseRunner {
 		throwIfCancelled(run.signal);
 		const batchRows = group.sequenceIndices.map((i) => rows[i] as ContinuationRow);
 		const inputs = this.#inputsOf(batchRows, group.sequenceLength);
-		const feeds = this.#pass.feeds(model, inputs, run.wordBoundaries);
-		this.#pass.feedPastCaches(model, feeds, inputs, batchRows, (row) => {
-			const link = this.#plan.links[row.sequenceIndex];
-			return link ? this.#caches.get(link.parent) : undefined;
-		});
+		const feedsOf = () => {
+			// Every position fed is read (its own token, extra targets, boundaries).
+			const passInputs = { ...inputs, outputLengths: inputs.lengths };
+			const feeds = this.#pass.feeds(model, passInputs, run.wordBoundaries);
+			this.#pass.feedPastCaches(model, feeds, inputs, batchRows, (row) => {
+				const link = this.#plan.links[row.sequenceIndex];
+				return link ? this.#caches.get(link.parent) : undefined;
+			});
+			return feeds;
+		};
 		const keeps = batchRows.some((row) => (this.#plan.keepPositions[row.sequenceIndex] ?? 0) > 0);
 		const cacheOutputs = keeps ? model.cacheOutputs : [];
-		const out = await this.#pass.run(model, feeds, cacheOutputs, run.wordBoundaries);
+		const out = await this.#pass.run(model, feedsOf, cacheOutputs, run.wordBoundaries);
 		const { batchSize: b, sequenceLength: s, targetsPerPosition: k } = inputs;
 		batchRows.forEach((row, r) => {
 			for (const extra of extraTargetSlots(row)) {

@@ -26,7 +26,10 @@ import {
 	VALUE_INFO_NAME,
 	ATTR_NAME,
 	readGraphFields,
+	readNode,
 	withGraphParts,
+	NODE_DOMAIN,
+	type GraphNode,
 } from './onnx-proto';
 import {
 	encodeMessageField,
@@ -41,7 +44,6 @@ import {
 } from './protobuf-wire';
 
 const NODE_NAME = 3;
-const NODE_DOMAIN = 7;
 const ATTR_F = 2;
 const ATTR_T = 5;
 const TENSOR_FLOAT_DATA = 4;
@@ -58,14 +60,6 @@ export interface FuseGeluResult {
 	readonly bytes: Uint8Array;
 	/** GELU subgraphs replaced by FastGelu. */
 	readonly fusedCount: number;
-}
-
-interface GraphNode {
-	readonly field: WireField;
-	readonly opType: string;
-	readonly domain: string;
-	readonly inputs: readonly string[];
-	readonly outputs: readonly string[];
 }
 
 /** What the matcher needs of a graph: its nodes by output and by input, constants, outputs. */
@@ -88,21 +82,6 @@ interface GeluMatch {
 	readonly output: string;
 	/** The node whose place the FastGelu takes (its producers precede it, its consumers follow). */
 	readonly anchor: GraphNode;
-}
-
-function readNode(bytes: Uint8Array, field: WireField): GraphNode {
-	let opType = '';
-	let domain = '';
-	const inputs: string[] = [];
-	const outputs: string[] = [];
-	for (const f of readFields(bytes, field.valueStart, field.valueEnd)) {
-		if (f.wireType !== WIRE_LEN) continue;
-		if (f.field === NODE_INPUT) inputs.push(readString(bytes, f));
-		else if (f.field === NODE_OUTPUT) outputs.push(readString(bytes, f));
-		else if (f.field === NODE_OP_TYPE) opType = readString(bytes, f);
-		else if (f.field === NODE_DOMAIN) domain = readString(bytes, f);
-	}
-	return { field, opType, domain, inputs, outputs };
 }
 
 /** A float32 TensorProto's name, dims and its value when it holds exactly one element. */

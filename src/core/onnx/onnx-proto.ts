@@ -9,6 +9,7 @@ import {
 	encodeVarint,
 	encodeVarintField,
 	readFields,
+	readString,
 	WIRE_LEN,
 	type WireField,
 } from './protobuf-wire';
@@ -34,6 +35,7 @@ export const NODE_OUTPUT = 2;
 export const NODE_NAME = 3;
 export const NODE_OP_TYPE = 4;
 export const NODE_ATTRIBUTE = 5;
+export const NODE_DOMAIN = 7;
 export const ATTR_NAME = 1;
 export const ATTR_I = 3;
 export const ATTR_INTS = 8;
@@ -136,4 +138,28 @@ export function readGraphFields(
 	} catch {
 		return undefined;
 	}
+}
+
+/** A NodeProto as the rewrites read it: its field (for splicing), op, domain, inputs, outputs. */
+export interface GraphNode {
+	readonly field: WireField;
+	readonly opType: string;
+	readonly domain: string;
+	readonly inputs: readonly string[];
+	readonly outputs: readonly string[];
+}
+
+export function readNode(bytes: Uint8Array, field: WireField): GraphNode {
+	let opType = '';
+	let domain = '';
+	const inputs: string[] = [];
+	const outputs: string[] = [];
+	for (const f of readFields(bytes, field.valueStart, field.valueEnd)) {
+		if (f.wireType !== WIRE_LEN) continue;
+		if (f.field === NODE_INPUT) inputs.push(readString(bytes, f));
+		else if (f.field === NODE_OUTPUT) outputs.push(readString(bytes, f));
+		else if (f.field === NODE_OP_TYPE) opType = readString(bytes, f);
+		else if (f.field === NODE_DOMAIN) domain = readString(bytes, f);
+	}
+	return { field, opType, domain, inputs, outputs };
 }
