@@ -25,6 +25,7 @@ import {
 	appendLogProbTail,
 } from '../src/core/onnx/append-log-prob-tail';
 import { fuseTanhGelu } from '../src/core/onnx/fuse-gelu';
+import { gatherOutputRows, OUTPUT_ROWS_INPUT_NAME } from '../src/core/onnx/gather-output-rows';
 import { medianNumpy } from '../src/core/syntaxgym/aggregation/region-metrics';
 import {
 	GRAPH_NODE,
@@ -105,10 +106,12 @@ interface ModelConfig {
 export const PROFILE_FILES = { fp32: 'model.onnx', q8: 'model_quantized.onnx' } as const;
 export type ProfileDtype = keyof typeof PROFILE_FILES;
 
-/** The app's scoring graph of `modelDir`'s model at `dtype` (tail + FastGelu), as fused-model.ts
- * builds it. */
+/** The app's scoring graph of `modelDir`'s model at `dtype` (output rows, tail, FastGelu), as
+ * fused-model.ts builds it for WASM/CPU. */
 async function scoringGraph(modelDir: string, dtype: ProfileDtype): Promise<Uint8Array> {
-	const bytes = new Uint8Array(await readFile(join(modelDir, 'onnx', PROFILE_FILES[dtype])));
+	const file = new Uint8Array(await readFile(join(modelDir, 'onnx', PROFILE_FILES[dtype])));
+	const rows = gatherOutputRows(file);
+	const bytes = rows.ok ? rows.bytes : file;
 	const fused = appendLogProbTail(bytes, 'log-softmax', {
 		keepCacheOutputs: true,
 		wordBoundaries: true,
@@ -148,6 +151,7 @@ function batchFeeds(
 		targets.push(...ids.slice(start + 1, start + sequenceLength + 1));
 	}
 	const headDim = config.n_embd / config.n_head;
+	const withRows = inputNames.includes(OUTPUT_ROWS_INPUT_NAME);
 	const feeds: FeedSpec[] = [];
 	for (const name of inputNames) {
 		if (name === 'input_ids')
@@ -166,8 +170,21 @@ function batchFeeds(
 				dims: [batchSize, sequenceLength],
 				data: Array.from({ length: positions }, (_, i) => i % sequenceLength),
 			});
+		// Every position has a target here: with output rows, all B·S rows are fed, in order.
 		else if (name === TARGETS_INPUT_NAME)
-			feeds.push({ name, type: 'int64', dims: [batchSize, sequenceLength, 1], data: targets });
+			feeds.push({
+				name,
+				type: 'int64',
+				dims: withRows ? [1, positions, 1] : [batchSize, sequenceLength, 1],
+				data: targets,
+			});
+		else if (name === OUTPUT_ROWS_INPUT_NAME)
+			feeds.push({
+				name,
+				type: 'int64',
+				dims: [1, positions],
+				data: Array.from({ length: positions }, (_, i) => i),
+			});
 		else if (name === WORD_START_MASK_INPUT_NAME)
 			feeds.push({
 				name,
