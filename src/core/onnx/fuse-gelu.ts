@@ -11,7 +11,6 @@ import {
 	ELEM_FLOAT,
 	GRAPH_INITIALIZER,
 	GRAPH_NODE,
-	GRAPH_OUTPUT,
 	MODEL_OPSET_IMPORT,
 	NODE_ATTRIBUTE,
 	NODE_INPUT,
@@ -23,13 +22,13 @@ import {
 	TENSOR_DIMS,
 	TENSOR_NAME,
 	TENSOR_RAW_DATA,
-	VALUE_INFO_NAME,
 	ATTR_NAME,
 	readGraphFields,
-	readNode,
+	indexNodes,
 	withGraphParts,
 	NODE_DOMAIN,
 	type GraphNode,
+	type NodeIndex,
 } from './onnx-proto';
 import {
 	encodeMessageField,
@@ -49,7 +48,6 @@ const ATTR_T = 5;
 const TENSOR_FLOAT_DATA = 4;
 const MS_DOMAIN = 'com.microsoft';
 const FAST_GELU = 'FastGelu';
-const SUBGRAPH_OPS = new Set(['If', 'Loop', 'Scan']);
 
 /** The GELU constants, as the exporters write them in float32. */
 const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
@@ -63,16 +61,11 @@ export interface FuseGeluResult {
 }
 
 /** What the matcher needs of a graph: its nodes by output and by input, constants, outputs. */
-interface GraphIndex {
-	readonly producer: ReadonlyMap<string, GraphNode>;
-	readonly consumers: ReadonlyMap<string, readonly GraphNode[]>;
+interface GraphIndex extends NodeIndex {
 	/** float32 scalars: Constant node outputs and one-element initializers. */
 	readonly scalars: ReadonlyMap<string, number>;
 	/** float32 initializers' dims (to check a bias Add and its MatMul's weight). */
 	readonly floatInitializerDims: ReadonlyMap<string, readonly number[]>;
-	readonly graphOutputs: ReadonlySet<string>;
-	/** The graph has If/Loop/Scan nodes, whose bodies may read any value unseen here. */
-	readonly hasSubgraphs: boolean;
 }
 
 /** One match: the nodes it replaces, and the FastGelu's inputs and output. */
@@ -127,35 +120,21 @@ function constantScalar(bytes: Uint8Array, node: GraphNode): number | undefined 
 }
 
 function indexGraph(bytes: Uint8Array, graphFields: readonly WireField[]): GraphIndex {
-	const producer = new Map<string, GraphNode>();
-	const consumers = new Map<string, GraphNode[]>();
+	const nodes = indexNodes(bytes, graphFields);
 	const scalars = new Map<string, number>();
 	const floatInitializerDims = new Map<string, readonly number[]>();
-	const graphOutputs = new Set<string>();
-	let hasSubgraphs = false;
-	for (const f of graphFields) {
-		if (f.wireType !== WIRE_LEN) continue;
-		if (f.field === GRAPH_NODE) {
-			const node = readNode(bytes, f);
-			hasSubgraphs ||= SUBGRAPH_OPS.has(node.opType);
-			for (const output of node.outputs) producer.set(output, node);
-			for (const input of node.inputs)
-				consumers.set(input, [...(consumers.get(input) ?? []), node]);
-			const scalar = constantScalar(bytes, node);
-			if (scalar !== undefined && node.outputs[0]) scalars.set(node.outputs[0], scalar);
-		} else if (f.field === GRAPH_INITIALIZER) {
-			const tensor = readFloatTensor(bytes, f);
-			if (!tensor) continue;
-			floatInitializerDims.set(tensor.name, tensor.dims);
-			if (tensor.scalar !== undefined) scalars.set(tensor.name, tensor.scalar);
-		} else if (f.field === GRAPH_OUTPUT) {
-			const name = readFields(bytes, f.valueStart, f.valueEnd).find(
-				(v) => v.field === VALUE_INFO_NAME && v.wireType === WIRE_LEN,
-			);
-			if (name) graphOutputs.add(readString(bytes, name));
-		}
+	for (const node of new Set(nodes.producer.values())) {
+		const scalar = constantScalar(bytes, node);
+		if (scalar !== undefined && node.outputs[0]) scalars.set(node.outputs[0], scalar);
 	}
-	return { producer, consumers, scalars, floatInitializerDims, graphOutputs, hasSubgraphs };
+	for (const f of graphFields) {
+		if (f.field !== GRAPH_INITIALIZER || f.wireType !== WIRE_LEN) continue;
+		const tensor = readFloatTensor(bytes, f);
+		if (!tensor) continue;
+		floatInitializerDims.set(tensor.name, tensor.dims);
+		if (tensor.scalar !== undefined) scalars.set(tensor.name, tensor.scalar);
+	}
+	return { ...nodes, scalars, floatInitializerDims };
 }
 
 /** A default-domain `opType` node with two inputs, one of them the float32 scalar `value`:

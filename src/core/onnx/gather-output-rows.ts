@@ -16,23 +16,23 @@ import {
 	GRAPH_INITIALIZER,
 	GRAPH_INPUT,
 	GRAPH_NODE,
-	GRAPH_OUTPUT,
 	NODE_INPUT,
 	TENSOR_NAME,
 	VALUE_INFO_NAME,
+	indexNodes,
 	intAttribute,
+	messageName,
 	node,
 	readGraphFields,
-	readNode,
 	valueInfo,
 	withGraphParts,
 	type GraphNode,
+	type NodeIndex,
 } from './onnx-proto';
 import {
 	encodeMessageField,
 	encodeStringField,
 	readFields,
-	readString,
 	WIRE_LEN,
 	type WireField,
 } from './protobuf-wire';
@@ -62,43 +62,17 @@ const ELEMENTWISE_UNARY = new Set(['Identity', 'Cast', 'Tanh']);
 const ELEMENTWISE_BINARY = new Set(['Add', 'Sub', 'Mul', 'Div']);
 /** How many nodes may sit between the output layer and the logits (q8: Cast, Mul, Identity). */
 const MAX_PATH = 6;
-const SUBGRAPH_OPS = new Set(['If', 'Loop', 'Scan']);
 
-interface Graph {
-	readonly producer: ReadonlyMap<string, GraphNode>;
-	readonly consumers: ReadonlyMap<string, readonly GraphNode[]>;
+/** The graph's nodes, inputs and outputs, and its initializers' names. */
+interface Graph extends NodeIndex {
 	readonly initializers: ReadonlySet<string>;
-	readonly inputs: ReadonlySet<string>;
-	readonly outputs: ReadonlySet<string>;
-	readonly hasSubgraphs: boolean;
-}
-
-function nameOf(bytes: Uint8Array, field: WireField, nameField: number): string {
-	const name = readFields(bytes, field.valueStart, field.valueEnd).find(
-		(f) => f.field === nameField && f.wireType === WIRE_LEN,
-	);
-	return name ? readString(bytes, name) : '';
 }
 
 function indexGraph(bytes: Uint8Array, graphFields: readonly WireField[]): Graph {
-	const producer = new Map<string, GraphNode>();
-	const consumers = new Map<string, GraphNode[]>();
-	const initializers = new Set<string>();
-	const inputs = new Set<string>();
-	const outputs = new Set<string>();
-	let hasSubgraphs = false;
-	for (const f of graphFields) {
-		if (f.wireType !== WIRE_LEN) continue;
-		if (f.field === GRAPH_NODE) {
-			const n = readNode(bytes, f);
-			hasSubgraphs ||= SUBGRAPH_OPS.has(n.opType);
-			for (const output of n.outputs) producer.set(output, n);
-			for (const input of n.inputs) consumers.set(input, [...(consumers.get(input) ?? []), n]);
-		} else if (f.field === GRAPH_INITIALIZER) initializers.add(nameOf(bytes, f, TENSOR_NAME));
-		else if (f.field === GRAPH_INPUT) inputs.add(nameOf(bytes, f, VALUE_INFO_NAME));
-		else if (f.field === GRAPH_OUTPUT) outputs.add(nameOf(bytes, f, VALUE_INFO_NAME));
-	}
-	return { producer, consumers, initializers, inputs, outputs, hasSubgraphs };
+	const initializers = graphFields
+		.filter((f) => f.field === GRAPH_INITIALIZER && f.wireType === WIRE_LEN)
+		.map((f) => messageName(bytes, f, TENSOR_NAME));
+	return { ...indexNodes(bytes, graphFields), initializers: new Set(initializers) };
 }
 
 /**
@@ -163,9 +137,9 @@ export function gatherOutputRows(model: Uint8Array): GatherOutputRowsResult {
 	const { modelFields, graph, graphFields } = read;
 	const g = indexGraph(model, graphFields);
 	if (g.hasSubgraphs) return { ok: false, reason: 'the graph has subgraphs' };
-	if (g.inputs.has(OUTPUT_ROWS_INPUT_NAME))
+	if (g.graphInputs.has(OUTPUT_ROWS_INPUT_NAME))
 		return { ok: false, reason: `the graph already has an input named ${OUTPUT_ROWS_INPUT_NAME}` };
-	if (!g.outputs.has(LOGITS)) return { ok: false, reason: "the graph has no output 'logits'" };
+	if (!g.graphOutputs.has(LOGITS)) return { ok: false, reason: "the graph has no output 'logits'" };
 	const path = pathToOutputLayer(g, LOGITS);
 	const outputLayer = path?.[0];
 	if (!path || !outputLayer)
@@ -175,7 +149,7 @@ export function gatherOutputRows(model: Uint8Array): GatherOutputRowsResult {
 	for (const value of reshaped) {
 		const readers = g.consumers.get(value) ?? [];
 		const elsewhere =
-			value !== LOGITS && (g.outputs.has(value) || readers.some((r) => !onPath.has(r)));
+			value !== LOGITS && (g.graphOutputs.has(value) || readers.some((r) => !onPath.has(r)));
 		if (elsewhere) return { ok: false, reason: `'${value}' is also read outside the output layer` };
 	}
 	const hidden = outputLayer.inputs[0] ?? '';
@@ -189,7 +163,8 @@ export function gatherOutputRows(model: Uint8Array): GatherOutputRowsResult {
 		if (f === outputLayer.field)
 			return [...gatherNodes, withFirstInput(model, outputLayer, GATHERED_HIDDEN)];
 		// Shapes recorded for the values whose shape changes would contradict the new ones.
-		if (f.field === GRAPH_VALUE_INFO && reshaped.has(nameOf(model, f, VALUE_INFO_NAME))) return [];
+		if (f.field === GRAPH_VALUE_INFO && reshaped.has(messageName(model, f, VALUE_INFO_NAME)))
+			return [];
 		return [model.subarray(f.start, f.end)];
 	});
 	graphParts.push(valueInfo(GRAPH_INPUT, OUTPUT_ROWS_INPUT_NAME, ELEM_INT64, [1, 'output_rows']));

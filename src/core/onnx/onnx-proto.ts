@@ -163,3 +163,44 @@ export function readNode(bytes: Uint8Array, field: WireField): GraphNode {
 	}
 	return { field, opType, domain, inputs, outputs };
 }
+
+/** The If/Loop/Scan ops: their bodies (subgraphs) may read any value of the graph. */
+const SUBGRAPH_OPS = new Set(['If', 'Loop', 'Scan']);
+
+/** The string field `nameField` of the message in `field` ('' when absent). */
+export function messageName(bytes: Uint8Array, field: WireField, nameField: number): string {
+	const name = readFields(bytes, field.valueStart, field.valueEnd).find(
+		(f) => f.field === nameField && f.wireType === WIRE_LEN,
+	);
+	return name ? readString(bytes, name) : '';
+}
+
+/** A graph's nodes by the values they write and read, and its inputs' and outputs' names. */
+export interface NodeIndex {
+	readonly producer: ReadonlyMap<string, GraphNode>;
+	readonly consumers: ReadonlyMap<string, readonly GraphNode[]>;
+	readonly graphInputs: ReadonlySet<string>;
+	readonly graphOutputs: ReadonlySet<string>;
+	/** The graph has If/Loop/Scan nodes, whose bodies may read any value unseen here. */
+	readonly hasSubgraphs: boolean;
+}
+
+export function indexNodes(bytes: Uint8Array, graphFields: readonly WireField[]): NodeIndex {
+	const producer = new Map<string, GraphNode>();
+	const consumers = new Map<string, GraphNode[]>();
+	const graphInputs = new Set<string>();
+	const graphOutputs = new Set<string>();
+	let hasSubgraphs = false;
+	for (const f of graphFields) {
+		if (f.wireType !== WIRE_LEN) continue;
+		if (f.field === GRAPH_NODE) {
+			const node = readNode(bytes, f);
+			hasSubgraphs ||= SUBGRAPH_OPS.has(node.opType);
+			for (const output of node.outputs) producer.set(output, node);
+			for (const input of node.inputs)
+				consumers.set(input, [...(consumers.get(input) ?? []), node]);
+		} else if (f.field === GRAPH_INPUT) graphInputs.add(messageName(bytes, f, VALUE_INFO_NAME));
+		else if (f.field === GRAPH_OUTPUT) graphOutputs.add(messageName(bytes, f, VALUE_INFO_NAME));
+	}
+	return { producer, consumers, graphInputs, graphOutputs, hasSubgraphs };
+}
