@@ -135,7 +135,12 @@ export function gatherOutputRows(model: Uint8Array): GatherOutputRowsResult {
 	const read = readGraphFields(model);
 	if (!read) return { ok: false, reason: 'not an ONNX model' };
 	const { modelFields, graph, graphFields } = read;
-	const g = indexGraph(model, graphFields);
+	let g: Graph;
+	try {
+		g = indexGraph(model, graphFields);
+	} catch (error) {
+		return { ok: false, reason: `not an ONNX model (${(error as Error).message})` };
+	}
 	if (g.hasSubgraphs) return { ok: false, reason: 'the graph has subgraphs' };
 	if (g.graphInputs.has(OUTPUT_ROWS_INPUT_NAME))
 		return { ok: false, reason: `the graph already has an input named ${OUTPUT_ROWS_INPUT_NAME}` };

@@ -152,6 +152,11 @@ describe('gatherOutputRows', () => {
 	it.each<[string, () => Uint8Array, RegExp]>([
 		['bytes that are no model', () => Uint8Array.of(0xff, 0xff, 0xff), /not an ONNX model/],
 		[
+			'a node whose bytes are broken (a length past its end)',
+			() => model([encodeMessageField(1, [Uint8Array.of(0x0a, 0x7f, 0x61)])]),
+			/not an ONNX model/,
+		],
+		[
 			'logits that no node writes',
 			() => model([node('MatMul', ['h', 'w'], 'other'), initializer('w', [4, 6], ELEM_FLOAT)]),
 			/no output layer/,
