@@ -27,15 +27,7 @@ import {
 import { fuseTanhGelu } from '../src/core/onnx/fuse-gelu';
 import { gatherOutputRows, OUTPUT_ROWS_INPUT_NAME } from '../src/core/onnx/gather-output-rows';
 import { medianNumpy } from '../src/core/syntaxgym/aggregation/region-metrics';
-import {
-	GRAPH_NODE,
-	MODEL_GRAPH,
-	NODE_INPUT,
-	NODE_NAME,
-	NODE_OP_TYPE,
-	NODE_OUTPUT,
-} from '../src/core/onnx/onnx-proto';
-import { readFields, readString, WIRE_LEN } from '../src/core/onnx/protobuf-wire';
+import { NODE_NAME, indexNodes, messageName, readGraphFields } from '../src/core/onnx/onnx-proto';
 import { createNodeOrtRuntime } from '../src/worker/ort-node';
 import { feedTensors, type FeedSpec } from './feed-spec';
 import type { OrtSession } from '../src/worker/ort-runtime';
@@ -204,42 +196,20 @@ function batchFeeds(
 
 const KERNEL_SUFFIX = '_kernel_time';
 
-interface GraphNode {
-	readonly name: string;
-	readonly opType: string;
-	readonly inputs: readonly string[];
-}
-
 /**
  * The name of the output layer: the matrix product (MatMul, MatMulInteger, Gemm…) that `logits`
  * comes from, found by walking back from `logits` through the nodes after it (an Identity, a
  * quantized product's scale Mul); undefined when there is none within a few nodes.
  */
 export function outputLayerNodeName(graph: Uint8Array): string | undefined {
-	const producers = new Map<string, GraphNode>();
-	for (const modelField of readFields(graph)) {
-		if (modelField.field !== MODEL_GRAPH || modelField.wireType !== WIRE_LEN) continue;
-		for (const graphField of readFields(graph, modelField.valueStart, modelField.valueEnd)) {
-			if (graphField.field !== GRAPH_NODE || graphField.wireType !== WIRE_LEN) continue;
-			let name = '';
-			let opType = '';
-			const inputs: string[] = [];
-			const outputs: string[] = [];
-			for (const field of readFields(graph, graphField.valueStart, graphField.valueEnd)) {
-				if (field.wireType !== WIRE_LEN) continue;
-				if (field.field === NODE_NAME) name = readString(graph, field);
-				if (field.field === NODE_OP_TYPE) opType = readString(graph, field);
-				if (field.field === NODE_INPUT) inputs.push(readString(graph, field));
-				if (field.field === NODE_OUTPUT) outputs.push(readString(graph, field));
-			}
-			for (const output of outputs) producers.set(output, { name, opType, inputs });
-		}
-	}
+	const read = readGraphFields(graph);
+	if (!read) return undefined;
+	const { producer } = indexNodes(graph, read.graphFields);
 	let frontier = ['logits'];
 	for (let depth = 0; depth < 6 && frontier.length > 0; depth++) {
-		const nodes = frontier.flatMap((value) => producers.get(value) ?? []);
+		const nodes = frontier.flatMap((value) => producer.get(value) ?? []);
 		const product = nodes.find((node) => isMatMul(node.opType));
-		if (product) return product.name;
+		if (product) return messageName(graph, product.field, NODE_NAME);
 		frontier = nodes.flatMap((node) => node.inputs);
 	}
 	return undefined;
