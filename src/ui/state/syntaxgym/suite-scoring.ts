@@ -29,13 +29,16 @@ import {
 	saveItemResults,
 	type SuiteItemToSave,
 } from '../../../storage/syntaxgym/suite-results-repository';
-import { getSuiteRun, updateSuiteRun } from '../../../storage/syntaxgym/suite-runs-repository';
+import { updateSuiteRun, updateSuiteRuns } from '../../../storage/syntaxgym/suite-runs-repository';
 import type {
 	BackendFallback,
 	InferenceClientApi,
 	ModelInfo,
 	ScoredText,
 } from '../../../worker/protocol';
+
+/** Finished items are stored at most this often (so a reload loses at most this much scoring). */
+export const SAVE_INTERVAL_MS = 500;
 
 /** The client of an endpoint run: it scores like the worker, and `open` checks the model. */
 export interface EndpointRunClient extends InferenceClientApi {
@@ -119,8 +122,12 @@ export class SuiteScoring {
 	/** Time this session spent scoring, set by the session when scoring ends. */
 	scoringMs = 0;
 	#saveChain: Promise<void> = Promise.resolve();
-	/** Finished items waiting for the save under way to end. */
+	/** Finished items not stored yet (waiting for the next save). */
 	#unsaved: SuiteItemToSave[] = [];
+	/** The next save, while it waits for SAVE_INTERVAL_MS to pass since the last began. */
+	#saveTimer: ReturnType<typeof setTimeout> | null = null;
+	/** When the last save began (`hooks.now`); the first item is stored at once. */
+	#savedAt = -Infinity;
 	#saveError: unknown = null;
 	/** The runs' model, with the backend that really ran once known. */
 	#model: RunModelSpec;
@@ -241,6 +248,7 @@ export class SuiteScoring {
 	/** Resolves once every scored item is stored; throws the first failed store (which ended the
 	 * scoring). */
 	async stored(): Promise<void> {
+		this.#saveNow();
 		await this.#saveChain;
 		if (this.#saveError) throw this.#saveError;
 	}
@@ -270,14 +278,35 @@ export class SuiteScoring {
 		const result = part.assembly.accept(at.index, scored.tokens);
 		if (!result) return;
 		this.#unsaved.push({ runId: part.run.id, result });
-		// One save at a time: items finished while it is written go together in the next.
-		if (this.#unsaved.length === 1) this.#saveChain = this.#saveChain.then(() => this.#save());
+		this.#saveSoon();
 	}
 
-	/** Stores the finished items not stored yet, in one transaction, and tells the session. */
-	async #save(): Promise<void> {
+	/**
+	 * Stores the finished items, at most every SAVE_INTERVAL_MS: items finished meanwhile go
+	 * together in the next save. Each save is a transaction whose work (in the page and in the
+	 * browser's storage process) takes CPU from the model; a battery's batches finish items many
+	 * times a second.
+	 */
+	#saveSoon(): void {
+		if (this.#saveTimer !== null) return;
+		const wait = this.#savedAt + SAVE_INTERVAL_MS - this.#hooks.now();
+		if (wait <= 0) this.#saveNow();
+		else this.#saveTimer = setTimeout(() => this.#saveNow(), wait);
+	}
+
+	/** Queues a save of the items not stored yet (one save at a time, in order). */
+	#saveNow(): void {
+		if (this.#saveTimer !== null) clearTimeout(this.#saveTimer);
+		this.#saveTimer = null;
+		if (this.#unsaved.length === 0) return;
+		this.#savedAt = this.#hooks.now();
 		const items = this.#unsaved;
 		this.#unsaved = [];
+		this.#saveChain = this.#saveChain.then(() => this.#save(items));
+	}
+
+	/** Stores `items` in one transaction, and tells the session. */
+	async #save(items: readonly SuiteItemToSave[]): Promise<void> {
 		if (this.#saveError) return;
 		try {
 			await saveItemResults(items);
@@ -330,43 +359,38 @@ export class SuiteScoring {
 		this.#saveChain = this.#saveChain.then(() => stored);
 	}
 
-	/** Writes how each scored run ended (time and tokens added to earlier sessions'); every run's
-	 * record. `status`: the session's end, `errorMessage` its failure. */
+	/** Writes how each scored run ended (time and tokens added to earlier sessions'), in one
+	 * transaction; every run's record. `status`: the session's end, `errorMessage` its failure.
+	 * A run is `done` once its every item is stored, else it ends as the session did. */
 	async finish(
 		status: 'done' | 'cancelled' | 'failed',
 		errorMessage: string | undefined,
 	): Promise<SuiteRun[]> {
-		const { scoringMs } = this;
 		const scored = this.parts.filter((part) => !part.settled);
 		// The battery's time is shared by its runs in proportion to their tokens.
 		const shares = splitByWeight(
-			scoringMs,
+			this.scoringMs,
 			scored.map((part) => part.assembly.tokenCount),
 		);
+		const ended = await updateSuiteRuns(
+			scored.map((part) => part.run.id),
+			(stored, index) => {
+				const part = scored[index];
+				const run = stored ?? part?.run;
+				if (!part || !run) return {};
+				const end = run.itemsDone >= run.itemCount ? 'done' : status;
+				return {
+					status: end,
+					scoringMs: run.scoringMs + (shares[index] ?? 0),
+					tokenCount: run.tokenCount + part.assembly.tokenCount,
+					...(end === 'failed' && errorMessage ? { errorMessage } : {}),
+				};
+			},
+		).catch(() => []);
 		for (const [index, part] of scored.entries()) {
-			await this.#finishRun(part, status, errorMessage, shares[index] ?? 0);
+			part.run = ended[index] ?? part.run;
+			this.#hooks.onRunChanged(part.run);
 		}
 		return this.parts.map((part) => part.run);
-	}
-
-	/** Writes one run's end: `done` once its every item is stored, else the session's end. */
-	async #finishRun(
-		part: ScoringPart,
-		end: 'done' | 'cancelled' | 'failed',
-		errorMessage: string | undefined,
-		scoringMs: number,
-	): Promise<void> {
-		const { run } = part;
-		const latest = await getSuiteRun(run.id).catch(() => undefined);
-		const complete = (latest?.itemsDone ?? run.itemsDone) >= run.itemCount;
-		const status = complete ? 'done' : end;
-		const final = await updateSuiteRun(run.id, {
-			status,
-			scoringMs: (latest?.scoringMs ?? run.scoringMs) + scoringMs,
-			tokenCount: (latest?.tokenCount ?? run.tokenCount) + part.assembly.tokenCount,
-			...(status === 'failed' && errorMessage ? { errorMessage } : {}),
-		}).catch(() => undefined);
-		part.run = final ?? latest ?? run;
-		this.#hooks.onRunChanged(part.run);
 	}
 }

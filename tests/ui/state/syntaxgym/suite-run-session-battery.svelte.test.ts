@@ -15,7 +15,9 @@ import {
 	listBatteryRuns,
 	updateSuiteRun,
 } from '../../../../src/storage/syntaxgym/suite-runs-repository';
+import { db } from '../../../../src/storage/shared/db';
 import { ModelCatalog } from '../../../../src/ui/state/shared/model-catalog.svelte';
+import { SAVE_INTERVAL_MS } from '../../../../src/ui/state/syntaxgym/suite-scoring';
 import {
 	SuiteRunSession,
 	type SuiteRunInput,
@@ -192,6 +194,31 @@ describe('SuiteRunSession batteries', () => {
 			const pooled = await listItemResults(runs?.[index]?.id ?? -1);
 			expect(pooled).toEqual(await listItemResults(alone?.id ?? -1));
 		}
+	});
+
+	it('stores the first item at once and the rest at most every SAVE_INTERVAL_MS, all by the end', async () => {
+		// 40 items of 2 sentences, 2 sentences a batch, a batch every 10 ms: an item finishes every
+		// ~10 ms, and a save for each would be ~40 transactions.
+		const { session, saved } = createSession({ batchDelayMs: 10 });
+		const inputs = [suiteInput('many items', 40, 'The bird')];
+		const started = Date.now();
+		const runs = await session.startBattery(inputs, SPEC, 'reference');
+		const elapsedMs = Date.now() - started;
+		expect(runs?.map((run) => run.status)).toEqual(['done']);
+		expect(saved).toHaveLength(40);
+		const rows = await db.runItems
+			.where('runId')
+			.equals(runs?.[0]?.id ?? -1)
+			.toArray();
+		expect(rows).toHaveLength(40);
+		// Each save stamps its rows with one time: the saves are the distinct stamps.
+		const saves = new Set(rows.map((row) => row.savedAt)).size;
+		expect(saves).toBeGreaterThanOrEqual(2);
+		expect(saves).toBeLessThanOrEqual(2 + Math.ceil(elapsedMs / SAVE_INTERVAL_MS));
+		expect(saves).toBeLessThan(20);
+		expect(rows.find((row) => row.key === 1)?.savedAt).toBeLessThan(
+			Math.max(...rows.map((row) => row.savedAt)),
+		);
 	});
 
 	it('keeps finished items when cancelled; resume scores only the missing items', async () => {
