@@ -45,6 +45,50 @@ export async function createSuiteRun(draft: RunDraft): Promise<SuiteRun> {
 	return toSuiteRun({ ...row, id });
 }
 
+/** A suite to save to the library and the run of it to store (its draft names the suite). */
+export interface SuiteRunToStart {
+	readonly suite: SuiteToSave;
+	readonly draft: (suiteSha256: string) => RunDraft;
+}
+
+/**
+ * Saves each suite to the library and stores a run of it, all in one transaction: a battery's
+ * suites are stored together or not at all, and 34 of them are not 68 transactions.
+ */
+export async function createSuiteRuns(starts: readonly SuiteRunToStart[]): Promise<SuiteRun[]> {
+	return guardQuota(() =>
+		db.transaction('rw', db.suites, db.runs, async () => {
+			const runs: SuiteRun[] = [];
+			for (const start of starts) {
+				const saved = await saveSuite(start.suite);
+				runs.push(await createSuiteRun(start.draft(saved.sha256)));
+			}
+			return runs;
+		}),
+	);
+}
+
+/**
+ * Updates several runs in one transaction: `updateOf` gets each run as stored (undefined when
+ * it is gone or cannot be read) and gives its update. Returns the updated records, in `ids`'
+ * order (undefined for a run gone or unreadable).
+ */
+export async function updateSuiteRuns(
+	ids: readonly number[],
+	updateOf: (stored: SuiteRun | undefined, index: number) => SuiteRunUpdate,
+	now = Date.now(),
+): Promise<(SuiteRun | undefined)[]> {
+	return db.transaction('rw', db.runs, async () => {
+		const updated: (SuiteRun | undefined)[] = [];
+		for (const [index, id] of ids.entries()) {
+			const stored = await getSuiteRun(id).catch(() => undefined);
+			await writeRunUpdate(id, 'suite', updateOf(stored, index), now);
+			updated.push(await getSuiteRun(id).catch(() => undefined));
+		}
+		return updated;
+	});
+}
+
 /** Updates a run's status or counters; returns the updated record (undefined if deleted). */
 export async function updateSuiteRun(
 	id: number,

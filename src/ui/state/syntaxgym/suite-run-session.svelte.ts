@@ -32,14 +32,14 @@ import {
 import type { Suite } from '../../../core/syntaxgym/suite/types';
 import { listFinishedItemNumbers } from '../../../storage/syntaxgym/suite-results-repository';
 import {
-	createSuiteRun,
+	createSuiteRuns,
 	getSuiteRun,
 	listBatteryRuns,
 	listResumableSuiteRuns,
 	listSuiteRuns,
 	updateSuiteRun,
 } from '../../../storage/syntaxgym/suite-runs-repository';
-import { saveSuite, type SuiteOrigin } from '../../../storage/syntaxgym/suites-repository';
+import type { SuiteOrigin } from '../../../storage/syntaxgym/suites-repository';
 import type { InferenceClientApi } from '../../../worker/protocol';
 import { loadRunWithSuite } from '../../io/stored-run';
 import { SuiteScoring, type ModelLoader, type PartInput } from './suite-scoring';
@@ -344,17 +344,28 @@ export class SuiteRunSession extends TaskSession<SuiteRun> {
 		const parts: PartInput[] = [];
 		try {
 			if (inputs.length === 0) throw new Error('a battery needs at least one suite.');
-			for (const [index, input] of inputs.entries()) {
-				const saved = await saveSuite({
-					text: input.suiteText,
-					name: input.suite.meta.name,
-					origin: input.origin,
-					sourceName: input.sourceName,
-				});
-				const battery = batteryId ? { id: batteryId, index, size: inputs.length } : undefined;
-				const run = await createSuiteRun(
-					this.#draft(saved.sha256, input, spec, convention, options, battery),
-				);
+			const runs = await createSuiteRuns(
+				inputs.map((input, index) => ({
+					suite: {
+						text: input.suiteText,
+						name: input.suite.meta.name,
+						origin: input.origin,
+						sourceName: input.sourceName,
+					},
+					draft: (suiteSha256) =>
+						this.#draft(
+							suiteSha256,
+							input,
+							spec,
+							convention,
+							options,
+							batteryId ? { id: batteryId, index, size: inputs.length } : undefined,
+						),
+				})),
+			);
+			for (const [index, run] of runs.entries()) {
+				const input = inputs[index];
+				if (!input) continue;
 				created.push(run);
 				// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a lookup, not UI state
 				parts.push({ run, suite: input.suite, finished: new Set() });
