@@ -38,6 +38,7 @@ import {
 	type StorageUsage,
 } from '../../../storage/shared/storage-usage';
 import { ImportCancelledError } from '../../../storage/shared/storage-errors';
+import { coalesced } from './coalesced';
 
 /** What is wrong with a bundle that did not read, and where. */
 function readProblem(sourceName: string, read: { pointer: string; message: string }): string {
@@ -109,8 +110,15 @@ export class RunHistory {
 		return this.#message;
 	}
 
-	/** Re-reads runs, usage and persistence. Never throws; a failure becomes `message`. */
-	async refresh(): Promise<void> {
+	/** Re-reads runs, usage and persistence (calls made while a read runs share the next one).
+	 * Never throws; a failure becomes `message`. */
+	refresh(): Promise<void> {
+		return this.#refresh();
+	}
+
+	readonly #refresh = coalesced(() => this.#read());
+
+	async #read(): Promise<void> {
 		try {
 			const [suiteRuns, library] = await Promise.all([listSuiteRunHistory(), listLibraryRuns()]);
 			this.#runs = suiteRuns.runs;
