@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { sha256Hex } from '../hash/sha256';
 import { describeModelSpec, type TextModelSpec } from '../model/model-spec';
 import { unfinishedPlan, type ResumeRule } from '../run/resume-plan';
-import type { RunKindDefinition } from '../run/run-kind';
+import type { RunKindDefinition, StoredRunItem } from '../run/run-kind';
 import type { RunRecordBase } from '../run/run-types';
 import {
 	RunStatusSchema,
@@ -28,6 +28,62 @@ import type { StimulusNextToken } from './stimulus-word-surprisals';
 
 /** A word item's key: the model's index times this, plus the word's place in the run. */
 export const STIMULI_WORD_KEY_STRIDE = 1_000_000_000;
+
+/**
+ * Stored words of one model, many to a row: a scoring request's words, or an imported run's in
+ * pieces of STIMULI_WORDS_PER_IMPORTED_ITEM. IndexedDB's cost is per row: in Chromium, 2,000
+ * one-word rows took 120–200 ms to store, one row of the same 2,000 words 4–10 ms. Older runs
+ * stored a row per word (`stimuli-word`, keyed model × STIMULI_WORD_KEY_STRIDE + place); both
+ * are read.
+ */
+export interface StimuliWordsItem extends StoredRunItem {
+	readonly kind: 'stimuli-words';
+	/** `words/<model>/<place of the first word>`. */
+	readonly key: string;
+	readonly words: readonly StimuliWordRow[];
+}
+
+/** Words to a row when a run is imported. */
+export const STIMULI_WORDS_PER_IMPORTED_ITEM = 2000;
+
+/** The key of the words of model `model` from run-wide place `first` on. */
+export function stimuliWordsKey(model: number, first: number): string {
+	return `words/${model}/${first}`;
+}
+
+/** Model and place of a key of stimuliWordsKey's form; null for any other. */
+function wordsKeyPlace(key: unknown): { model: number; first: number } | null {
+	const match = typeof key === 'string' ? /^words\/(\d{1,15})\/(\d{1,15})$/u.exec(key) : null;
+	return match ? { model: Number(match[1]), first: Number(match[2]) } : null;
+}
+
+/**
+ * The words of a run's stored items, model after model, each model's in run order: one-word rows
+ * (older runs) and many-word rows alike. Items of other kinds, and rows whose key or words are
+ * not of their form, are left out.
+ */
+export function storedStimuliWords(items: readonly StoredRunItem[]): StimuliWordRow[] {
+	const placed: { model: number; place: number; word: StimuliWordRow }[] = [];
+	for (const item of items) {
+		if (item.kind === 'stimuli-word' && typeof item.key === 'number') {
+			const { kind: _kind, key, ...word } = item;
+			placed.push({
+				model: Math.floor(key / STIMULI_WORD_KEY_STRIDE),
+				place: key % STIMULI_WORD_KEY_STRIDE,
+				word: word as unknown as StimuliWordRow,
+			});
+		} else if (item.kind === 'stimuli-words' && Array.isArray(item.words)) {
+			const at = wordsKeyPlace(item.key);
+			if (!at) continue;
+			const words = item.words as readonly StimuliWordRow[];
+			words.forEach((word, index) => {
+				placed.push({ model: at.model, place: at.first + index, word });
+			});
+		}
+	}
+	placed.sort((a, b) => a.model - b.model || a.place - b.place);
+	return placed.map(({ word }) => word);
+}
 
 /** The most top next tokens a run asks for per word (the engine's top-k limit, vLLM's default). */
 export const STIMULI_MAX_TOP_NEXT = 20;
@@ -199,19 +255,37 @@ const RunEntries = {
 	wordsDone: Count,
 };
 
-const BundleSchema = v.object({
-	format: v.string(),
-	kind: v.literal('stimuli'),
-	run: v.object({
-		title: v.string(),
-		status: RunStatusSchema,
-		createdAt: TimeMsSchema,
-		updatedAt: TimeMsSchema,
-		...RunEntries,
+const BundleSchema = v.pipe(
+	v.object({
+		format: v.string(),
+		kind: v.literal('stimuli'),
+		run: v.object({
+			title: v.string(),
+			status: RunStatusSchema,
+			createdAt: TimeMsSchema,
+			updatedAt: TimeMsSchema,
+			...RunEntries,
+		}),
+		input: v.optional(v.pipe(v.string(), v.maxLength(STIMULUS_FILE_MAX_BYTES))),
+		words: v.array(WordRowSchema),
 	}),
-	input: v.optional(v.pipe(v.string(), v.maxLength(STIMULUS_FILE_MAX_BYTES))),
-	words: v.array(WordRowSchema),
-});
+	// A word's model is an index into the run's models.
+	v.rawCheck(({ dataset, addIssue }) => {
+		if (!dataset.typed) return;
+		const { words, run } = dataset.value;
+		const at = words.findIndex((word) => word.model >= run.models.length);
+		const word = words[at];
+		if (!word) return;
+		addIssue({
+			message: `a word of model ${word.model}, and the run has ${run.models.length} (counted from 0)`,
+			path: [
+				{ type: 'object', origin: 'value', input: dataset.value, key: 'words', value: words },
+				{ type: 'array', origin: 'value', input: words, key: at, value: word },
+				{ type: 'object', origin: 'value', input: word, key: 'model', value: word.model },
+			],
+		});
+	}),
+);
 
 const PayloadSchema = v.object({
 	kind: v.literal('stimuli'),
@@ -270,13 +344,23 @@ export const STIMULI_RUN_KIND: RunKindDefinition<
 		},
 	},
 	toStored: ({ run, input, words }) => {
-		// Keyed as the page stores them: the model, then the word's place among that model's.
-		const placed = new Map<number, number>();
-		const items = words.map((word) => {
-			const place = placed.get(word.model) ?? 0;
-			placed.set(word.model, place + 1);
-			return { kind: 'stimuli-word', key: word.model * STIMULI_WORD_KEY_STRIDE + place, ...word };
-		});
+		// As the page stores them: each model's words in run order, many to a row.
+		const byModel = new Map<number, StimuliWordRow[]>();
+		for (const word of words) {
+			const own = byModel.get(word.model);
+			if (own) own.push(word);
+			else byModel.set(word.model, [word]);
+		}
+		const items: StimuliWordsItem[] = [];
+		for (const [model, own] of [...byModel].sort(([a], [b]) => a - b)) {
+			for (let first = 0; first < own.length; first += STIMULI_WORDS_PER_IMPORTED_ITEM) {
+				items.push({
+					kind: 'stimuli-words',
+					key: stimuliWordsKey(model, first),
+					words: own.slice(first, first + STIMULI_WORDS_PER_IMPORTED_ITEM),
+				});
+			}
+		}
 		return {
 			run: { ...run, kind: 'stimuli' },
 			items: [
@@ -290,9 +374,7 @@ export const STIMULI_RUN_KIND: RunKindDefinition<
 		return {
 			run,
 			...(typeof input === 'string' ? { input } : {}),
-			words: items
-				.filter((item) => item.kind === 'stimuli-word')
-				.map(({ kind: _itemKind, key: _key, ...word }) => word as unknown as StimuliWordRow),
+			words: storedStimuliWords(items),
 		};
 	},
 	glossary: STIMULI_GLOSSARY,

@@ -1,7 +1,7 @@
 /**
  * A stimuli run as the app makes it: the plan (the file read with the run's choices, its passages
  * and windows, where each window's scored words start), the stored pieces (the input, one item per
- * scored word, keyed so a resume knows what is left), and the long table rebuilt from them, the
+ * scoring request's words, keyed so a resume knows what is left), and the long table rebuilt from them, the
  * same table the CLI's `stimuli` writes. Pure.
  */
 import type { StoredRunItem } from '../run/run-kind';
@@ -14,9 +14,10 @@ import {
 import { planStimulusWindows, type StimulusWindow } from './stimulus-windows';
 import { stimulusTableRows, type StimulusWordResult } from './stimulus-table';
 import {
-	STIMULI_WORD_KEY_STRIDE,
+	stimuliWordsKey,
 	type StimuliChoices,
 	type StimuliWordRow,
+	type StimuliWordsItem,
 } from './stimuli-run-kind';
 
 /** The key of the stored input (the stimulus file's text). */
@@ -36,12 +37,6 @@ export interface StimuliInputItem extends StoredRunItem {
 	readonly kind: 'stimuli-input';
 	readonly key: typeof STIMULI_INPUT_KEY;
 	readonly text: string;
-}
-
-/** A stored word of a run. */
-export interface StimuliWordItem extends StimuliWordRow, StoredRunItem {
-	readonly kind: 'stimuli-word';
-	readonly key: number;
 }
 
 /** What a run scores: the table, its passages and windows, and the words each window scores. */
@@ -101,37 +96,34 @@ export function planStimuliRun(text: string, choices: StimuliChoices, source: st
 	return { table, passages, windows, firstWordOf, wordCount };
 }
 
-/** The key of model `model`'s word at run-wide place `place`. */
-export function stimuliWordKey(model: number, place: number): number {
-	return model * STIMULI_WORD_KEY_STRIDE + place;
-}
-
 /**
- * The stored words of scored windows `from..` (in order, as collectStimulusWords gives them for
- * `plan.windows.slice(from, from + n)`), for model `model`.
- * @throws RangeError when the words do not fill those windows.
+ * The stored row of the words of scored windows `from..` (in order, as collectStimulusWords gives
+ * them for `plan.windows.slice(from, from + n)`), for model `model`: one row for them all.
+ * @throws RangeError when the plan has no window `from`.
  */
-export function stimuliWordItemsOf(
+export function stimuliWordsItemOf(
 	plan: StimuliPlan,
 	from: number,
 	words: readonly StimulusWordResult[],
 	model: number,
-): StimuliWordItem[] {
+): StimuliWordsItem {
 	const first = plan.firstWordOf[from];
 	if (first === undefined) throw new RangeError(`No window ${from + 1} in the plan.`);
-	return words.map((word, index) => ({
-		kind: 'stimuli-word',
-		key: stimuliWordKey(model, first + index),
-		row: word.rowIndex,
-		wordIndex: word.wordIndex,
-		word: word.word,
-		tokens: [...word.tokens],
-		surprisalBits: word.surprisalBits,
-		bowSurprisalBits: word.bowSurprisalBits,
-		entropyBits: word.entropyBits,
-		...(word.topNext !== undefined ? { topNext: word.topNext } : {}),
-		model,
-	}));
+	return {
+		kind: 'stimuli-words',
+		key: stimuliWordsKey(model, first),
+		words: words.map((word) => ({
+			row: word.rowIndex,
+			wordIndex: word.wordIndex,
+			word: word.word,
+			tokens: [...word.tokens],
+			surprisalBits: word.surprisalBits,
+			bowSurprisalBits: word.bowSurprisalBits,
+			entropyBits: word.entropyBits,
+			...(word.topNext !== undefined ? { topNext: word.topNext } : {}),
+			model,
+		})),
+	};
 }
 
 /**

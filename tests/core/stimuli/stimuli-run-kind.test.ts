@@ -5,7 +5,7 @@ import { RUN_KIND_REGISTRY } from '../../../src/core/kinds/registered-kinds';
 import {
 	STIMULI_RUN_KIND,
 	STIMULI_SHARE_MAX_TEXT_CHARS,
-	STIMULI_WORD_KEY_STRIDE,
+	STIMULI_WORDS_PER_IMPORTED_ITEM,
 	stimuliWordsFingerprint,
 	type StimuliBundle,
 	type StimuliPayload,
@@ -150,31 +150,52 @@ describe('the stimuli kind', () => {
 		});
 	});
 
-	it('carries the stimulus file and stores it beside the words, keyed by model and place', () => {
+	it('carries the stimulus file and stores it beside the words, many to a row keyed by model and place', () => {
 		const words = [
 			...BUNDLE.words,
 			{ ...BUNDLE.words[0]!, model: 1 },
 			// A word with no token of its own: NaN bits, written as null and read back as NaN.
 			{ ...BUNDLE.words[1]!, model: 1, surprisalBits: Number.NaN, tokens: [] },
 		];
-		const withInput: StimuliBundle = { ...BUNDLE, input: FILE_TEXT, words };
+		const run = { ...BUNDLE.run, models: [MODEL, { ...MODEL, id: 'gpt2-random-tiny' }] };
+		const withInput: StimuliBundle = { ...BUNDLE, run, input: FILE_TEXT, words };
 		const read = STIMULI_RUN_KIND.bundle.read(STIMULI_RUN_KIND.bundle.write(withInput));
 		expect(read.ok).toBe(true);
 		if (!read.ok) return;
 		expect(read.bundle.input).toBe(FILE_TEXT);
 		expect(read.bundle.words[4]?.surprisalBits).toBeNaN();
 		const stored = STIMULI_RUN_KIND.toStored!(read.bundle);
-		expect(stored.items.map((item) => item.key)).toEqual([
-			'input',
-			0,
-			1,
-			2,
-			STIMULI_WORD_KEY_STRIDE,
-			STIMULI_WORD_KEY_STRIDE + 1,
-		]);
+		expect(stored.items.map((item) => item.key)).toEqual(['input', 'words/0/0', 'words/1/0']);
 		const back = STIMULI_RUN_KIND.fromStored!({ ...stored.run, id: 7 }, stored.items);
 		expect(back.input).toBe(FILE_TEXT);
-		expect(back.words).toHaveLength(5);
+		expect(back.words).toEqual(read.bundle.words);
+	});
+
+	it('stores a large import in rows of STIMULI_WORDS_PER_IMPORTED_ITEM words, read back in order', () => {
+		const many = Array.from({ length: STIMULI_WORDS_PER_IMPORTED_ITEM * 2 + 3 }, (_, index) => ({
+			...BUNDLE.words[0]!,
+			wordIndex: index,
+		}));
+		const stored = STIMULI_RUN_KIND.toStored!({ ...BUNDLE, words: many });
+		expect(stored.items.map((item) => item.key)).toEqual([
+			'words/0/0',
+			`words/0/${STIMULI_WORDS_PER_IMPORTED_ITEM}`,
+			`words/0/${STIMULI_WORDS_PER_IMPORTED_ITEM * 2}`,
+		]);
+		const back = STIMULI_RUN_KIND.fromStored!(
+			{ ...stored.run, id: 7 },
+			[...stored.items].reverse(),
+		);
+		expect(back.words).toEqual(many);
+	});
+
+	it("refuses a bundle whose word names a model the run does not have, at the word's place", () => {
+		const words = [...BUNDLE.words, { ...BUNDLE.words[0]!, model: 1 }];
+		const text = STIMULI_RUN_KIND.bundle.write({ ...BUNDLE, words });
+		expect(STIMULI_RUN_KIND.bundle.read(text)).toMatchObject({
+			ok: false,
+			pointer: `/words/${BUNDLE.words.length}/model`,
+		});
 	});
 
 	it('round-trips its link, opened by the registry at its route and refused under another', () => {

@@ -5,13 +5,13 @@ import {
 	firstUnscoredWindow,
 	planStimuliRun,
 	stimuliTableRows,
-	stimuliWordItemsOf,
+	stimuliWordsItemOf,
 	stimuliRequests,
-	stimuliWordKey,
 	stimulusLayoutOf,
 } from '../../../src/core/stimuli/stimuli-run';
 import {
 	STIMULI_WORD_KEY_STRIDE,
+	storedStimuliWords,
 	type StimuliChoices,
 } from '../../../src/core/stimuli/stimuli-run-kind';
 import { collectStimulusWords, stimulusTableRows } from '../../../src/core/stimuli/stimulus-table';
@@ -119,19 +119,56 @@ describe('stimuli run pieces and table', () => {
 	const plan = planStimuliRun(FILE, TEXT_CHOICES, 'pilot.csv');
 	const scored = plan.windows.map((window) => tokensOf(window.text, (word) => word.length));
 
-	it('keys words by model and run-wide place, whichever request scored them', () => {
+	it("keys a request's words by model and the run-wide place of its first word", () => {
 		const later = collectStimulusWords(plan.passages, plan.windows.slice(1), scored.slice(1));
-		const items = stimuliWordItemsOf(plan, 1, later, 1);
-		expect(items.map((item) => item.key)).toEqual(
-			[4, 5, 6, 7, 8].map((place) => STIMULI_WORD_KEY_STRIDE + place),
-		);
-		expect(items[0]).toMatchObject({ kind: 'stimuli-word', word: 'A', row: 1, wordIndex: 0 });
-		expect(stimuliWordKey(2, 3)).toBe(2 * STIMULI_WORD_KEY_STRIDE + 3);
+		const item = stimuliWordsItemOf(plan, 1, later, 1);
+		expect(item).toMatchObject({ kind: 'stimuli-words', key: 'words/1/4' });
+		expect(item.words).toHaveLength(5);
+		expect(item.words[0]).toMatchObject({ word: 'A', row: 1, wordIndex: 0, model: 1 });
+		expect(() => stimuliWordsItemOf(plan, 9, later, 1)).toThrow(RangeError);
+	});
+
+	it("reads a run's words back in run order, model by model, from rows of many words and of one", () => {
+		const words = collectStimulusWords(plan.passages, plan.windows, scored);
+		const first = stimuliWordsItemOf(plan, 0, words.slice(0, 4), 0);
+		const rest = stimuliWordsItemOf(plan, 1, words.slice(4), 0);
+		const other = stimuliWordsItemOf(plan, 0, words, 1);
+		// Older runs stored a row per word, keyed model × STIMULI_WORD_KEY_STRIDE + place.
+		const single = first.words.map((word, place) => ({
+			kind: 'stimuli-word',
+			key: place,
+			...word,
+		}));
+		const expected = [...first.words, ...rest.words, ...other.words];
+		// As storage lists them (keys in order: numbers before strings), or in any order.
+		expect(storedStimuliWords([other, ...single, rest])).toEqual(expected);
+		expect(storedStimuliWords([rest, other, first])).toEqual(expected);
+		expect(
+			storedStimuliWords([
+				{ kind: 'stimuli-word', key: STIMULI_WORD_KEY_STRIDE + 1, ...other.words[1]! },
+				{ kind: 'stimuli-word', key: STIMULI_WORD_KEY_STRIDE, ...other.words[0]! },
+			]),
+		).toEqual(other.words.slice(0, 2));
+	});
+
+	it('leaves out stored rows whose key or words are not of their form', () => {
+		const words = collectStimulusWords(plan.passages, plan.windows, scored);
+		const good = stimuliWordsItemOf(plan, 0, words, 0);
+		expect(
+			storedStimuliWords([
+				{ kind: 'stimuli-words', key: 'words/0', words: good.words },
+				{ kind: 'stimuli-words', key: 'words/x/0', words: good.words },
+				{ kind: 'stimuli-words', key: 7, words: good.words },
+				{ kind: 'stimuli-words', key: 'words/0/0', words: 'not a list' },
+				{ kind: 'stimuli-word', key: 'words/0/0', ...good.words[0]! },
+				{ kind: 'stimuli-input', key: 'input', text: 'sentence\nThe cat.' },
+			]),
+		).toEqual([]);
 	});
 
 	it('rebuilds the table the CLI writes from the same words, models one after the other', () => {
 		const words = collectStimulusWords(plan.passages, plan.windows, scored);
-		const items = [0, 1].flatMap((model) => stimuliWordItemsOf(plan, 0, words, model));
+		const items = [0, 1].flatMap((model) => stimuliWordsItemOf(plan, 0, words, model).words);
 		const rows = stimuliTableRows(plan.table, items, ['m-one', 'm-two']);
 		const cliOne = stimulusTableRows(plan.table, words, 'm-one');
 		const cliTwo = stimulusTableRows(plan.table, words, 'm-two');

@@ -61,12 +61,16 @@ describe('a stimuli run in the generic run store', () => {
 		const text = STIMULI_RUN_KIND.bundle.write(BUNDLE);
 		const run = await importRunBundleOfAnyKind(text);
 		expect(run).toMatchObject({ kind: 'stimuli', title: 'SPR story', wordsDone: 4 });
-		expect((await listRunItemsOfAnyKind(run.id)).map((item) => item['word'])).toEqual([
-			'Once',
-			'upon',
-			'Once',
-			'upon',
-		]);
+		// The words are stored many to a row, a row per model here.
+		const items = await listRunItemsOfAnyKind(run.id);
+		expect(items.map((item) => item.key)).toEqual(['words/0/0', 'words/1/0']);
+		expect(
+			items.flatMap((item) =>
+				Array.isArray(item['words'])
+					? item['words'].map((word: { word: string }) => word.word)
+					: [],
+			),
+		).toEqual(['Once', 'upon', 'Once', 'upon']);
 		const { runs, unreadable } = await listRunsOfEveryKind();
 		expect(runs.map(({ id, kind }) => [id, kind])).toEqual([[run.id, 'stimuli']]);
 		expect(unreadable).toEqual([]);

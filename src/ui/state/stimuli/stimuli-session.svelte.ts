@@ -60,7 +60,7 @@ import {
 	firstUnscoredWindow,
 	planStimuliRun,
 	stimuliTableRows,
-	stimuliWordItemsOf,
+	stimuliWordsItemOf,
 	stimulusLayoutOf,
 	STIMULI_INPUT_KEY,
 	stimuliRequests,
@@ -564,13 +564,13 @@ export class StimuliSession extends TaskSession<StimuliRunRecord> {
 							topNext: record.choices.topNext ?? null,
 						});
 						const words = collectStimulusWords(plan.passages, windows, result.windowTokens);
-						const items = stimuliWordItemsOf(plan, w, words, model);
-						await putRunItemsOfAnyKind(record.id, items);
-						done += items.length;
+						const item = stimuliWordsItemOf(plan, w, words, model);
+						await putRunItemsOfAnyKind(record.id, [item]);
+						done += item.words.length;
 						tokens += result.tokenCount;
 						await updateRunOfAnyKind(record.id, { wordsDone: done });
 						this.setProgress({ done, total, tokens, elapsedMs: this.#now() - started });
-						live.push(...items);
+						live.push(...item.words);
 						this.#showLive({ ...record, wordsDone: done }, plan, input, live);
 					}
 				}
