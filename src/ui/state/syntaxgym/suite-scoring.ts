@@ -1,8 +1,8 @@
 /**
  * One session's scoring of suite runs (a run of one suite, or a battery's runs): loads the runs'
  * model (or opens its endpoint), scores every pending sentence (the first item alone, then the
- * rest in one pooled request), stores each item into its own run as soon as its last condition
- * is scored, and writes how each run ended. Not UI state: the run session hears of each step
+ * rest in one pooled request), stores each finished item into its own run (the first at once,
+ * then at most every SAVE_INTERVAL_MS), and writes how each run ended. Not UI state: the run session hears of each step
  * through `ScoringHooks` and shows it.
  */
 import type {
