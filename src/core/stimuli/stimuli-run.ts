@@ -1,8 +1,8 @@
 /**
  * A stimuli run as the app makes it: the plan (the file read with the run's choices, its passages
- * and windows, where each window's scored words start), the stored pieces (the input, one item per
- * scoring request's words, keyed so a resume knows what is left), and the long table rebuilt from them, the
- * same table the CLI's `stimuli` writes. Pure.
+ * and windows, where each window's scored words start), the stored pieces (the input, one item
+ * per scoring request's words, keyed so a resume knows what is left), and the long table rebuilt
+ * from them, the same table the CLI's `stimuli` writes. Pure.
  */
 import type { StoredRunItem } from '../run/run-kind';
 import { readStimulusTable, type StimulusTable } from './read-stimulus-table';
